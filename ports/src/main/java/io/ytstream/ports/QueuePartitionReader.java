@@ -1,0 +1,26 @@
+package io.ytstream.ports;
+
+import io.ytstream.core.model.ConsumerId;
+import io.ytstream.core.model.PartitionId;
+import java.util.List;
+
+/**
+ * Reads rows of one queue partition through a registered consumer ({@code pull_queue_consumer}).
+ *
+ * <p>Semantics the core relies on:
+ *
+ * <ul>
+ *   <li>Returns rows with {@code $row_index >= max(offset, trimmed_row_count)}, in row order, at
+ *       most {@code maxRows} of them. A <em>short</em> read (fewer rows than asked, not empty) does
+ *       not mean the end of the partition; only an empty list does.
+ *   <li>A trimmed {@code offset} is <em>not</em> an error: the read silently starts at the first
+ *       surviving row. Callers detect data loss by comparing the first {@code rowIndex} with the
+ *       offset they asked for, and check that row indexes are contiguous.
+ *   <li>Fails with code 901 when the consumer is not registered for the queue; a negative offset is
+ *       an {@link IllegalArgumentException}.
+ * </ul>
+ */
+public interface QueuePartitionReader {
+
+  List<QueueRow> pull(ConsumerId consumer, PartitionId partition, long offset, int maxRows);
+}
