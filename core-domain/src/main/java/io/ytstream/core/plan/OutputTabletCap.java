@@ -1,0 +1,41 @@
+package io.ytstream.core.plan;
+
+/**
+ * Keeps one batch transaction under YTsaurus' per-tablet row limit ({@code
+ * max_rows_per_transaction}, 100,000 by default) for non-shuffle writes.
+ *
+ * <p>Routing assumed: the i-th planned partition (in partition order, counting every partition of
+ * the batch, empty ones included) writes its rows to output tablet {@code i % outputTabletCount},
+ * and each input row yields at most {@code rowsPerInputRow} output rows. The planner shrinks ranges
+ * so that no output tablet receives more than {@code maxRowsPerTablet} rows in one batch.
+ */
+public record OutputTabletCap(long maxRowsPerTablet, int outputTabletCount, int rowsPerInputRow) {
+
+  public static final long DEFAULT_MAX_ROWS_PER_TABLET = 100_000;
+
+  public OutputTabletCap {
+    if (maxRowsPerTablet < 1) {
+      throw new IllegalArgumentException("maxRowsPerTablet must be >= 1, got " + maxRowsPerTablet);
+    }
+    if (outputTabletCount < 1) {
+      throw new IllegalArgumentException(
+          "outputTabletCount must be >= 1, got " + outputTabletCount);
+    }
+    if (rowsPerInputRow < 1) {
+      throw new IllegalArgumentException("rowsPerInputRow must be >= 1, got " + rowsPerInputRow);
+    }
+  }
+
+  public static OutputTabletCap defaultFor(int outputTabletCount) {
+    return new OutputTabletCap(DEFAULT_MAX_ROWS_PER_TABLET, outputTabletCount, 1);
+  }
+
+  /** The most input rows that may go to one output tablet in one batch. */
+  long maxInputRowsPerTablet() {
+    return Math.max(1, maxRowsPerTablet / rowsPerInputRow);
+  }
+
+  int outputTabletOf(int partitionOrdinal) {
+    return partitionOrdinal % outputTabletCount;
+  }
+}
