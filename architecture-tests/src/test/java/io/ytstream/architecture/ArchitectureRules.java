@@ -1,0 +1,139 @@
+package io.ytstream.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.lang.ArchRule;
+
+/**
+ * The dependency rules of the architecture note, as functions of package roots so that tests can
+ * show each rule failing on a deliberately broken fixture before trusting it on the real code.
+ */
+final class ArchitectureRules {
+
+  private ArchitectureRules() {}
+
+  /** Core depends on nothing outside {@code java.*} and itself. */
+  static ArchRule dependsOnJdkOnly(String corePackage) {
+    return classes()
+        .that()
+        .resideInAPackage(corePackage + "..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage("java..", corePackage + "..")
+        .as("core-domain depends on the JDK only")
+        .allowEmptyShould(false);
+  }
+
+  /** Ports depend on core and the JDK only. */
+  static ArchRule portsDependOnCoreOnly(String portsPackage, String corePackage) {
+    return classes()
+        .that()
+        .resideInAPackage(portsPackage + "..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage("java..", corePackage + "..", portsPackage + "..")
+        .as("ports depend on core-domain and the JDK only");
+  }
+
+  /** No wall clock, no global or unseeded random source, no thread-local state in core code. */
+  static ArchRule noWallClockOrGlobalRandom(String... packages) {
+    return noClasses()
+        .that()
+        .resideInAnyPackage(withSubpackages(packages))
+        .should()
+        .callMethod(System.class, "currentTimeMillis")
+        .orShould()
+        .callMethod(System.class, "nanoTime")
+        .orShould()
+        .callMethod(Math.class, "random")
+        .orShould()
+        .callMethod(java.time.Instant.class, "now")
+        .orShould()
+        .callMethod(java.time.LocalDateTime.class, "now")
+        .orShould()
+        .callMethod(java.time.LocalDate.class, "now")
+        .orShould()
+        .callMethod(java.time.ZonedDateTime.class, "now")
+        .orShould()
+        .callMethod(java.time.OffsetDateTime.class, "now")
+        .orShould()
+        .callMethod(java.time.Clock.class, "systemUTC")
+        .orShould()
+        .callMethod(java.time.Clock.class, "systemDefaultZone")
+        .orShould()
+        .callMethod(java.util.UUID.class, "randomUUID")
+        .orShould()
+        .callConstructor(java.util.Random.class)
+        .orShould()
+        .callConstructor(java.util.Date.class)
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("java.util.concurrent.ThreadLocalRandom")
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("java.security.SecureRandom")
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("java.lang.ThreadLocal")
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("java.lang.InheritableThreadLocal")
+        .as("core code takes a clock and seeds as inputs and keeps no thread-local state");
+  }
+
+  /**
+   * Hash-ordered collections may not decide anything in core code: their iteration order is not
+   * defined. Sorted or insertion-ordered collections are used instead.
+   */
+  static ArchRule noHashOrderedCollections(String... packages) {
+    return noClasses()
+        .that()
+        .resideInAnyPackage(withSubpackages(packages))
+        .should()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("java.util.HashMap")
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("java.util.HashSet")
+        .as("core code iterates in a defined order (no HashMap/HashSet)");
+  }
+
+  /** No Spark, Scala, Hadoop, Jackson, Guava or HTTP type in core or ports. */
+  static ArchRule noInfrastructureTypes(String... packages) {
+    return noClasses()
+        .that()
+        .resideInAnyPackage(withSubpackages(packages))
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "org.apache.spark..",
+            "scala..",
+            "org.apache.hadoop..",
+            "com.fasterxml.jackson..",
+            "com.google.common..",
+            "java.net.http..",
+            "com.sun.net.httpserver..")
+        .as("no Spark, Scala, Hadoop, Jackson, Guava or HTTP type in core or ports");
+  }
+
+  /** One adapter never depends on another (selection goes through the connector SPI). */
+  static ArchRule adapterIsolated(String adapterPackage, String... otherAdapters) {
+    return noClasses()
+        .that()
+        .resideInAPackage(adapterPackage + "..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(withSubpackages(otherAdapters))
+        .as(adapterPackage + " does not depend on another adapter")
+        .allowEmptyShould(true);
+  }
+
+  private static String[] withSubpackages(String... packages) {
+    String[] result = new String[packages.length];
+    for (int i = 0; i < packages.length; i++) {
+      result[i] = packages[i] + "..";
+    }
+    return result;
+  }
+}

@@ -1,0 +1,80 @@
+package io.ytstream.architecture;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each rule catches a deliberately broken fixture and passes a clean one, so a green run means
+ * something.
+ */
+class ArchitectureRulesCanFailTest {
+
+  private static final String FIXTURES = "io.ytstream.architecture.fixtures";
+  private static JavaClasses fixtures;
+
+  @BeforeAll
+  static void importFixtures() {
+    fixtures = new ClassFileImporter().importPackages(FIXTURES);
+  }
+
+  @Test
+  void jdkOnlyRuleCatchesGuava() {
+    ArchitectureRules.dependsOnJdkOnly(FIXTURES + ".pure").check(fixtures);
+    assertThrows(
+        AssertionError.class,
+        () -> ArchitectureRules.dependsOnJdkOnly(FIXTURES + ".leaky").check(fixtures));
+  }
+
+  @Test
+  void portsRuleCatchesForeignDependency() {
+    ArchitectureRules.portsDependOnCoreOnly(FIXTURES + ".pure", FIXTURES + ".adapterb")
+        .check(fixtures);
+    assertThrows(
+        AssertionError.class,
+        () ->
+            ArchitectureRules.portsDependOnCoreOnly(FIXTURES + ".leaky", FIXTURES + ".pure")
+                .check(fixtures));
+  }
+
+  @Test
+  void clockRuleCatchesWallClockAndGlobalRandom() {
+    ArchitectureRules.noWallClockOrGlobalRandom(FIXTURES + ".pure").check(fixtures);
+    assertThrows(
+        AssertionError.class,
+        () -> ArchitectureRules.noWallClockOrGlobalRandom(FIXTURES + ".wallclock").check(fixtures));
+    assertThrows(
+        AssertionError.class,
+        () -> ArchitectureRules.noWallClockOrGlobalRandom(FIXTURES + ".random").check(fixtures));
+  }
+
+  @Test
+  void orderRuleCatchesHashMap() {
+    ArchitectureRules.noHashOrderedCollections(FIXTURES + ".pure").check(fixtures);
+    assertThrows(
+        AssertionError.class,
+        () -> ArchitectureRules.noHashOrderedCollections(FIXTURES + ".leaky").check(fixtures));
+  }
+
+  @Test
+  void infrastructureRuleCatchesGuava() {
+    ArchitectureRules.noInfrastructureTypes(FIXTURES + ".pure").check(fixtures);
+    assertThrows(
+        AssertionError.class,
+        () -> ArchitectureRules.noInfrastructureTypes(FIXTURES + ".leaky").check(fixtures));
+  }
+
+  @Test
+  void isolationRuleCatchesAdapterToAdapterDependency() {
+    ArchitectureRules.adapterIsolated(FIXTURES + ".adapterb", FIXTURES + ".adaptera")
+        .check(fixtures);
+    assertThrows(
+        AssertionError.class,
+        () ->
+            ArchitectureRules.adapterIsolated(FIXTURES + ".adaptera", FIXTURES + ".adapterb")
+                .check(fixtures));
+  }
+}

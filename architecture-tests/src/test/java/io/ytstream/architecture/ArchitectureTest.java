@@ -1,0 +1,70 @@
+package io.ytstream.architecture;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The architecture note's dependency rules, checked over the production classes of every module.
+ */
+class ArchitectureTest {
+
+  static final String CORE = "io.ytstream.core";
+  static final String PORTS = "io.ytstream.ports";
+
+  /** Every adapter package, present or still to come. */
+  static final List<String> ADAPTERS =
+      List.of(
+          "io.ytstream.inmemory",
+          "io.ytstream.ytsaurus",
+          "io.ytstream.spark",
+          "io.ytstream.emulator");
+
+  private static JavaClasses production;
+
+  @BeforeAll
+  static void importClasses() {
+    production =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("io.ytstream");
+  }
+
+  @Test
+  void coreDependsOnTheJdkOnly() {
+    ArchitectureRules.dependsOnJdkOnly(CORE).check(production);
+  }
+
+  @Test
+  void portsDependOnCoreOnly() {
+    ArchitectureRules.portsDependOnCoreOnly(PORTS, CORE).check(production);
+  }
+
+  @Test
+  void coreAndPortsReadNoWallClockNorGlobalRandom() {
+    ArchitectureRules.noWallClockOrGlobalRandom(CORE, PORTS).check(production);
+  }
+
+  @Test
+  void coreIteratesInDefinedOrder() {
+    ArchitectureRules.noHashOrderedCollections(CORE, PORTS).check(production);
+  }
+
+  @Test
+  void noInfrastructureTypesInCoreOrPorts() {
+    ArchitectureRules.noInfrastructureTypes(CORE, PORTS).check(production);
+  }
+
+  @Test
+  void adaptersDoNotDependOnEachOther() {
+    for (String adapter : ADAPTERS) {
+      List<String> others = new ArrayList<>(ADAPTERS);
+      others.remove(adapter);
+      ArchitectureRules.adapterIsolated(adapter, others.toArray(String[]::new)).check(production);
+    }
+  }
+}
