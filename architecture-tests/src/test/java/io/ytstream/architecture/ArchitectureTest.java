@@ -18,11 +18,12 @@ class ArchitectureTest {
 
   /** Every adapter package, present or still to come. */
   static final List<String> ADAPTERS =
-      List.of(
-          "io.ytstream.inmemory",
-          "io.ytstream.ytsaurus",
-          "io.ytstream.spark",
-          "io.ytstream.emulator");
+      List.of("io.ytstream.inmemory", "io.ytstream.ytsaurus", "io.ytstream.spark");
+
+  /**
+   * The emulator serves the in-memory cluster over HTTP; it shares no code with the HTTP client.
+   */
+  static final String EMULATOR = "io.ytstream.emulator";
 
   private static JavaClasses production;
 
@@ -66,5 +67,12 @@ class ArchitectureTest {
       others.remove(adapter);
       ArchitectureRules.adapterIsolated(adapter, others.toArray(String[]::new)).check(production);
     }
+  }
+
+  @Test
+  void emulatorAndHttpClientAreWrittenIndependently() {
+    ArchitectureRules.adapterIsolated(EMULATOR, "io.ytstream.ytsaurus", "io.ytstream.spark")
+        .check(production);
+    ArchitectureRules.adapterIsolated("io.ytstream.ytsaurus", EMULATOR).check(production);
   }
 }
