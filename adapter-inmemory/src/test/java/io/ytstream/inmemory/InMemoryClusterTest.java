@@ -234,6 +234,17 @@ class InMemoryClusterTest {
   }
 
   @Test
+  void abandonedTransactionsLeaveThePoolWhenTheirLeaseLapses() {
+    TabletTransaction abandoned = cluster.transactions().start(Duration.ofSeconds(5));
+    t.clock.advance(Duration.ofSeconds(10));
+
+    TabletTransaction next = cluster.transactions().start(Duration.ofSeconds(5));
+
+    assertEquals(List.of(next.id()), cluster.liveTransactions());
+    assertEquals(YtErrorCode.NO_SUCH_TRANSACTION, code(abandoned::commit));
+  }
+
+  @Test
   void portsRefuseIdsOfOtherClusters() {
     QueueId elsewhere = new QueueId("other", t.queue.path());
     ConsumerId consumerElsewhere = new ConsumerId("other", t.consumer.path());
