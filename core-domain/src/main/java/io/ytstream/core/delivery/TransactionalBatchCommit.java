@@ -139,12 +139,13 @@ public final class TransactionalBatchCommit {
 
   /** The attempt ends without a commit (task failure, expiry, lost driver): run the batch again. */
   public void abandoned(String why) {
+    Objects.requireNonNull(why, "why");
     if (state.isFinal() || state == State.OUTCOME_UNKNOWN) {
       throw new IllegalStateException(
           "batch " + batchId + " cannot be abandoned in state " + state);
     }
     state = State.RETRY;
-    reason = Objects.requireNonNull(why, "why");
+    reason = why;
   }
 
   private void expect(State wanted) {
