@@ -61,6 +61,12 @@ public final class TransactionalBatchCommit {
     if (ranges.isEmpty()) {
       throw new IllegalArgumentException("batch " + batchId + " has no rows: it is not run");
     }
+    for (OffsetRange range : ranges) {
+      if (range.isEmpty()) {
+        throw new IllegalArgumentException(
+            "batch " + batchId + " lists the empty range " + range + ": plans skip empty ranges");
+      }
+    }
     this.batchId = batchId;
     this.ranges = List.copyOf(ranges);
   }
