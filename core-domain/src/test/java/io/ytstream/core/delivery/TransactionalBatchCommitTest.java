@@ -230,6 +230,13 @@ class TransactionalBatchCommitTest {
                 ctx + ": " + ex.getMessage());
           }
           assertEquals(from, batch.state(), ctx + ": state changed by an invalid event");
+          // The state is checked before the arguments are looked at.
+          if (from != State.WRITTEN) {
+            assertThrows(IllegalStateException.class, () -> batch.consumerRead(null), ctx);
+          }
+          if (from != State.OUTCOME_UNKNOWN) {
+            assertThrows(IllegalStateException.class, () -> batch.outcomeResolved(null), ctx);
+          }
           assertEquals(reasonBefore, batch.reason(), ctx + ": reason changed by an invalid event");
           invalid++;
         }
@@ -313,6 +320,15 @@ class TransactionalBatchCommitTest {
         "batch 3 has no rows: it is not run",
         assertThrows(
                 IllegalArgumentException.class, () -> new TransactionalBatchCommit(3, List.of()))
+            .getMessage());
+    // An empty range is rejected up front, not after the transaction was opened and written.
+    assertEquals(
+        "batch 3 lists the empty range c://q#1[3,3): plans skip empty ranges",
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                    new TransactionalBatchCommit(
+                        3, List.of(new OffsetRange(P0, 0, 1), new OffsetRange(P1, 3, 3))))
             .getMessage());
   }
 

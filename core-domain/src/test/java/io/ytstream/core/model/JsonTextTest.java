@@ -49,6 +49,8 @@ class JsonTextTest {
     assertEquals("bad escape '\\x' at character 3", error("\"\\x\""));
     assertEquals("short \\u escape at character 3", error("\"\\u12\""));
     assertEquals("short \\u escape at character 3", error("\"\\u"));
+    // Exactly four digits left: the escape is fine, the string is not closed.
+    assertEquals("unterminated string at character 7", error("\"\\u0041"));
     assertEquals("bad \\u escape at character 3", error("\"\\u12g4\""));
     assertEquals("unterminated escape at character 2", error("\"\\"));
     assertEquals("unterminated string at character 4", error("\"abc"));

@@ -243,6 +243,16 @@ class OffsetsJsonTest {
   }
 
   @Test
+  void inputOfExactly200CharactersIsQuotedWhole() {
+    String base = "{\"queues\":{},\"x\":1}";
+    String json = base.substring(0, base.length() - 1) + " ".repeat(200 - base.length()) + "}";
+    assertEquals(200, json.length());
+    assertEquals("offsets JSON has no integer \"version\" field: " + json, error(json));
+    String longer = json + " ";
+    assertEquals("offsets JSON has no integer \"version\" field: " + json + "...", error(longer));
+  }
+
+  @Test
   void rejectsUnknownTopLevelFields() {
     assertEquals(
         "offsets JSON version 1 has an unknown field \"extra\"",

@@ -141,6 +141,8 @@ class StreamOffsetsTest {
     assertEquals(x, y);
     assertEquals(x.hashCode(), y.hashCode());
     assertNotEquals(x, StreamOffsets.of(Map.of(a(0), 2L)));
+    assertNotEquals(x.hashCode(), StreamOffsets.of(Map.of(a(0), 2L)).hashCode());
+    assertNotEquals(StreamOffsets.empty().hashCode(), x.hashCode());
     assertNotEquals(x, StreamOffsets.of(Map.of(a(1), 1L)));
     assertFalse(x.equals("x"));
     assertFalse(x.equals(null));
