@@ -18,10 +18,11 @@ public final class CommitErrorClassifier {
     if (error == null) {
       return CommitOutcome.COMMITTED;
     }
-    if (error instanceof CommitOutcomeUnknownException) {
+    Throwable cause = significantCause(error);
+    if (cause instanceof CommitOutcomeUnknownException) {
       return CommitOutcome.UNKNOWN;
     }
-    if (!(error instanceof YtException yt)) {
+    if (!(cause instanceof YtException yt)) {
       // A transport failure (timeout, reset connection) after the request was sent.
       return CommitOutcome.UNKNOWN;
     }
@@ -56,5 +57,21 @@ public final class CommitErrorClassifier {
     }
     // An error we do not know: we cannot prove it was not applied.
     return CommitOutcome.UNKNOWN;
+  }
+
+  /**
+   * The first {@link YtException} or {@link CommitOutcomeUnknownException} in the cause chain
+   * (wrappers such as {@code CompletionException} or Spark's task errors hide them), else the error
+   * itself.
+   */
+  private static Throwable significantCause(Throwable error) {
+    Throwable current = error;
+    for (int depth = 0; current != null && depth < 32; depth++) {
+      if (current instanceof YtException || current instanceof CommitOutcomeUnknownException) {
+        return current;
+      }
+      current = current.getCause();
+    }
+    return error;
   }
 }

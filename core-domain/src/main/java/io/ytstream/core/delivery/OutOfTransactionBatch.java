@@ -5,6 +5,7 @@ import io.ytstream.core.commit.ConsumerAdvance;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.StreamOffsets;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The state machine of one batch in the modes that write outside a batch transaction (at-least-once
@@ -41,9 +42,9 @@ public final class OutOfTransactionBatch {
     if (mode == DeliveryMode.TRANSACTIONAL) {
       throw new IllegalArgumentException("transactional batches use TransactionalBatchCommit");
     }
-    this.mode = mode;
+    this.mode = Objects.requireNonNull(mode, "mode");
     this.batchId = batchId;
-    this.end = end;
+    this.end = Objects.requireNonNull(end, "end");
   }
 
   public DeliveryMode mode() {
@@ -96,6 +97,7 @@ public final class OutOfTransactionBatch {
   /** The advances succeeded, or failed with an offset conflict ({@code fenced = true}). */
   public void consumerAdvanced(boolean fenced, String why) {
     expect(State.ADVANCING);
+    Objects.requireNonNull(why, "why");
     state = fenced ? State.FENCED : State.DONE;
     reason = fenced ? why : "";
   }
@@ -105,6 +107,7 @@ public final class OutOfTransactionBatch {
    * (at-least-once may then write some rows twice; the idempotent receiver overwrites them).
    */
   public void abandoned(String why) {
+    Objects.requireNonNull(why, "why");
     if (state != State.PLANNED && state != State.WRITING) {
       throw new IllegalStateException(
           "batch " + batchId + " cannot be abandoned in state " + state);

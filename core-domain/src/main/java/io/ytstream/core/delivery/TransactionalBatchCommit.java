@@ -18,7 +18,8 @@ import java.util.Objects;
  *     COMMITTING (decision COMMIT) | ALREADY_APPLIED | FENCED
  * COMMITTING -commitFinished-> COMMITTED | RETRY | FENCED | FAILED | OUTCOME_UNKNOWN
  * OUTCOME_UNKNOWN -outcomeResolved-> COMMITTED | RETRY | FENCED
- * any non-final state -abandoned-> RETRY   (task failure, expiry, driver restart)
+ * PLANNED/OPEN/WRITTEN/COMMITTING -abandoned-> RETRY   (task failure, expiry, driver restart)
+ * (OUTCOME_UNKNOWN cannot be abandoned: only the consumer rows can say whether it landed)
  * </pre>
  *
  * Not thread-safe: the driver owns it. Invalid transitions throw {@link IllegalStateException}.

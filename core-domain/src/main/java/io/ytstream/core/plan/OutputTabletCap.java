@@ -24,6 +24,15 @@ public record OutputTabletCap(long maxRowsPerTablet, int outputTabletCount, int 
     if (rowsPerInputRow < 1) {
       throw new IllegalArgumentException("rowsPerInputRow must be >= 1, got " + rowsPerInputRow);
     }
+    if (rowsPerInputRow > maxRowsPerTablet) {
+      // Even one input row would exceed the limit: the cap and progress cannot both hold.
+      throw new IllegalArgumentException(
+          "one input row yields "
+              + rowsPerInputRow
+              + " output rows, more than the per-tablet limit "
+              + maxRowsPerTablet
+              + ": no batch can stay under it; raise max_rows_per_transaction or reshard the output");
+    }
   }
 
   public static OutputTabletCap defaultFor(int outputTabletCount) {
@@ -32,7 +41,7 @@ public record OutputTabletCap(long maxRowsPerTablet, int outputTabletCount, int 
 
   /** The most input rows that may go to one output tablet in one batch. */
   long maxInputRowsPerTablet() {
-    return Math.max(1, maxRowsPerTablet / rowsPerInputRow);
+    return maxRowsPerTablet / rowsPerInputRow;
   }
 
   int outputTabletOf(int partitionOrdinal) {

@@ -186,11 +186,35 @@ class CommitErrorClassifierTest {
             new TimeoutException(),
             new IllegalStateException(),
             new OutOfMemoryError(),
-            // A cause chain is not searched: only a YtException's own codes are.
-            new RuntimeException(new YtException(YtErrorCode.TRANSACTION_LOCK_CONFLICT, "x")));
+            new RuntimeException(new IOException("reset, wrapped")));
     for (Throwable t : errors) {
       assertEquals(CommitOutcome.UNKNOWN, CommitErrorClassifier.classify(t), t.toString());
     }
+  }
+
+  @Test
+  void wrappedErrorsAreClassifiedByTheirYtCause() {
+    // Executors and futures wrap errors; a permanent error must not look unknown (and be retried
+    // forever) just because it is wrapped.
+    assertEquals(
+        CommitOutcome.RETRY_LATER,
+        CommitErrorClassifier.classify(
+            new RuntimeException(new YtException(YtErrorCode.TRANSACTION_LOCK_CONFLICT, "x"))));
+    assertEquals(
+        CommitOutcome.FAILED,
+        CommitErrorClassifier.classify(
+            new java.util.concurrent.CompletionException(
+                new IllegalStateException(
+                    new YtException(YtErrorCode.TOO_MANY_ROWS_IN_TRANSACTION, "x")))));
+    assertEquals(
+        CommitOutcome.UNKNOWN,
+        CommitErrorClassifier.classify(
+            new RuntimeException(new CommitOutcomeUnknownException("lost", null))));
+    // A cycle in the cause chain ends the search.
+    RuntimeException a = new RuntimeException("a");
+    RuntimeException b = new RuntimeException("b", a);
+    a.initCause(b);
+    assertEquals(CommitOutcome.UNKNOWN, CommitErrorClassifier.classify(a));
   }
 
   @Test

@@ -42,6 +42,10 @@ class OutputTabletCapTest {
         "rowsPerInputRow must be >= 1, got 0",
         assertThrows(IllegalArgumentException.class, () -> new OutputTabletCap(1, 1, 0))
             .getMessage());
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> new OutputTabletCap(3, 1, 4))
+            .getMessage()
+            .contains("one input row yields 4 output rows, more than the per-tablet limit 3"));
     new OutputTabletCap(1, 1, 1);
     OutputTabletCap d = OutputTabletCap.defaultFor(3);
     assertEquals(new OutputTabletCap(100_000, 3, 1), d);
@@ -52,8 +56,13 @@ class OutputTabletCapTest {
   void inputRowsPerTabletAndRouting() {
     for (long max = 1; max <= 12; max++) {
       for (int per = 1; per <= 5; per++) {
-        assertEquals(
-            Math.max(1, max / per), new OutputTabletCap(max, 1, per).maxInputRowsPerTablet());
+        if (per > max) {
+          long m = max;
+          int p = per;
+          assertThrows(IllegalArgumentException.class, () -> new OutputTabletCap(m, 1, p));
+        } else {
+          assertEquals(max / per, new OutputTabletCap(max, 1, per).maxInputRowsPerTablet());
+        }
       }
     }
     OutputTabletCap cap = new OutputTabletCap(10, 3, 1);
@@ -127,15 +136,8 @@ class OutputTabletCapTest {
               cap.maxRowsPerTablet(),
               cap.rowsPerInputRow());
       String tctx = ctx + " tablet " + t + " wants=" + wants + " got=" + got;
-      if (best > 0 || demand == 0) {
-        assertTrue(
-            total * cap.rowsPerInputRow() <= cap.maxRowsPerTablet(), tctx + ": cap exceeded");
-        assertEquals(best, total, tctx + ": room left unused");
-      } else {
-        // Not even one input row fits (rowsPerInputRow > maxRowsPerTablet): the planner still
-        // moves one row at a time rather than stall the query.
-        assertEquals(1, total, tctx + ": progress");
-      }
+      assertTrue(total * cap.rowsPerInputRow() <= cap.maxRowsPerTablet(), tctx + ": cap exceeded");
+      assertEquals(best, total, tctx + ": room left unused");
       if (demand > 0) {
         assertTrue(total >= 1, tctx + ": no progress");
       }
@@ -176,7 +178,7 @@ class OutputTabletCapTest {
           BatchPlan uncapped = BatchPlanner.plan(s, bounds, limits);
           for (int tablets = 1; tablets <= 3; tablets++) {
             for (long capRows = 1; capRows <= 6; capRows++) {
-              for (int per = 1; per <= 3; per++) {
+              for (int per = 1; per <= Math.min(3, capRows); per++) {
                 OutputTabletCap cap = new OutputTabletCap(capRows, tablets, per);
                 BatchPlan capped = BatchPlanner.plan(s, bounds, limits.withOutputTabletCap(cap));
                 checkCap(
@@ -192,7 +194,8 @@ class OutputTabletCapTest {
         }
       }
     }
-    assertEquals(340 * 2 * 3 * 6 * 3, plans);
+    // (capRows, per) pairs with per <= capRows: 1 + 2 + 3 * 4 = 15.
+    assertEquals(340 * 2 * 3 * 15, plans);
   }
 
   @Test
@@ -267,7 +270,7 @@ class OutputTabletCapTest {
       PlanLimits limits = PlanLimits.of(1 + random.nextLong(1L << 19), DataLossPolicy.FAIL);
       OutputTabletCap cap =
           new OutputTabletCap(
-              1 + random.nextLong(1L << 20), 1 + random.nextInt(5), 1 + random.nextInt(4));
+              4 + random.nextLong(1L << 20), 1 + random.nextInt(5), 1 + random.nextInt(4));
       BatchPlan uncapped = BatchPlanner.plan(s, bounds, limits);
       BatchPlan capped = BatchPlanner.plan(s, bounds, limits.withOutputTabletCap(cap));
       Map<PartitionId, OffsetRange> before = new HashMap<>();
@@ -282,7 +285,7 @@ class OutputTabletCapTest {
         load[r.partition().index() % load.length] += r.rowCount();
         assertTrue(r.upper() <= before.get(r.partition()).upper(), "seed=" + seed);
       }
-      long room = Math.max(1, cap.maxRowsPerTablet() / cap.rowsPerInputRow());
+      long room = cap.maxRowsPerTablet() / cap.rowsPerInputRow();
       for (int t = 0; t < load.length; t++) {
         assertEquals(Math.min(room, demand[t]), load[t], "seed=" + seed + " tablet " + t);
       }
