@@ -24,7 +24,14 @@ enum Command {
   START_TRANSACTION("start_transaction", "POST", false, Output.STRUCTURED),
   PING_TRANSACTION("ping_transaction", "POST", false, Output.STRUCTURED),
   COMMIT_TRANSACTION("commit_transaction", "POST", false, Output.STRUCTURED),
-  ABORT_TRANSACTION("abort_transaction", "POST", false, Output.STRUCTURED);
+  ABORT_TRANSACTION("abort_transaction", "POST", false, Output.STRUCTURED),
+  // Administration: setting a cluster up (tests, the real-cluster contract fixture, tools).
+  MOUNT_TABLE("mount_table", "POST", false, Output.STRUCTURED),
+  UNMOUNT_TABLE("unmount_table", "POST", false, Output.STRUCTURED),
+  RESHARD_TABLE("reshard_table", "POST", false, Output.STRUCTURED),
+  REGISTER_QUEUE_CONSUMER("register_queue_consumer", "POST", false, Output.STRUCTURED),
+  UNREGISTER_QUEUE_CONSUMER("unregister_queue_consumer", "POST", false, Output.STRUCTURED),
+  TRIM_ROWS("trim_rows", "POST", true, Output.STRUCTURED);
 
   /** How the response body is read. */
   enum Output {

@@ -6,6 +6,7 @@ import io.ytstream.ports.OutputTables;
 import io.ytstream.ports.Row;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -66,8 +67,18 @@ final class HttpOutputTables implements OutputTables {
                   (Map<String, Object> r) -> number(r.get(HttpQueuePartitionReader.TABLET_INDEX)))
               .thenComparingLong(r -> number(r.get(HttpQueuePartitionReader.ROW_INDEX))));
     }
+    // The port returns data columns only: system columns are positions, not data.
     List<Row> result = new ArrayList<>(rows.size());
-    rows.forEach(r -> result.add(Row.of(r)));
+    for (Map<String, Object> row : rows) {
+      Map<String, Object> data = new LinkedHashMap<>();
+      row.forEach(
+          (column, value) -> {
+            if (!column.startsWith("$")) {
+              data.put(column, value);
+            }
+          });
+      result.add(Row.of(data));
+    }
     return result;
   }
 

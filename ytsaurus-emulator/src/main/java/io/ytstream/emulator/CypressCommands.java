@@ -28,7 +28,6 @@ final class CypressCommands {
   private static final DateTimeFormatter MODIFICATION_TIME =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
 
-
   private final EmulatorState state;
 
   CypressCommands(EmulatorState state) {
