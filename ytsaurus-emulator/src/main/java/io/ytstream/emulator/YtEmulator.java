@@ -24,6 +24,14 @@ import java.util.concurrent.Executors;
  */
 public final class YtEmulator implements AutoCloseable {
 
+  static {
+    // The JDK server writes headers and body separately; without TCP_NODELAY every response waits
+    // for the client's delayed ACK (~40 ms). Read once, when the first server is created.
+    if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+      System.setProperty("sun.net.httpserver.nodelay", "true");
+    }
+  }
+
   private final EmulatorOptions options;
   private final InMemoryCluster cluster;
   private final EmulatorState state;
