@@ -1,0 +1,124 @@
+package io.ytstream.ytsaurus;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ytstream.core.error.YtErrorCode;
+import io.ytstream.core.model.ConsumerId;
+import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.model.QueueId;
+import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.core.model.YPath;
+import io.ytstream.ports.Row;
+import io.ytstream.ports.TabletTransaction;
+import io.ytstream.ports.TransactionId;
+import java.time.Duration;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/** One tablet transaction, every request sent to the proxy it was started on. */
+final class HttpTabletTransaction implements TabletTransaction {
+
+  private final YtsaurusCluster cluster;
+  private final StickyTransactionId id;
+  private ScheduledFuture<?> pinger;
+
+  HttpTabletTransaction(YtsaurusCluster cluster, StickyTransactionId id) {
+    this.cluster = cluster;
+    this.id = id;
+  }
+
+  synchronized void startPinging(Duration period) {
+    pinger =
+        cluster
+            .scheduler()
+            .scheduleWithFixedDelay(
+                this::backgroundPing, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private void backgroundPing() {
+    try {
+      ping();
+    } catch (RuntimeException e) {
+      // The proxy lost the transaction (or is gone): the next real request reports it.
+      if (!(e instanceof YtHttpException yt) || yt.hasCode(YtErrorCode.NO_SUCH_TRANSACTION)) {
+        stopPinging();
+      }
+    }
+  }
+
+  private synchronized void stopPinging() {
+    if (pinger != null) {
+      pinger.cancel(false);
+      pinger = null;
+    }
+  }
+
+  @Override
+  public TransactionId id() {
+    return id.toPortId();
+  }
+
+  @Override
+  public void insertRows(YPath table, List<Row> rows) {
+    modify(Command.INSERT_ROWS, table, rows);
+  }
+
+  @Override
+  public void deleteRows(YPath table, List<Row> keys) {
+    modify(Command.DELETE_ROWS, table, keys);
+  }
+
+  private void modify(Command command, YPath table, List<Row> rows) {
+    if (rows.isEmpty()) {
+      return;
+    }
+    YtHttpClient client = cluster.client();
+    ObjectNode params = client.params();
+    params.put("path", table.value());
+    params.put("transaction_id", id.transactionId());
+    client.structured(id.proxy(), command, params, cluster.rows().encode(rows), Repeat.ONCE);
+  }
+
+  @Override
+  public StreamOffsets readConsumer(ConsumerId consumer, QueueId queue) {
+    return cluster.consumerRows().read(consumer, queue, id.proxy(), id.transactionId());
+  }
+
+  @Override
+  public void advanceConsumer(
+      ConsumerId consumer, PartitionId partition, OptionalLong oldOffset, long newOffset) {
+    cluster
+        .consumerRows()
+        .advance(consumer, partition, oldOffset, newOffset, id.proxy(), id.transactionId());
+  }
+
+  @Override
+  public void ping() {
+    finish(Command.PING_TRANSACTION, Repeat.IDEMPOTENT);
+  }
+
+  @Override
+  public void commit() {
+    stopPinging();
+    finish(Command.COMMIT_TRANSACTION, Repeat.COMMIT);
+  }
+
+  @Override
+  public void abort() {
+    stopPinging();
+    finish(Command.ABORT_TRANSACTION, Repeat.IDEMPOTENT);
+  }
+
+  private void finish(Command command, Repeat repeat) {
+    YtHttpClient client = cluster.client();
+    ObjectNode params = client.params();
+    params.put("transaction_id", id.transactionId());
+    client.structured(id.proxy(), command, params, repeat);
+  }
+
+  @Override
+  public String toString() {
+    return "HttpTabletTransaction{" + id.toPortId() + "}";
+  }
+}

@@ -1,0 +1,64 @@
+package io.ytstream.ytsaurus;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ytstream.ports.TabletTransaction;
+import io.ytstream.ports.TabletTransactions;
+import io.ytstream.ports.TransactionId;
+import java.net.URI;
+import java.time.Duration;
+
+/**
+ * {@code start_transaction type=tablet} on a heavy proxy picked from {@code /hosts}; every later
+ * request of the transaction goes to that proxy (reference 3.6: the sticky pool is per proxy
+ * process). The starting side pings more often than the timeout.
+ */
+final class HttpTabletTransactions implements TabletTransactions {
+
+  private final YtsaurusCluster cluster;
+
+  HttpTabletTransactions(YtsaurusCluster cluster) {
+    this.cluster = cluster;
+  }
+
+  @Override
+  public TabletTransaction start(Duration timeout) {
+    if (timeout.isZero() || timeout.isNegative()) {
+      throw new IllegalArgumentException("transaction timeout must be positive, got " + timeout);
+    }
+    URI proxy = cluster.heavyProxies().forNewTransaction();
+    YtHttpClient client = cluster.client();
+    ObjectNode params = client.params();
+    params.put("type", "tablet");
+    params.put("timeout", timeout.toMillis());
+    // An orphan from a lost response expires by itself, so a repeat is harmless.
+    String id =
+        client
+            .structured(proxy, Command.START_TRANSACTION, params, Repeat.IDEMPOTENT)
+            .path("transaction_id")
+            .asText("");
+    if (id.isEmpty()) {
+      throw new YtTransportException("start_transaction returned no transaction_id", null);
+    }
+    HttpTabletTransaction transaction =
+        new HttpTabletTransaction(cluster, new StickyTransactionId(id, proxy));
+    Duration period =
+        cluster
+            .config()
+            .pingPeriod()
+            .orElse(Duration.ofMillis(Math.max(1, timeout.toMillis() / 3)));
+    if (!period.isZero()) {
+      transaction.startPinging(period);
+    }
+    return transaction;
+  }
+
+  @Override
+  public TabletTransaction attach(TransactionId id) {
+    StickyTransactionId sticky = StickyTransactionId.parse(id, cluster.client().primaryProxy());
+    HttpTabletTransaction transaction = new HttpTabletTransaction(cluster, sticky);
+    // A ping both checks that the proxy still holds the transaction (11000 otherwise) and renews
+    // it.
+    transaction.ping();
+    return transaction;
+  }
+}

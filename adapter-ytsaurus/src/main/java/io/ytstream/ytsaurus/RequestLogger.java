@@ -1,0 +1,46 @@
+package io.ytstream.ytsaurus;
+
+/**
+ * Receives one line per HTTP attempt: method, proxy, command, parameters and outcome. The token is
+ * never part of a logged request (it travels only in the {@code Authorization} header, which is
+ * shown as {@code OAuth <redacted>}).
+ */
+@FunctionalInterface
+public interface RequestLogger {
+
+  RequestLogger NONE = request -> {};
+
+  void log(LoggedRequest request);
+
+  /**
+   * One attempt of one command. {@code parameters} is the JSON sent in {@code X-YT-Parameters};
+   * {@code status} is the HTTP status, or -1 when no response arrived.
+   */
+  record LoggedRequest(
+      String method,
+      String proxy,
+      String command,
+      String parameters,
+      int bodyBytes,
+      int attempt,
+      int status,
+      String outcome) {
+
+    /** {@code PUT http://h:1/api/v4/insert_rows {"path":...} body=12B -> 200}. */
+    public String line() {
+      return method
+          + " "
+          + proxy
+          + (command.startsWith("/") ? command : "/api/v4/" + command)
+          + (parameters.isEmpty() ? "" : " " + parameters)
+          + (bodyBytes > 0 ? " body=" + bodyBytes + "B" : "")
+          + " [Authorization: OAuth "
+          + OAuthToken.REDACTED
+          + "]"
+          + (attempt > 1 ? " attempt=" + attempt : "")
+          + " -> "
+          + (status >= 0 ? status : "no response")
+          + (outcome.isEmpty() ? "" : " " + outcome);
+    }
+  }
+}

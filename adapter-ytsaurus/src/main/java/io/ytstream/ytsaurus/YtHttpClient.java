@@ -1,0 +1,281 @@
+package io.ytstream.ytsaurus;
+
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ytstream.core.error.CommitOutcomeUnknownException;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Sends v4 commands: {@code <method> <proxy>/api/v4/<command>} with the parameters as JSON in
+ * {@code X-YT-Parameters} ({@code X-YT-Header-Format: json}), JSON formats with {@code
+ * encode_utf8=false}, a timeout on every request, bounded retries with exponential backoff where
+ * {@link Repeat} allows them, and errors parsed into {@link YtHttpException}.
+ */
+final class YtHttpClient {
+
+  /** {@code {"$value":"json","$attributes":{"encode_utf8":false}}} (reference 2.1). */
+  static final String JSON_FORMAT = "{\"$value\":\"json\",\"$attributes\":{\"encode_utf8\":false}}";
+
+  private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
+
+  private final YtsaurusClientConfig config;
+  private final HttpClient http;
+  private final ObjectMapper json;
+  private final ObjectMapper headerJson;
+  private final ErrorParser errors;
+
+  YtHttpClient(YtsaurusClientConfig config) {
+    this.config = config;
+    this.http =
+        HttpClient.newBuilder()
+            .connectTimeout(config.connectTimeout())
+            .followRedirects(HttpClient.Redirect.NORMAL)
+            .build();
+    this.json = new ObjectMapper();
+    // Header values must be ASCII: escape everything else as \\uXXXX.
+    this.headerJson = JsonMapper.builder().enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
+    this.errors = new ErrorParser(json);
+  }
+
+  ObjectMapper json() {
+    return json;
+  }
+
+  ObjectNode params() {
+    return json.createObjectNode();
+  }
+
+  URI primaryProxy() {
+    return config.proxy();
+  }
+
+  /** A structured command; returns the JSON value ({@code {}} for an empty body). */
+  JsonNode structured(URI proxy, Command command, ObjectNode params, Repeat repeat) {
+    return structured(proxy, command, params, null, repeat);
+  }
+
+  JsonNode structured(URI proxy, Command command, ObjectNode params, byte[] body, Repeat repeat) {
+    byte[] response = send(proxy, command, params, body, repeat);
+    if (response.length == 0) {
+      return json.createObjectNode();
+    }
+    try {
+      return json.readTree(response);
+    } catch (IOException e) {
+      throw new YtTransportException(
+          command.wireName() + " returned a body that is not JSON (" + response.length + " bytes)",
+          e);
+    }
+  }
+
+  /** The raw bytes of the response (tabular JSON lines or a file). */
+  byte[] send(URI proxy, Command command, ObjectNode params, byte[] body, Repeat repeat) {
+    ObjectNode sent = params.deepCopy();
+    if (repeat == Repeat.MUTATION_ID) {
+      sent.put("mutation_id", UUID.randomUUID().toString());
+      sent.put("retry", false);
+    }
+    String correlationId = UUID.randomUUID().toString();
+    for (int attempt = 1; ; attempt++) {
+      if (attempt > 1 && repeat == Repeat.MUTATION_ID) {
+        sent.put("retry", true);
+      }
+      String parameters = writeHeaderJson(sent);
+      HttpRequest request = build(proxy, command, parameters, body, correlationId);
+      HttpResponse<byte[]> response;
+      try {
+        response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+      } catch (IOException e) {
+        boolean notSent = e instanceof ConnectException || e instanceof HttpConnectTimeoutException;
+        log(command, proxy, parameters, body, attempt, -1, describe(e));
+        if (attempt < config.maxAttempts() && (notSent || repeatableAfterSending(repeat))) {
+          pause(attempt);
+          continue;
+        }
+        String what =
+            command.wireName()
+                + " to "
+                + proxy
+                + " failed after "
+                + attempt
+                + " attempt(s): "
+                + describe(e);
+        if (!notSent && repeat == Repeat.COMMIT) {
+          throw new CommitOutcomeUnknownException(
+              what + "; the request was sent, so it may or may not have been applied", e);
+        }
+        throw new YtTransportException(what, e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new YtTransportException(command.wireName() + " interrupted", e);
+      }
+      int status = response.statusCode();
+      Optional<String> errorHeader = response.headers().firstValue("X-YT-Error");
+      boolean ok = (status == 200 || status == 202) && errorHeader.isEmpty();
+      if (ok) {
+        log(command, proxy, parameters, body, attempt, status, "");
+        return response.body();
+      }
+      YtHttpException error =
+          errors.parse(
+              command.wireName(),
+              status,
+              response.body(),
+              errorHeader,
+              config.token().orElse(null));
+      log(command, proxy, parameters, body, attempt, status, "error " + error.codes());
+      boolean rejected = status == 429 || status == 503;
+      if (attempt < config.maxAttempts()
+          && (rejected || (repeat == Repeat.READ && transientCode(error)))) {
+        pause(attempt);
+        continue;
+      }
+      throw error;
+    }
+  }
+
+  /** {@code GET <proxy>/hosts}: the heavy proxies, least loaded first (reference 2.1). */
+  List<String> hosts() {
+    HttpRequest request =
+        authorized(HttpRequest.newBuilder(URI.create(config.proxy() + "/hosts")))
+            .timeout(config.requestTimeout())
+            .header("Accept", "application/json")
+            .GET()
+            .build();
+    for (int attempt = 1; ; attempt++) {
+      try {
+        HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        log(null, config.proxy(), "", null, attempt, response.statusCode(), "");
+        if (response.statusCode() != 200) {
+          throw errors.parse(
+              "hosts",
+              response.statusCode(),
+              response.body(),
+              response.headers().firstValue("X-YT-Error"),
+              config.token().orElse(null));
+        }
+        JsonNode list = json.readTree(response.body());
+        return json.convertValue(
+            list, json.getTypeFactory().constructCollectionType(List.class, String.class));
+      } catch (IOException e) {
+        if (attempt >= config.maxAttempts()) {
+          throw new YtTransportException("GET " + config.proxy() + "/hosts failed", e);
+        }
+        pause(attempt);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new YtTransportException("GET /hosts interrupted", e);
+      }
+    }
+  }
+
+  private HttpRequest build(
+      URI proxy, Command command, String parameters, byte[] body, String correlationId) {
+    HttpRequest.Builder builder =
+        authorized(HttpRequest.newBuilder(URI.create(proxy + "/api/v4/" + command.wireName())))
+            .timeout(config.requestTimeout())
+            .header("X-YT-Header-Format", "json")
+            .header("X-YT-Parameters", parameters)
+            .header("X-YT-Correlation-Id", correlationId)
+            .header("X-YT-Output-Format", JSON_FORMAT);
+    if (command == Command.INSERT_ROWS
+        || command == Command.DELETE_ROWS
+        || command == Command.LOOKUP_ROWS) {
+      builder.header("X-YT-Input-Format", JSON_FORMAT);
+    }
+    HttpRequest.BodyPublisher publisher =
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofByteArray(body);
+    switch (command.method()) {
+      case "GET" -> builder.GET();
+      case "PUT" -> {
+        builder.header("Content-Type", "application/octet-stream");
+        builder.PUT(publisher);
+      }
+      default -> builder.POST(publisher);
+    }
+    return builder.build();
+  }
+
+  private HttpRequest.Builder authorized(HttpRequest.Builder builder) {
+    config.token().ifPresent(t -> builder.header("Authorization", t.authorizationHeader()));
+    return builder;
+  }
+
+  private String writeHeaderJson(ObjectNode params) {
+    try {
+      return headerJson.writeValueAsString(params);
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot serialize parameters", e);
+    }
+  }
+
+  private static boolean repeatableAfterSending(Repeat repeat) {
+    return repeat == Repeat.READ || repeat == Repeat.MUTATION_ID || repeat == Repeat.IDEMPOTENT;
+  }
+
+  /** Codes that say "try again" for a read: throttling and mount info not ready yet. */
+  private static boolean transientCode(YtHttpException error) {
+    return error.hasCode(1725) || error.hasCode(1707) || error.hasCode(1712);
+  }
+
+  private void pause(int attempt) {
+    long base = config.backoff().toMillis() << Math.min(attempt - 1, 10);
+    long capped = Math.min(base, MAX_BACKOFF.toMillis());
+    long jittered = capped / 2 + ThreadLocalRandom.current().nextLong(capped / 2 + 1);
+    try {
+      Thread.sleep(jittered);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new YtTransportException("interrupted while backing off", e);
+    }
+  }
+
+  private String describe(Exception e) {
+    String text =
+        e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+    return config.token().map(t -> t.redact(text)).orElse(text);
+  }
+
+  private void log(
+      Command command,
+      URI proxy,
+      String parameters,
+      byte[] body,
+      int attempt,
+      int status,
+      String outcome) {
+    config
+        .requestLogger()
+        .log(
+            new RequestLogger.LoggedRequest(
+                command == null ? "GET" : command.method(),
+                proxy.toString(),
+                command == null ? "/hosts" : command.wireName(),
+                parameters,
+                body == null ? 0 : body.length,
+                attempt,
+                status,
+                outcome));
+  }
+
+  static String utf8(byte[] bytes) {
+    return new String(bytes, StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,238 @@
+package io.ytstream.ytsaurus;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ytstream.core.commit.CommitErrorClassifier;
+import io.ytstream.core.commit.CommitOutcome;
+import io.ytstream.core.error.CommitOutcomeUnknownException;
+import io.ytstream.core.model.ConsumerId;
+import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.model.QueueId;
+import io.ytstream.ports.QueueRow;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The HTTP client against a scripted server: retries only where repeating is safe, mutation ids,
+ * unknown commit outcomes, error JSON from the body or the header, timeouts, row-index checks.
+ */
+class YtHttpClientTest {
+
+  private static final String TOKEN = "scripted-secret";
+  private final ScriptedProxy proxy = new ScriptedProxy();
+  private final ObjectMapper json = new ObjectMapper();
+
+  @AfterEach
+  void stop() {
+    proxy.close();
+  }
+
+  private YtsaurusClientConfig config() {
+    return new YtsaurusClientConfig(
+        URI.create(proxy.url()),
+        Optional.of(OAuthToken.of(TOKEN)),
+        Optional.of("scripted"),
+        Duration.ofSeconds(2),
+        Duration.ofSeconds(2),
+        3,
+        Duration.ofMillis(5),
+        false,
+        Optional.of(Duration.ZERO),
+        RequestLogger.NONE);
+  }
+
+  private YtHttpClient client() {
+    return new YtHttpClient(config());
+  }
+
+  private ObjectNode params(String path) {
+    ObjectNode params = json.createObjectNode();
+    params.put("path", path);
+    return params;
+  }
+
+  @Test
+  void readsAreRetriedAfter503AndSucceed() {
+    proxy
+        .then(ScriptedProxy.status(503, ""))
+        .then(ScriptedProxy.status(503, ""))
+        .then(ScriptedProxy.ok("{\"value\":42}"));
+
+    JsonNode value =
+        client().structured(URI.create(proxy.url()), Command.GET, params("//a"), Repeat.READ);
+
+    assertEquals(42, value.path("value").asInt());
+    assertEquals(3, proxy.received().size());
+    assertEquals("GET", proxy.received().get(0).method());
+    assertEquals("/api/v4/get", proxy.received().get(0).path());
+    assertEquals("OAuth " + TOKEN, proxy.received().get(0).authorization());
+  }
+
+  @Test
+  void retriesAreBoundedAnd503IsTypedForTheCore() {
+    proxy
+        .then(ScriptedProxy.status(503, ""))
+        .then(ScriptedProxy.status(503, ""))
+        .then(ScriptedProxy.status(503, ""))
+        .then(ScriptedProxy.ok("{}"));
+
+    YtHttpException error =
+        assertThrows(
+            YtHttpException.class,
+            () ->
+                client()
+                    .structured(URI.create(proxy.url()), Command.GET, params("//a"), Repeat.READ));
+
+    assertEquals(3, proxy.received().size(), "maxAttempts=3");
+    assertTrue(error.hasCode(503));
+    assertEquals(CommitOutcome.RETRY_LATER, CommitErrorClassifier.classify(error));
+  }
+
+  @Test
+  void lightMutationsCarryOneMutationIdWithRetryFalseThenTrue() throws Exception {
+    proxy.then(ScriptedProxy.drop()).then(ScriptedProxy.ok("{\"node_id\":\"1-2-3-4\"}"));
+
+    client().structured(URI.create(proxy.url()), Command.CREATE, params("//a"), Repeat.MUTATION_ID);
+
+    List<ScriptedProxy.Received> received = proxy.received();
+    assertEquals(2, received.size());
+    JsonNode first = json.readTree(received.get(0).parameters());
+    JsonNode second = json.readTree(received.get(1).parameters());
+    assertEquals("POST", received.get(0).method());
+    assertFalse(first.path("retry").asBoolean(true));
+    assertTrue(second.path("retry").asBoolean(false));
+    assertEquals(first.path("mutation_id").asText(), second.path("mutation_id").asText());
+    assertFalse(first.path("mutation_id").asText().isEmpty());
+  }
+
+  @Test
+  void aCommitWhoseResponseIsLostHasAnUnknownOutcomeAndIsNotRepeated() {
+    proxy.then(ScriptedProxy.drop()).then(ScriptedProxy.ok("{}"));
+    ObjectNode params = json.createObjectNode();
+    params.put("transaction_id", "1-2-3-4");
+
+    assertThrows(
+        CommitOutcomeUnknownException.class,
+        () ->
+            client()
+                .structured(
+                    URI.create(proxy.url()), Command.COMMIT_TRANSACTION, params, Repeat.COMMIT));
+    assertEquals(1, proxy.received().size(), "a commit is never sent twice");
+  }
+
+  @Test
+  void aNonIdempotentWriteIsNotRepeatedAfterALostResponse() {
+    proxy.then(ScriptedProxy.drop()).then(ScriptedProxy.ok("{}"));
+
+    assertThrows(
+        YtTransportException.class,
+        () ->
+            client()
+                .structured(
+                    URI.create(proxy.url()),
+                    Command.INSERT_ROWS,
+                    params("//t"),
+                    new byte[] {'{', '}'},
+                    Repeat.ONCE));
+    assertEquals(1, proxy.received().size());
+  }
+
+  @Test
+  void errorsAreReadFromTheHeaderWhenTheBodyIsEmptyAndInnerCodesAreSearched() {
+    proxy.then(
+        ScriptedProxy.errorHeaderOnly(
+            400,
+            "{\"code\":1,\"message\":\"wrapper\",\"inner_errors\":[{\"code\":1,\"message\":\"mid\","
+                + "\"inner_errors\":[{\"code\":3100,\"message\":\"Offset conflict\"}]}]}"));
+
+    YtHttpException error =
+        assertThrows(
+            YtHttpException.class,
+            () ->
+                client()
+                    .structured(
+                        URI.create(proxy.url()),
+                        Command.ADVANCE_QUEUE_CONSUMER,
+                        params("//c"),
+                        Repeat.ONCE));
+
+    assertEquals(1, error.code());
+    assertTrue(error.hasCode(3100), error.codes().toString());
+    assertEquals(CommitOutcome.FENCED, CommitErrorClassifier.classify(error));
+    assertTrue(error.getMessage().contains("Offset conflict"), error.getMessage());
+    assertEquals(400, error.httpStatus());
+  }
+
+  @Test
+  void everyRequestHasATimeout() {
+    proxy
+        .then(ScriptedProxy.slow(3_000, ScriptedProxy.ok("{}")))
+        .then(ScriptedProxy.slow(3_000, ScriptedProxy.ok("{}")))
+        .then(ScriptedProxy.slow(3_000, ScriptedProxy.ok("{}")));
+    YtHttpClient client = new YtHttpClient(config().withRequestTimeout(Duration.ofMillis(300)));
+    long started = System.nanoTime();
+
+    assertThrows(
+        YtTransportException.class,
+        () -> client.structured(URI.create(proxy.url()), Command.GET, params("//a"), Repeat.READ));
+
+    long elapsedMillis = (System.nanoTime() - started) / 1_000_000;
+    assertTrue(
+        elapsedMillis < 2_500, "3 attempts of 300 ms, not the server's 3 s: " + elapsedMillis);
+  }
+
+  @Test
+  void pullStopsAtAGapBetweenTwoReadsSoTheCallerSeesItAtTheNextStart() {
+    // First pull: rows 0..2 (short). Second pull from 3 returns 5..6: rows 3..4 were trimmed.
+    proxy
+        .then(
+            ScriptedProxy.ok(
+                "{\"$tablet_index\":0,\"$row_index\":0,\"v\":\"a\"}\n"
+                    + "{\"$tablet_index\":0,\"$row_index\":1,\"v\":\"b\"}\n"
+                    + "{\"$tablet_index\":0,\"$row_index\":2,\"v\":\"c\"}\n"))
+        .then(
+            ScriptedProxy.ok(
+                "{\"$tablet_index\":0,\"$row_index\":5,\"v\":\"f\"}\n"
+                    + "{\"$tablet_index\":0,\"$row_index\":6,\"v\":\"g\"}\n"));
+    try (YtsaurusCluster cluster = YtsaurusCluster.connect(config())) {
+      List<QueueRow> rows =
+          cluster
+              .queueReader()
+              .pull(
+                  ConsumerId.of("scripted", "//c"),
+                  new PartitionId(QueueId.of("scripted", "//q"), 0),
+                  0,
+                  10);
+
+      assertEquals(3, rows.size(), "only the contiguous prefix: " + rows);
+      assertEquals(2, rows.get(2).rowIndex());
+    }
+  }
+
+  @Test
+  void aPullThatGoesBackwardsIsAProtocolViolation() {
+    proxy.then(ScriptedProxy.ok("{\"$tablet_index\":0,\"$row_index\":3,\"v\":\"x\"}\n"));
+    try (YtsaurusCluster cluster = YtsaurusCluster.connect(config())) {
+      assertThrows(
+          YtTransportException.class,
+          () ->
+              cluster
+                  .queueReader()
+                  .pull(
+                      ConsumerId.of("scripted", "//c"),
+                      new PartitionId(QueueId.of("scripted", "//q"), 0),
+                      5,
+                      10));
+    }
+  }
+}

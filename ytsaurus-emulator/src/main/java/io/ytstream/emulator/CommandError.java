@@ -1,0 +1,48 @@
+package io.ytstream.emulator;
+
+import java.util.List;
+
+/**
+ * An error the emulator answers with: a YTsaurus error (code, message, inner errors) and the HTTP
+ * status to send it with (400 for command errors, per reference 2.2).
+ */
+final class CommandError extends RuntimeException {
+
+  private static final long serialVersionUID = 1L;
+
+  private final int code;
+  private final int httpStatus;
+  private final transient List<CommandError> inner;
+
+  CommandError(int httpStatus, int code, String message, List<CommandError> inner) {
+    super(message);
+    this.httpStatus = httpStatus;
+    this.code = code;
+    this.inner = List.copyOf(inner);
+  }
+
+  static CommandError of(int code, String message) {
+    return new CommandError(400, code, message, List.of());
+  }
+
+  static CommandError badRequest(String message) {
+    return new CommandError(400, 1, message, List.of());
+  }
+
+  /** A generic top-level error (code 1) wrapping {@code cause}, as real proxies often answer. */
+  static CommandError wrap(String message, CommandError cause) {
+    return new CommandError(cause.httpStatus, 1, message, List.of(cause));
+  }
+
+  int code() {
+    return code;
+  }
+
+  int httpStatus() {
+    return httpStatus;
+  }
+
+  List<CommandError> inner() {
+    return inner;
+  }
+}

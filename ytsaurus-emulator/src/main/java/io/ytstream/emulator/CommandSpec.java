@@ -1,0 +1,31 @@
+package io.ytstream.emulator;
+
+/**
+ * A v4 command the emulator serves: its HTTP method (PUT with an input stream, POST when volatile,
+ * GET otherwise, reference 2.1), input and output types as {@code GET /api/v4} lists them, and the
+ * code that runs it.
+ */
+record CommandSpec(
+    String name,
+    String inputType,
+    String outputType,
+    boolean isVolatile,
+    boolean isHeavy,
+    Handler handler) {
+
+  /** Runs a command: returns a JSON value, a {@link Tabular} result or {@code byte[]}. */
+  @FunctionalInterface
+  interface Handler {
+    Object run(CommandRequest request);
+  }
+
+  /** Rows for a tabular output. */
+  record Tabular(java.util.List<java.util.Map<String, Object>> rows) {}
+
+  String method() {
+    if (!inputType.equals("null")) {
+      return "PUT";
+    }
+    return isVolatile ? "POST" : "GET";
+  }
+}

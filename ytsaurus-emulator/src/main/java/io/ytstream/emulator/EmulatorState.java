@@ -1,0 +1,86 @@
+package io.ytstream.emulator;
+
+import io.ytstream.core.error.YtException;
+import io.ytstream.core.model.YPath;
+import io.ytstream.inmemory.InMemoryCluster;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What the emulator keeps besides the in-memory cluster: the sticky pools of its proxies and the
+ * tables created over HTTP that are not mounted yet (a real cluster creates dynamic tables
+ * unmounted; tables made through the in-memory admin API count as mounted).
+ */
+final class EmulatorState {
+
+  private final InMemoryCluster cluster;
+  private final StickyPool pool = new StickyPool();
+  private final Set<YPath> unmounted = ConcurrentHashMap.newKeySet();
+  private final AtomicLong nodeCounter = new AtomicLong();
+
+  EmulatorState(InMemoryCluster cluster) {
+    this.cluster = cluster;
+  }
+
+  InMemoryCluster cluster() {
+    return cluster;
+  }
+
+  String clusterName() {
+    return cluster.name();
+  }
+
+  StickyPool pool() {
+    return pool;
+  }
+
+  boolean isMounted(YPath table) {
+    return !unmounted.contains(table);
+  }
+
+  void markUnmounted(YPath table) {
+    unmounted.add(table);
+  }
+
+  void markMounted(YPath table) {
+    unmounted.remove(table);
+  }
+
+  /** Reads and writes of an unmounted table fail with 1702 TabletNotMounted (reference 1.3). */
+  void requireMounted(YPath table) {
+    if (unmounted.contains(table)) {
+      throw CommandError.of(
+          1702, "Tablet of table " + table + " is not mounted (run mount_table first)");
+    }
+  }
+
+  /** A fresh object id in the GUID-like form YTsaurus prints ({@code a-b-c-d}, hex parts). */
+  String newNodeId() {
+    long n = nodeCounter.incrementAndGet();
+    return Long.toHexString(n) + "-" + Long.toHexString(cluster.time().nowMillis()) + "-12f-e0de";
+  }
+
+  /** A timestamp for {@code barrier_timestamp}: milliseconds shifted like YTsaurus timestamps. */
+  long timestamp() {
+    return (cluster.time().nowMillis() / 1000) << 30;
+  }
+
+  /** An in-memory cluster error as the wire error: its code and message, inner codes nested. */
+  static CommandError toCommandError(YtException e) {
+    String message = e.getMessage();
+    String suffix = " (code " + e.code() + ")";
+    if (message != null && message.endsWith(suffix)) {
+      message = message.substring(0, message.length() - suffix.length());
+    }
+    List<CommandError> inner = new ArrayList<>();
+    for (int code : e.codes()) {
+      if (code != e.code()) {
+        inner.add(CommandError.of(code, "inner error " + code));
+      }
+    }
+    return new CommandError(400, e.code(), message, inner);
+  }
+}

@@ -1,0 +1,280 @@
+package io.ytstream.emulator;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.Headers;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import io.ytstream.core.error.CommitOutcomeUnknownException;
+import io.ytstream.core.error.YtException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+/**
+ * One emulated HTTP proxy: {@code /hosts}, {@code /api}, {@code /api/v4} and {@code
+ * /api/v4/<command>}, with the reference's request rules (2.1) and response envelopes, error JSON
+ * and headers (2.2).
+ */
+final class ProxyHandler implements HttpHandler {
+
+  private final int proxyIndex;
+  private final Map<String, CommandSpec> commands;
+  private final Optional<String> token;
+  private final Supplier<List<String>> hosts;
+  private final CommandExecutor executor;
+
+  /** Runs a parsed command (journaling it when it changed something). */
+  @FunctionalInterface
+  interface CommandExecutor {
+    Object execute(CommandSpec spec, CommandRequest request);
+  }
+
+  ProxyHandler(
+      int proxyIndex,
+      Map<String, CommandSpec> commands,
+      Optional<String> token,
+      Supplier<List<String>> hosts,
+      CommandExecutor executor) {
+    this.proxyIndex = proxyIndex;
+    this.commands = commands;
+    this.token = token;
+    this.hosts = hosts;
+    this.executor = executor;
+  }
+
+  @Override
+  public void handle(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      Headers out = exchange.getResponseHeaders();
+      out.set("X-YT-Request-Id", UUID.randomUUID().toString().substring(0, 18));
+      out.set("X-YT-Proxy", hosts.get().get(proxyIndex));
+      String path = exchange.getRequestURI().getPath();
+      try {
+        route(exchange, path);
+      } catch (CommandError e) {
+        sendError(exchange, e);
+      } catch (YtException e) {
+        sendError(exchange, EmulatorState.toCommandError(e));
+      } catch (CommitOutcomeUnknownException e) {
+        // A lost response: close the connection without sending a status line.
+        exchange.close();
+      } catch (IllegalArgumentException | ArithmeticException e) {
+        sendError(exchange, CommandError.badRequest(String.valueOf(e.getMessage())));
+      } catch (RuntimeException e) {
+        sendError(exchange, new CommandError(500, 1, "Internal emulator error: " + e, List.of()));
+      }
+    }
+  }
+
+  private void route(HttpExchange exchange, String path) throws IOException {
+    String method = exchange.getRequestMethod().toUpperCase(Locale.ROOT);
+    if (path.equals("/hosts")) {
+      ArrayNode list = JsonNodeFactory.instance.arrayNode();
+      hosts.get().forEach(list::add);
+      sendJson(exchange, 200, list);
+      return;
+    }
+    if (path.equals("/api") || path.equals("/api/")) {
+      sendJson(exchange, 200, JsonNodeFactory.instance.arrayNode().add("v4"));
+      return;
+    }
+    if (path.equals("/api/v4") || path.equals("/api/v4/")) {
+      ArrayNode list = JsonNodeFactory.instance.arrayNode();
+      commands
+          .values()
+          .forEach(
+              spec -> {
+                ObjectNode item = list.addObject();
+                item.put("name", spec.name());
+                item.put("input_type", spec.inputType());
+                item.put("output_type", spec.outputType());
+                item.put("is_volatile", spec.isVolatile());
+                item.put("is_heavy", spec.isHeavy());
+              });
+      sendJson(exchange, 200, list);
+      return;
+    }
+    if (!path.startsWith("/api/v4/")) {
+      throw new CommandError(404, 1, "Unknown path " + path, List.of());
+    }
+    authenticate(exchange);
+    String name = path.substring("/api/v4/".length());
+    CommandSpec spec = commands.get(name);
+    if (spec == null) {
+      throw new CommandError(404, 1, "Command \"" + name + "\" is not registered", List.of());
+    }
+    if (!method.equals(spec.method())) {
+      exchange.getResponseHeaders().set("Allow", spec.method());
+      throw new CommandError(
+          405,
+          1,
+          "Command \""
+              + name
+              + "\" must be sent with HTTP method "
+              + spec.method()
+              + ", not "
+              + method,
+          List.of());
+    }
+    CommandRequest request = parse(exchange, spec);
+    Object result = executor.execute(spec, request);
+    if (result instanceof byte[] bytes) {
+      exchange.getResponseHeaders().set("Content-Type", "application/octet-stream");
+      send(exchange, 200, bytes);
+    } else if (result instanceof CommandSpec.Tabular tabular) {
+      exchange.getResponseHeaders().set("Content-Type", "application/json");
+      send(exchange, 200, request.outputFormat().writeRows(tabular.rows()));
+    } else {
+      sendJson(exchange, 200, (JsonNode) result);
+    }
+  }
+
+  private void authenticate(HttpExchange exchange) {
+    if (token.isEmpty()) {
+      return;
+    }
+    String header = exchange.getRequestHeaders().getFirst("Authorization");
+    if (header == null) {
+      throw new CommandError(
+          401, 900, "Client is missing credentials: send Authorization: OAuth <token>", List.of());
+    }
+    if (!header.equals("OAuth " + token.get())) {
+      throw new CommandError(401, 900, "Authentication failed: the token is not valid", List.of());
+    }
+  }
+
+  private CommandRequest parse(HttpExchange exchange, CommandSpec spec) throws IOException {
+    Headers headers = exchange.getRequestHeaders();
+    String headerFormat =
+        Optional.ofNullable(headers.getFirst("X-YT-Header-Format")).orElse("json").strip();
+    boolean yson = headerFormat.contains("yson");
+    ObjectNode parameters = JsonNodeFactory.instance.objectNode();
+    String query = exchange.getRequestURI().getRawQuery();
+    if (query != null) {
+      for (String pair : query.split("&")) {
+        if (pair.isEmpty()) {
+          continue;
+        }
+        String[] kv = pair.split("=", 2);
+        String key = URLDecoder.decode(kv[0], StandardCharsets.UTF_8);
+        String value = kv.length > 1 ? URLDecoder.decode(kv[1], StandardCharsets.UTF_8) : "";
+        parameters.set(key, queryValue(value));
+      }
+    }
+    String header = headers.getFirst("X-YT-Parameters");
+    if (header != null && !header.isBlank()) {
+      if (yson) {
+        throw CommandError.badRequest(
+            "the emulator reads X-YT-Parameters as JSON only: send X-YT-Header-Format: json");
+      }
+      mergeObject(parameters, header, "X-YT-Parameters");
+    }
+    byte[] body;
+    try (InputStream in = exchange.getRequestBody()) {
+      body = in.readAllBytes();
+    }
+    if (spec.inputType().equals("null") && body.length > 0) {
+      // Volatile commands without input may carry their parameters as a JSON body (reference 2.1).
+      mergeObject(parameters, new String(body, StandardCharsets.UTF_8), "the request body");
+      body = new byte[0];
+    }
+    return new CommandRequest(
+        spec.name(),
+        parameters,
+        body,
+        WireFormat.parse(headers.getFirst("X-YT-Input-Format"), yson),
+        WireFormat.parse(headers.getFirst("X-YT-Output-Format"), yson),
+        proxyIndex);
+  }
+
+  private static void mergeObject(ObjectNode into, String json, String where) {
+    JsonNode node;
+    try {
+      node = WireFormat.JSON.readTree(json);
+    } catch (IOException e) {
+      throw CommandError.badRequest("cannot parse " + where + " as JSON");
+    }
+    if (!(node instanceof ObjectNode object)) {
+      throw CommandError.badRequest(where + " must be a JSON map of parameters");
+    }
+    into.setAll(object);
+  }
+
+  /** Query-string values are text; numbers and booleans are recognized. */
+  private static JsonNode queryValue(String value) {
+    JsonNodeFactory nodes = JsonNodeFactory.instance;
+    if (value.equals("true") || value.equals("%true")) {
+      return nodes.booleanNode(true);
+    }
+    if (value.equals("false") || value.equals("%false")) {
+      return nodes.booleanNode(false);
+    }
+    if (value.matches("-?[0-9]{1,18}")) {
+      return nodes.numberNode(Long.parseLong(value));
+    }
+    if (value.startsWith("[") || value.startsWith("{")) {
+      try {
+        return WireFormat.JSON.readTree(value);
+      } catch (IOException e) {
+        return nodes.textNode(value);
+      }
+    }
+    return nodes.textNode(value);
+  }
+
+  private static ObjectNode errorJson(CommandError error) {
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    node.put("code", error.code());
+    node.put("message", String.valueOf(error.getMessage()));
+    ObjectNode attributes = node.putObject("attributes");
+    attributes.put("host", "emulator");
+    ArrayNode inner = node.putArray("inner_errors");
+    error.inner().forEach(e -> inner.add(errorJson(e)));
+    return node;
+  }
+
+  private static void sendError(HttpExchange exchange, CommandError error) throws IOException {
+    ObjectNode json = errorJson(error);
+    Headers out = exchange.getResponseHeaders();
+    // Header values must be ASCII; Jackson's writer escapes nothing, so escape by hand.
+    out.set("X-YT-Error", asciiOnly(json.toString()));
+    out.set("X-YT-Response-Code", Integer.toString(error.code()));
+    out.set("X-YT-Response-Message", asciiOnly(String.valueOf(error.getMessage())));
+    sendJson(exchange, error.httpStatus(), json);
+  }
+
+  private static String asciiOnly(String text) {
+    StringBuilder out = new StringBuilder(text.length());
+    for (char c : text.toCharArray()) {
+      if (c < 0x20 || c > 0x7e) {
+        out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
+  }
+
+  private static void sendJson(HttpExchange exchange, int status, JsonNode json)
+      throws IOException {
+    exchange.getResponseHeaders().set("Content-Type", "application/json");
+    send(exchange, status, json.toString().getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static void send(HttpExchange exchange, int status, byte[] body) throws IOException {
+    exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
+    if (body.length > 0) {
+      exchange.getResponseBody().write(body);
+    }
+  }
+}

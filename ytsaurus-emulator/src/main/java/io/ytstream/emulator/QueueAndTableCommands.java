@@ -1,0 +1,440 @@
+package io.ytstream.emulator;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ytstream.core.error.YtException;
+import io.ytstream.core.model.ConsumerId;
+import io.ytstream.core.model.PartitionBounds;
+import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.model.QueueId;
+import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.core.model.YPath;
+import io.ytstream.inmemory.ConsumerRegistration;
+import io.ytstream.inmemory.InMemoryCluster;
+import io.ytstream.ports.QueueRow;
+import io.ytstream.ports.Row;
+import io.ytstream.ports.TableDescription;
+import io.ytstream.ports.TabletTransaction;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * Queue, dynamic-table and tablet-transaction commands (reference 3.1 to 3.6, 3.8), translated into
+ * calls of the in-memory cluster's ports and admin API.
+ */
+final class QueueAndTableCommands {
+
+  private static final List<String> CONSUMER_KEY =
+      List.of("queue_cluster", "queue_path", "partition_index");
+
+  private final EmulatorState state;
+
+  QueueAndTableCommands(EmulatorState state) {
+    this.state = state;
+  }
+
+  private InMemoryCluster cluster() {
+    return state.cluster();
+  }
+
+  private static ObjectNode empty() {
+    return JsonNodeFactory.instance.objectNode();
+  }
+
+  // ---- queues ----
+
+  Object pullQueueConsumer(CommandRequest request) {
+    String consumerText = request.string("consumer_path");
+    String queueText = request.string("queue_path");
+    YPath consumerPath = CommandRequest.parsePath(consumerText);
+    YPath queuePath = CommandRequest.parsePath(queueText);
+    state.requireMounted(queuePath);
+    int partitionIndex = Math.toIntExact(request.longValue("partition_index"));
+    long maxRows = request.optionalLong("max_row_count").orElse(1000L);
+    if (maxRows <= 0) {
+      throw CommandError.badRequest("max_row_count must be positive, got " + maxRows);
+    }
+    ConsumerId consumer =
+        new ConsumerId(
+            CommandRequest.clusterOf(consumerText).orElse(state.clusterName()), consumerPath);
+    QueueId queue =
+        new QueueId(CommandRequest.clusterOf(queueText).orElse(state.clusterName()), queuePath);
+    PartitionId partition = new PartitionId(queue, partitionIndex);
+    long offset;
+    Optional<Long> given = request.optionalLong("offset");
+    if (given.isPresent()) {
+      offset = given.get();
+      if (offset < 0) {
+        throw CommandError.badRequest(
+            "Cannot read table " + queuePath + " at a negative offset " + offset);
+      }
+    } else {
+      // A null offset means the consumer's stored offset (0 without a row), reference 3.2.
+      offset = cluster().consumerOffsets().read(consumer, queue).getOrDefault(partition, 0);
+    }
+    List<QueueRow> rows =
+        cluster()
+            .queueReader()
+            .pull(consumer, partition, offset, (int) Math.min(maxRows, Integer.MAX_VALUE));
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (QueueRow row : rows) {
+      Map<String, Object> values = new LinkedHashMap<>();
+      values.put("$tablet_index", (long) row.tabletIndex());
+      values.put("$row_index", row.rowIndex());
+      values.putAll(row.data().asMap());
+      row.timestamp().ifPresent(t -> values.put("$timestamp", t));
+      row.cumulativeDataWeight().ifPresent(w -> values.put("$cumulative_data_weight", w));
+      out.add(values);
+    }
+    return new CommandSpec.Tabular(out);
+  }
+
+  Object advanceQueueConsumer(CommandRequest request) {
+    String consumerText = request.string("consumer_path");
+    String queueText = request.string("queue_path");
+    ConsumerId consumer =
+        new ConsumerId(
+            CommandRequest.clusterOf(consumerText).orElse(state.clusterName()),
+            CommandRequest.parsePath(consumerText));
+    QueueId queue =
+        new QueueId(
+            CommandRequest.clusterOf(queueText).orElse(state.clusterName()),
+            CommandRequest.parsePath(queueText));
+    state.requireMounted(consumer.path());
+    PartitionId partition =
+        new PartitionId(queue, Math.toIntExact(request.longValue("partition_index")));
+    long newOffset = request.longValue("new_offset");
+    if (newOffset < 0) {
+      throw CommandError.badRequest("Queue consumer offset " + newOffset + " cannot be negative");
+    }
+    OptionalLong oldOffset =
+        request.optionalLong("old_offset").map(OptionalLong::of).orElse(OptionalLong.empty());
+    Optional<String> transaction = transactionId(request);
+    try {
+      if (transaction.isPresent()) {
+        state
+            .pool()
+            .get(transaction.get(), request.proxyIndex())
+            .advanceConsumer(consumer, partition, oldOffset, newOffset);
+      } else {
+        cluster().consumerOffsets().advance(consumer, partition, oldOffset, newOffset);
+      }
+    } catch (YtException e) {
+      // Real proxies wrap the conflict in a generic error; clients must search inner errors.
+      throw CommandError.wrap(
+          "Error advancing consumer " + consumer.path() + " for queue " + queue.path(),
+          EmulatorState.toCommandError(e));
+    }
+    return empty();
+  }
+
+  Object registerQueueConsumer(CommandRequest request) {
+    if (request.optional("vital").isEmpty()) {
+      throw CommandError.badRequest("Missing required parameter /vital");
+    }
+    cluster()
+        .registerConsumer(
+            request.path("queue_path"),
+            request.path("consumer_path"),
+            request.flag("vital", false));
+    return empty();
+  }
+
+  Object unregisterQueueConsumer(CommandRequest request) {
+    cluster().unregisterConsumer(request.path("queue_path"), request.path("consumer_path"));
+    return empty();
+  }
+
+  Object listQueueConsumerRegistrations(CommandRequest request) {
+    Optional<YPath> queue = request.optional("queue_path").map(n -> request.path("queue_path"));
+    Optional<YPath> consumer =
+        request.optional("consumer_path").map(n -> request.path("consumer_path"));
+    ArrayNode out = JsonNodeFactory.instance.arrayNode();
+    for (ConsumerRegistration registration : cluster().registrations()) {
+      if (queue.map(q -> q.equals(registration.queue())).orElse(true)
+          && consumer.map(c -> c.equals(registration.consumer())).orElse(true)) {
+        ObjectNode item = out.addObject();
+        item.put("queue_path", registration.queue().value());
+        item.put("consumer_path", registration.consumer().value());
+        item.put("vital", registration.vital());
+        item.putNull("partitions");
+      }
+    }
+    return out;
+  }
+
+  Object getTabletInfos(CommandRequest request) {
+    YPath path = request.path("path");
+    state.requireMounted(path);
+    JsonNode indexes = request.required("tablet_indexes");
+    if (!indexes.isArray()) {
+      throw CommandError.badRequest("Parameter /tablet_indexes must be a list");
+    }
+    List<PartitionBounds> bounds = cluster().partitions(path);
+    ObjectNode out = empty();
+    ArrayNode tablets = out.putArray("tablets");
+    for (JsonNode index : indexes) {
+      int i = index.asInt(-1);
+      if (i < 0 || i >= bounds.size()) {
+        throw CommandError.badRequest(
+            "Invalid tablet index " + index + ": expected a value in [0, " + bounds.size() + ")");
+      }
+      ObjectNode tablet = tablets.addObject();
+      tablet.put("total_row_count", bounds.get(i).totalRowCount());
+      tablet.put("trimmed_row_count", bounds.get(i).trimmedRowCount());
+      tablet.put("delayed_lockless_row_count", 0);
+      tablet.put("barrier_timestamp", state.timestamp());
+      tablet.put("last_write_timestamp", 0);
+    }
+    return out;
+  }
+
+  Object trimRows(CommandRequest request) {
+    YPath path = request.path("path");
+    state.requireMounted(path);
+    cluster()
+        .trimRows(
+            path,
+            Math.toIntExact(request.longValue("tablet_index")),
+            request.longValue("trimmed_row_count"));
+    return empty();
+  }
+
+  // ---- rows ----
+
+  Object insertRows(CommandRequest request) {
+    YPath path = request.path("path");
+    state.requireMounted(path);
+    List<Row> rows = request.inputFormat().readRows(request.body());
+    TableDescription table = describe(path);
+    if (request.flag("update", false)) {
+      throw CommandError.badRequest(
+          table.sorted()
+              ? "update=true is not supported by the emulator"
+              : "Cannot use \"update\" mode for ordered tables");
+    }
+    Optional<String> transaction = transactionId(request);
+    if (transaction.isPresent()) {
+      state.pool().get(transaction.get(), request.proxyIndex()).insertRows(path, rows);
+    } else if (table.sorted()) {
+      cluster().outputTables().upsert(path, rows);
+    } else {
+      cluster().outputTables().append(path, rows);
+    }
+    return empty();
+  }
+
+  Object deleteRows(CommandRequest request) {
+    YPath path = request.path("path");
+    state.requireMounted(path);
+    List<Row> keys = request.inputFormat().readRows(request.body());
+    if (!describe(path).sorted()) {
+      throw CommandError.badRequest(
+          "Table " + path + " is ordered; delete_rows requires a sorted table");
+    }
+    Optional<String> transaction = transactionId(request);
+    if (transaction.isPresent()) {
+      state.pool().get(transaction.get(), request.proxyIndex()).deleteRows(path, keys);
+    } else {
+      TabletTransaction own = cluster().transactions().start(Duration.ofSeconds(30));
+      own.deleteRows(path, keys);
+      own.commit();
+    }
+    return empty();
+  }
+
+  Object selectRows(CommandRequest request) {
+    SelectQuery query = SelectQuery.parse(request.string("query"));
+    YPath path = query.table();
+    state.requireMounted(path);
+    TableDescription table = describe(path);
+    Optional<String> transaction = transactionId(request);
+    List<Map<String, Object>> rows;
+    if (transaction.isPresent()) {
+      TabletTransaction tx = state.pool().get(transaction.get(), request.proxyIndex());
+      if (!isConsumer(table)) {
+        throw CommandError.badRequest(
+            "the emulator runs select_rows inside a transaction on consumer tables only");
+      }
+      rows = consumerRowsAtSnapshot(tx, path, query);
+    } else {
+      rows = allRows(table);
+    }
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (Map<String, Object> row : rows) {
+      if (out.size() >= query.limit()) {
+        break;
+      }
+      if (query.matches(row)) {
+        out.add(query.project(row));
+      }
+    }
+    return new CommandSpec.Tabular(out);
+  }
+
+  Object lookupRows(CommandRequest request) {
+    YPath path = request.path("path");
+    state.requireMounted(path);
+    TableDescription table = describe(path);
+    if (!table.sorted()) {
+      throw CommandError.badRequest("lookup_rows requires a sorted table; " + path + " is ordered");
+    }
+    List<Row> keys = request.inputFormat().readRows(request.body());
+    List<Map<String, Object>> rows = allRows(table);
+    List<String> columnNames = new ArrayList<>();
+    request.optional("column_names").ifPresent(n -> n.forEach(c -> columnNames.add(c.asText())));
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (Row key : keys) {
+      for (Map<String, Object> row : rows) {
+        boolean match = true;
+        for (TableDescription.Column column : table.keyColumns()) {
+          if (!Objects.equals(row.get(column.name()), key.get(column.name()))) {
+            match = false;
+            break;
+          }
+        }
+        if (match) {
+          if (columnNames.isEmpty()) {
+            out.add(row);
+          } else {
+            Map<String, Object> projected = new LinkedHashMap<>();
+            columnNames.forEach(c -> projected.put(c, row.get(c)));
+            out.add(projected);
+          }
+          break;
+        }
+      }
+    }
+    return new CommandSpec.Tabular(out);
+  }
+
+  /**
+   * Rows of a table; an ordered table's rows get {@code $tablet_index} and {@code $row_index} (the
+   * in-memory cluster returns the surviving rows of each tablet in order, so the indexes follow
+   * from the tablet bounds).
+   */
+  private List<Map<String, Object>> allRows(TableDescription table) {
+    for (int attempt = 0; attempt < 5; attempt++) {
+      List<Row> rows = cluster().outputTables().readAll(table.path());
+      if (table.sorted()) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        rows.forEach(r -> out.add(r.asMap()));
+        return out;
+      }
+      List<PartitionBounds> bounds = cluster().partitions(table.path());
+      long expected = 0;
+      for (PartitionBounds b : bounds) {
+        expected += b.totalRowCount() - b.trimmedRowCount();
+      }
+      if (expected != rows.size()) {
+        continue; // a commit landed between the two reads
+      }
+      List<Map<String, Object>> out = new ArrayList<>();
+      int next = 0;
+      for (PartitionBounds b : bounds) {
+        for (long index = b.trimmedRowCount(); index < b.totalRowCount(); index++) {
+          Map<String, Object> values = new LinkedHashMap<>();
+          values.put("$tablet_index", (long) b.index());
+          values.put("$row_index", index);
+          values.putAll(rows.get(next++).asMap());
+          out.add(values);
+        }
+      }
+      return out;
+    }
+    throw CommandError.of(1, "Table " + table.path() + " changed during every read attempt");
+  }
+
+  private List<Map<String, Object>> consumerRowsAtSnapshot(
+      TabletTransaction tx, YPath consumerPath, SelectQuery query) {
+    Object queueCluster = query.equalityOn("queue_cluster").orElse(null);
+    Object queuePath = query.equalityOn("queue_path").orElse(null);
+    if (!(queueCluster instanceof String c) || !(queuePath instanceof String p)) {
+      throw CommandError.badRequest(
+          "inside a transaction the emulator needs 'queue_cluster = ...' and 'queue_path = ...'"
+              + " in the where clause of a consumer select");
+    }
+    QueueId queue = new QueueId(c, CommandRequest.parsePath(p));
+    StreamOffsets offsets =
+        tx.readConsumer(new ConsumerId(state.clusterName(), consumerPath), queue);
+    List<Map<String, Object>> rows = new ArrayList<>();
+    offsets
+        .asMap()
+        .forEach(
+            (partition, offset) -> {
+              Map<String, Object> row = new LinkedHashMap<>();
+              row.put("queue_cluster", c);
+              row.put("queue_path", p);
+              row.put("partition_index", (long) partition.index());
+              row.put("offset", offset);
+              rows.add(row);
+            });
+    return rows;
+  }
+
+  private TableDescription describe(YPath path) {
+    return cluster().tableMetadata().describe(path);
+  }
+
+  private static boolean isConsumer(TableDescription table) {
+    List<String> keys = new ArrayList<>();
+    table.keyColumns().forEach(c -> keys.add(c.name()));
+    return keys.equals(CONSUMER_KEY);
+  }
+
+  // ---- transactions ----
+
+  Object startTransaction(CommandRequest request) {
+    String type = request.optional("type").map(JsonNode::asText).orElse("master");
+    if (!type.equals("tablet")) {
+      throw CommandError.badRequest(
+          "the emulator supports only type=tablet transactions, got type=" + type);
+    }
+    long timeout = request.optionalLong("timeout").orElse(15_000L);
+    if (timeout <= 0) {
+      throw CommandError.badRequest("timeout must be positive, got " + timeout);
+    }
+    TabletTransaction tx = cluster().transactions().start(Duration.ofMillis(timeout));
+    state.pool().add(request.proxyIndex(), tx);
+    ObjectNode out = empty();
+    out.put("transaction_id", tx.id().value());
+    return out;
+  }
+
+  Object pingTransaction(CommandRequest request) {
+    sticky(request).ping();
+    return empty();
+  }
+
+  Object commitTransaction(CommandRequest request) {
+    TabletTransaction tx = sticky(request);
+    try {
+      tx.commit();
+    } catch (YtException e) {
+      throw CommandError.wrap(
+          "Error committing transaction " + tx.id(), EmulatorState.toCommandError(e));
+    }
+    return empty();
+  }
+
+  Object abortTransaction(CommandRequest request) {
+    sticky(request).abort();
+    return empty();
+  }
+
+  private TabletTransaction sticky(CommandRequest request) {
+    return state.pool().get(request.string("transaction_id"), request.proxyIndex());
+  }
+
+  private static Optional<String> transactionId(CommandRequest request) {
+    return request.optional("transaction_id").map(JsonNode::asText).filter(s -> !s.isEmpty());
+  }
+}
