@@ -71,7 +71,24 @@ final class Driver {
     RESOLVE_UNKNOWN,
     WRITE_COMMITS_TMP,
     RENAME_COMMITS,
-    BATCH_END
+    BATCH_END;
+
+    /**
+     * Whether the step can move the consumer or change what the invariants look at (the checker
+     * skips the others, to keep the simulation fast).
+     */
+    boolean mayMoveConsumerOrOutput(SimMode mode) {
+      return switch (this) {
+        case CATCH_UP,
+            COMMIT_SOURCES,
+            ADVANCE_CONSUMER,
+            COMMIT_TXN,
+            READ_CONSUMER,
+            RESOLVE_UNKNOWN ->
+            true;
+        default -> false;
+      };
+    }
   }
 
   /** One step; {@code task}/{@code attempt} are used by task steps. */
@@ -356,7 +373,7 @@ final class Driver {
     }
     BatchPlan plan = BatchPlanner.plan(planStart, bounds, limits);
     for (DataLoss loss : plan.losses()) {
-      ctx.reportLoss(loss.partition(), loss.requestedOffset(), loss.firstAvailableRow());
+      reportLoss(loss.partition(), loss.requestedOffset(), loss.firstAvailableRow());
     }
     if (outOfTransaction && !pendingCatchUp.isEmpty()) {
       steps.add(Step.of(Kind.CATCH_UP));
@@ -647,15 +664,24 @@ final class Driver {
     if (w.dataLossPolicy() == DataLossPolicy.FAIL) {
       throw new DataLossException(List.of(new DataLoss(partition, expected, found)));
     }
-    ctx.reportLoss(partition, expected, found);
+    reportLoss(partition, expected, found);
   }
 
   private QueryFailure dataLoss(List<DataLoss> losses) {
     for (DataLoss loss : losses) {
-      ctx.reportLoss(loss.partition(), loss.requestedOffset(), loss.firstAvailableRow());
+      reportLoss(loss.partition(), loss.requestedOffset(), loss.firstAvailableRow());
     }
-    ctx.failedOnDataLoss = true;
+    if (!zombie) {
+      ctx.failedOnDataLoss = true;
+    }
     return new QueryFailure("data loss: " + losses, true, null);
+  }
+
+  /** What the query reports; a zombie's reports reach nobody (its query was superseded). */
+  private void reportLoss(PartitionId partition, long fromRow, long toRow) {
+    if (!zombie) {
+      ctx.reportLoss(partition, fromRow, toRow);
+    }
   }
 
   private List<Row> transform(List<QueueRow> rows) {

@@ -106,6 +106,7 @@ public final class Simulate {
       return replay(replay, options, schedule, out);
     }
     long start = System.nanoTime();
+    long cpuStart = cpuNanos();
     Totals totals = new Totals();
     RunResult caught = null;
     for (long seed = firstSeed; seed < firstSeed + seeds; seed++) {
@@ -117,8 +118,14 @@ public final class Simulate {
       }
     }
     double seconds = (System.nanoTime() - start) / 1e9;
+    double cpuSeconds = (cpuNanos() - cpuStart) / 1e9;
     printTable(
-        out, mode, totals, seconds, mutant == Mutant.NONE ? "-" : caught != null ? "1/1" : "0/1");
+        out,
+        mode,
+        totals,
+        seconds,
+        cpuSeconds,
+        mutant == Mutant.NONE ? "-" : caught != null ? "1/1" : "0/1");
     for (RunResult f : totals.failures) {
       printFailure(out, f, options);
     }
@@ -207,8 +214,22 @@ public final class Simulate {
     return caught == total ? 0 : 1;
   }
 
+  /** CPU time of this thread: the machine may be shared, so the rate is reported per CPU second. */
+  static long cpuNanos() {
+    java.lang.management.ThreadMXBean bean =
+        java.lang.management.ManagementFactory.getThreadMXBean();
+    return bean.isCurrentThreadCpuTimeSupported()
+        ? bean.getCurrentThreadCpuTime()
+        : System.nanoTime();
+  }
+
   static void printTable(
-      PrintStream out, SimMode mode, Totals t, double seconds, String mutantsCaught) {
+      PrintStream out,
+      SimMode mode,
+      Totals t,
+      double seconds,
+      double cpuSeconds,
+      String mutantsCaught) {
     StringBuilder faults = new StringBuilder();
     long faultTotal = 0;
     for (SimFault f : SimFault.values()) {
@@ -234,11 +255,13 @@ public final class Simulate {
     out.printf(Locale.ROOT, "%-22s %d%n", "seeds with violations", t.failedSeeds);
     out.printf(Locale.ROOT, "%-22s %s%n", "mutants caught", mutantsCaught);
     out.printf(Locale.ROOT, "%-22s %.2f s%n", "wall time", seconds);
+    out.printf(Locale.ROOT, "%-22s %.2f s%n", "cpu time (one core)", cpuSeconds);
     out.printf(
         Locale.ROOT,
-        "%-22s %.0f%n",
+        "%-22s %.0f per wall second, %.0f per cpu second%n",
         "simulated batches/s",
-        seconds > 0 ? t.batches / seconds : 0.0);
+        seconds > 0 ? t.batches / seconds : 0.0,
+        cpuSeconds > 0 ? t.batches / cpuSeconds : 0.0);
   }
 
   static void printFailure(PrintStream out, RunResult r, SimulationRun.Options options) {

@@ -66,6 +66,7 @@ final class SimulationRun {
     int driverIds = 0;
     Driver driver = new Driver(ctx, ++driverIds);
     Driver zombie = null;
+    int zombieWakes = 0;
     int restarts = 0;
     long value = 0;
     int budget = w.produceSteps() * 4 + 800;
@@ -94,14 +95,24 @@ final class SimulationRun {
       if (trimArg >= 0) {
         trim(ctx, verifier, trimArg);
       }
-      if (faults.fires(SimFault.ZOMBIE_DRIVER) && zombie == null && driver.inFlight()) {
+      int zombieArg = faults.tick(SimFault.ZOMBIE_DRIVER);
+      if (zombieArg >= 0 && zombie == null && driver.inFlight()) {
+        // The old driver stalls (a long GC pause, a network partition), a new one takes over,
+        // and the old one wakes up later and goes on with what it was doing.
         zombie = driver;
         zombie.becomeZombie();
+        zombieWakes = step + 15 + zombieArg * 5;
         driver = new Driver(ctx, ++driverIds);
-        ctx.trace("fault: d" + driver.id + " takes over from zombie d" + zombie.id);
+        ctx.trace(
+            "fault: d"
+                + driver.id
+                + " takes over; d"
+                + zombie.id
+                + " stalls until step "
+                + zombieWakes);
       }
 
-      boolean zombieTurn = zombie != null && random.nextBoolean();
+      boolean zombieTurn = zombie != null && step >= zombieWakes && random.nextBoolean();
       Driver actor = zombieTurn ? zombie : driver;
       try {
         actor.step();
@@ -132,10 +143,12 @@ final class SimulationRun {
         zombie = null;
       }
       Driver.Kind kind = actor.lastKind();
-      verifier.afterStep(
-          kind == Driver.Kind.COMMIT_TXN
-              || kind == Driver.Kind.READ_CONSUMER
-              || kind == Driver.Kind.RESOLVE_UNKNOWN);
+      if (trimArg >= 0 || kind == null || kind.mayMoveConsumerOrOutput(w.mode())) {
+        verifier.afterStep(
+            kind == Driver.Kind.COMMIT_TXN
+                || kind == Driver.Kind.READ_CONSUMER
+                || kind == Driver.Kind.RESOLVE_UNKNOWN);
+      }
       if (step >= w.produceSteps() && zombie == null && driver.idle() && allConsumed(verifier)) {
         break;
       }
