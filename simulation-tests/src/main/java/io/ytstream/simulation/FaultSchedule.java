@@ -66,7 +66,7 @@ public final class FaultSchedule {
       int span =
           switch (kind.event()) {
             case "step" -> batches * 10;
-            case "commit" -> batches + 2;
+            case "commit" -> batches * (mode == SimMode.TRANSACTIONAL ? 1 : 3) + 2;
             case "task" -> batches * 3;
             case "call" -> batches * 25;
             default -> 1;

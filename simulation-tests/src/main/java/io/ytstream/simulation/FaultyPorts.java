@@ -54,6 +54,22 @@ final class FaultyPorts
     }
   }
 
+  /**
+   * A write that commits a transaction of its own: it can meet a lock conflict (nothing applied) or
+   * an unknown outcome (applied, response lost), like a batch transaction's commit.
+   */
+  private void ownTransaction(Runnable write) {
+    if (faults.fires(SimFault.LOCK_CONFLICT)) {
+      throw new YtException(YtErrorCode.TRANSACTION_LOCK_CONFLICT, "simulated row lock conflict");
+    }
+    boolean unknown = faults.fires(SimFault.COMMIT_UNKNOWN);
+    write.run();
+    if (unknown) {
+      throw new CommitOutcomeUnknownException(
+          "simulated lost response (the write was applied)", null);
+    }
+  }
+
   @Override
   public List<QueueRow> pull(ConsumerId consumer, PartitionId partition, long offset, int maxRows) {
     call("pull_queue_consumer");
@@ -76,7 +92,8 @@ final class FaultyPorts
   public void advance(
       ConsumerId consumer, PartitionId partition, OptionalLong oldOffset, long newOffset) {
     call("advance_consumer");
-    cluster.ports().consumerOffsets().advance(consumer, partition, oldOffset, newOffset);
+    ownTransaction(
+        () -> cluster.ports().consumerOffsets().advance(consumer, partition, oldOffset, newOffset));
   }
 
   @Override
@@ -94,13 +111,13 @@ final class FaultyPorts
   @Override
   public void append(YPath orderedTable, List<Row> rows) {
     call("insert_rows");
-    cluster.ports().outputTables().append(orderedTable, rows);
+    ownTransaction(() -> cluster.ports().outputTables().append(orderedTable, rows));
   }
 
   @Override
   public void upsert(YPath sortedTable, List<Row> rows) {
     call("insert_rows");
-    cluster.ports().outputTables().upsert(sortedTable, rows);
+    ownTransaction(() -> cluster.ports().outputTables().upsert(sortedTable, rows));
   }
 
   @Override

@@ -9,9 +9,12 @@ public enum SimFault {
   CRASH_BEFORE_STEP("crash"),
   /** The driver dies just after a protocol step. */
   CRASH_AFTER_STEP("crash"),
-  /** A transaction commit is applied but reported as unknown. */
+  /**
+   * A commit is applied but reported as unknown (batch transactions, and the one-call transactions
+   * of chunk writes and consumer advances).
+   */
   COMMIT_UNKNOWN("commit"),
-  /** A transaction commit fails with a lock conflict (1700) and is not applied. */
+  /** A commit fails with a lock conflict (1700) and is not applied. */
   LOCK_CONFLICT("commit"),
   /** A task attempt fails part-way (after some of its writes in the non-transactional modes). */
   TASK_FAILURE("task"),
