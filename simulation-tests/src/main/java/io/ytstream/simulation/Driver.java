@@ -1,0 +1,901 @@
+package io.ytstream.simulation;
+
+import io.ytstream.core.commit.CommitLagRule;
+import io.ytstream.core.commit.CommitOutcome;
+import io.ytstream.core.commit.ConsumerAdvance;
+import io.ytstream.core.delivery.CheckpointRecovery;
+import io.ytstream.core.delivery.OutOfTransactionBatch;
+import io.ytstream.core.delivery.RecoveryVerdict;
+import io.ytstream.core.delivery.TransactionalBatchCommit;
+import io.ytstream.core.error.YtErrorCode;
+import io.ytstream.core.error.YtException;
+import io.ytstream.core.model.OffsetRange;
+import io.ytstream.core.model.OffsetsJson;
+import io.ytstream.core.model.PartitionBounds;
+import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.model.QueueId;
+import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.core.model.YPath;
+import io.ytstream.core.plan.BatchPlan;
+import io.ytstream.core.plan.BatchPlanner;
+import io.ytstream.core.plan.DataLoss;
+import io.ytstream.core.plan.DataLossException;
+import io.ytstream.core.plan.DataLossPolicy;
+import io.ytstream.core.plan.OutputTabletCap;
+import io.ytstream.core.plan.PlanLimits;
+import io.ytstream.core.plan.QueueBounds;
+import io.ytstream.core.plan.StartOffsetResolver;
+import io.ytstream.core.plan.TaskAssigner;
+import io.ytstream.core.plan.TaskAssignment;
+import io.ytstream.ports.QueueRow;
+import io.ytstream.ports.Row;
+import io.ytstream.ports.TabletTransaction;
+import io.ytstream.ports.TransactionId;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+
+/**
+ * One incarnation of the Spark driver with the ytstream source and sink, as a queue of protocol
+ * steps run one at a time. The order is Spark 4.2's {@code MicroBatchExecution} (see the module
+ * README): recover from the logs ({@code populateStartOffsets}); plan ({@code latestOffset}, where
+ * the commit-lag rule brings the consumer level); write {@code offsets/N}; commit N-1 to the
+ * source; run the tasks; commit the sink on the driver; write {@code commits/N}. Everything the
+ * driver holds is in this object: a crash discards it, and a new driver recovers from the cluster
+ * and the checkpoint alone.
+ */
+final class Driver {
+
+  /** The protocol steps; a crash may be scheduled before and after each. */
+  enum Kind {
+    INIT,
+    PLAN,
+    CATCH_UP,
+    WRITE_OFFSETS_TMP,
+    RENAME_OFFSETS,
+    COMMIT_SOURCES,
+    START_TXN,
+    TASK,
+    REDUCE_TASK,
+    SINK_COMMIT,
+    READ_CONSUMER,
+    ADVANCE_CONSUMER,
+    COMMIT_TXN,
+    RESOLVE_UNKNOWN,
+    WRITE_COMMITS_TMP,
+    RENAME_COMMITS,
+    BATCH_END;
+
+    /**
+     * Whether the step can move the consumer or change what the invariants look at (the checker
+     * skips the others, to keep the simulation fast).
+     */
+    boolean mayMoveConsumerOrOutput(SimMode mode) {
+      return switch (this) {
+        case CATCH_UP,
+            COMMIT_SOURCES,
+            ADVANCE_CONSUMER,
+            COMMIT_TXN,
+            READ_CONSUMER,
+            RESOLVE_UNKNOWN ->
+            true;
+        default -> false;
+      };
+    }
+  }
+
+  /** One step; {@code task}/{@code attempt} are used by task steps. */
+  record Step(Kind kind, int task, int attempt, boolean speculative) {
+    static Step of(Kind kind) {
+      return new Step(kind, 0, 0, false);
+    }
+
+    @Override
+    public String toString() {
+      return kind == Kind.TASK || kind == Kind.REDUCE_TASK
+          ? kind + "(" + task + "." + attempt + (speculative ? " speculative" : "") + ")"
+          : kind.name();
+    }
+  }
+
+  private static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(30);
+  private static final int MAX_TASK_FAILURES = 4;
+  private static final int MAX_BATCH_RETRIES = 3;
+
+  private final SimContext ctx;
+  private final Workload w;
+  final int id;
+  private final ArrayDeque<Step> steps = new ArrayDeque<>();
+  private final YPath offsetsDir = Workload.CHECKPOINT.child("offsets");
+  private final YPath commitsDir = Workload.CHECKPOINT.child("commits");
+  private final YPath sourcesDir = Workload.CHECKPOINT.child("sources").child("0");
+  private final YPath initialOffsetsFile = sourcesDir.child("0");
+
+  private boolean initialized;
+  private long nextBatchId;
+  private StreamOffsets nextStart;
+  private OutOfTransactionBatch lastBatch;
+  private List<ConsumerAdvance> pendingCatchUp = List.of();
+  private Batch batch;
+  private int tmpSeq;
+  private boolean zombie;
+  private int zombieBatchesLeft;
+  private boolean finished;
+  private Kind lastKind;
+
+  /** The driver-side state of the batch in flight. */
+  private final class Batch {
+    final long id;
+    final StreamOffsets end;
+    final List<OffsetRange> logicalRanges;
+    final List<TaskAssignment> tasks;
+    YPath tmp;
+    boolean commitsWritten;
+    int retries;
+    // One attempt's state; reset when the batch is retried.
+    TabletTransaction tx;
+    TransactionalBatchCommit commit;
+    OutOfTransactionBatch oot;
+    boolean[] done;
+    int[] failures;
+    int[] attempts;
+    int[][] authorized;
+    List<TreeMap<Long, Long>> mapOutputs;
+
+    Batch(long id, StreamOffsets start, StreamOffsets end, List<OffsetRange> readRanges) {
+      this.id = id;
+      this.end = end;
+      List<OffsetRange> logical = new ArrayList<>();
+      for (Map.Entry<PartitionId, Long> e : end.asMap().entrySet()) {
+        long lower = start.getOrDefault(e.getKey(), 0);
+        if (e.getValue() > lower) {
+          logical.add(new OffsetRange(e.getKey(), lower, e.getValue()));
+        }
+      }
+      this.logicalRanges = logical;
+      this.tasks = readRanges.isEmpty() ? List.of() : TaskAssigner.assign(readRanges, w.maxTasks());
+      resetAttempt();
+    }
+
+    void resetAttempt() {
+      tx = null;
+      commit = null;
+      oot = null;
+      int n = Math.max(tasks.size(), w.reduceTasks());
+      done = new boolean[2 * n];
+      failures = new int[2 * n];
+      attempts = new int[2 * n];
+      authorized = new int[2][n];
+      Arrays.fill(authorized[0], -1);
+      Arrays.fill(authorized[1], -1);
+      mapOutputs = new ArrayList<>();
+      for (int i = 0; i < tasks.size(); i++) {
+        mapOutputs.add(null);
+      }
+    }
+
+    /** Spark's OutputCommitCoordinator: the first attempt to ask may commit, no other. */
+    boolean authorize(int stage, int task, int attempt) {
+      if (authorized[stage][task] < 0) {
+        authorized[stage][task] = attempt;
+      }
+      return authorized[stage][task] == attempt;
+    }
+  }
+
+  Driver(SimContext ctx, int id) {
+    this.ctx = ctx;
+    this.w = ctx.workload;
+    this.id = id;
+  }
+
+  /** The old driver goes on with its batch (and at most one more) after a new one took over. */
+  void becomeZombie() {
+    zombie = true;
+    zombieBatchesLeft = 2;
+    ctx.trace("d" + id + " is now a zombie");
+  }
+
+  boolean finished() {
+    return finished;
+  }
+
+  /** No batch in flight and nothing queued: the driver waits for data. */
+  boolean idle() {
+    return initialized && batch == null && steps.isEmpty();
+  }
+
+  boolean inFlight() {
+    return batch != null;
+  }
+
+  Kind lastKind() {
+    return lastKind;
+  }
+
+  /** Runs one protocol step. */
+  void step() {
+    if (finished) {
+      return;
+    }
+    if (steps.isEmpty()) {
+      if (zombie && batch == null) {
+        finished = true;
+        return;
+      }
+      steps.add(Step.of(initialized ? Kind.PLAN : Kind.INIT));
+    }
+    Step s = steps.pollFirst();
+    lastKind = s.kind();
+    if (ctx.tracing()) {
+      ctx.trace("d" + id + (zombie ? "z" : "") + " " + s + (batch != null ? " b" + batch.id : ""));
+    }
+    if (ctx.faults.fires(SimFault.CRASH_BEFORE_STEP)) {
+      throw new SimulatedCrash("before " + s);
+    }
+    try {
+      execute(s);
+    } catch (SimulatedCrash | QueryFailure e) {
+      throw e;
+    } catch (DataLossException e) {
+      throw dataLoss(e.losses());
+    } catch (RuntimeException e) {
+      throw new QueryFailure(s + " failed: " + e.getMessage(), false, e);
+    }
+    if (ctx.faults.fires(SimFault.CRASH_AFTER_STEP)) {
+      throw new SimulatedCrash("after " + s);
+    }
+  }
+
+  private void execute(Step s) {
+    switch (s.kind()) {
+      case INIT -> init();
+      case PLAN -> plan();
+      case CATCH_UP -> catchUp();
+      case WRITE_OFFSETS_TMP ->
+          batch.tmp = writeTmp(offsetsDir, batch.id, "v1\n" + OffsetsJson.write(batch.end));
+      case RENAME_OFFSETS -> publish(offsetsDir, batch.id, batch.tmp);
+      case COMMIT_SOURCES -> commitSources();
+      case START_TXN -> startTransaction();
+      case TASK -> task(s);
+      case REDUCE_TASK -> reduceTask(s);
+      case SINK_COMMIT -> sinkCommit();
+      case READ_CONSUMER -> readConsumerInTransaction();
+      case ADVANCE_CONSUMER -> advanceInTransaction();
+      case COMMIT_TXN -> commitTransaction();
+      case RESOLVE_UNKNOWN -> resolveUnknown();
+      case WRITE_COMMITS_TMP ->
+          batch.tmp = writeTmp(commitsDir, batch.id, "v1\n{\"nextBatchWatermarkMs\":0}");
+      case RENAME_COMMITS -> {
+        publish(commitsDir, batch.id, batch.tmp);
+        batch.commitsWritten = true;
+        if (batch.oot != null && batch.oot.state() == OutOfTransactionBatch.State.SINK_COMMITTED) {
+          batch.oot.logCommitted();
+        }
+      }
+      case BATCH_END -> batchEnd();
+    }
+  }
+
+  // ---- recovery (MicroBatchExecution.populateStartOffsets) -----------------------------------
+
+  private void init() {
+    ctx.io.createDirectories(offsetsDir);
+    ctx.io.createDirectories(commitsDir);
+    ctx.io.createDirectories(sourcesDir);
+    OptionalLong latestOffsets = latest(offsetsDir);
+    OptionalLong latestCommit = latest(commitsDir);
+    CheckpointRecovery.Decision d = CheckpointRecovery.decide(latestOffsets, latestCommit);
+    ctx.trace("d" + id + " recovery " + d.action() + " " + d.batch());
+    switch (d.action()) {
+      case START_FRESH -> {
+        nextBatchId = 0;
+        nextStart = null;
+        ctx.verifier.onRecovery(d, null, null);
+      }
+      case CONTINUE -> {
+        nextBatchId = d.batch();
+        nextStart = readOffsets(d.batch() - 1);
+        StreamOffsets before = d.batch() >= 2 ? readOffsets(d.batch() - 2) : readInitial();
+        ctx.verifier.onRecovery(d, before, nextStart);
+      }
+      case RERUN -> {
+        long n = d.batch();
+        StreamOffsets end = readOffsets(n);
+        StreamOffsets start = n > 0 ? readOffsets(n - 1) : readInitial();
+        ctx.verifier.onRecovery(d, start, end);
+        List<OffsetRange> ranges = new ArrayList<>();
+        for (Map.Entry<PartitionId, Long> e : end.asMap().entrySet()) {
+          long lower = start.getOrDefault(e.getKey(), 0);
+          if (e.getValue() > lower) {
+            ranges.add(new OffsetRange(e.getKey(), lower, e.getValue()));
+          }
+        }
+        batch = new Batch(n, start, end, ranges);
+        enqueueRun();
+      }
+    }
+    initialized = true;
+  }
+
+  // ---- planning (constructNextBatch) --------------------------------------------------------
+
+  private void plan() {
+    TreeMap<QueueId, List<PartitionBounds>> byQueue = new TreeMap<>();
+    for (QueueId q : w.queues()) {
+      byQueue.put(q, ctx.io.partitions(q));
+    }
+    QueueBounds bounds = QueueBounds.of(byQueue);
+    StreamOffsets consumer = readConsumer();
+    if (nextStart == null) {
+      nextStart = initialOffsets(bounds, consumer);
+    }
+    StreamOffsets start = StartOffsetResolver.resolve(Optional.of(nextStart), consumer, bounds);
+    boolean outOfTransaction = w.mode() != SimMode.TRANSACTIONAL;
+    if (outOfTransaction) {
+      // latestOffset(start): start is the end of the last batch with commits/N, so it is durable.
+      if (lastBatch != null && lastBatch.state() == OutOfTransactionBatch.State.LOGGED) {
+        pendingCatchUp = lastBatch.consumerRead(consumer);
+        if (lastBatch.state() == OutOfTransactionBatch.State.FENCED) {
+          throw new QueryFailure(lastBatch.reason(), false, null);
+        }
+      } else {
+        List<PartitionId> ahead = CommitLagRule.partitionsAhead(nextStart, consumer);
+        if (!ahead.isEmpty()) {
+          throw new QueryFailure("consumer is ahead of the checkpoint at " + ahead, false, null);
+        }
+        pendingCatchUp = CommitLagRule.catchUp(nextStart, consumer);
+      }
+    }
+    StreamOffsets planStart = start;
+    PlanLimits limits = PlanLimits.of(w.maxRowsPerPartition(), w.dataLossPolicy());
+    if (ctx.rowLimit > 0) {
+      limits =
+          limits.withOutputTabletCap(
+              new OutputTabletCap(ctx.rowLimit, 1, w.query().maxRowsPerInputRow()));
+    }
+    if (ctx.mutant == Mutant.IGNORE_MAX_ROWS_CAP) {
+      limits = PlanLimits.of(Long.MAX_VALUE / 4, w.dataLossPolicy());
+    }
+    if (ctx.mutant == Mutant.IGNORE_TRIMMED_ROWS) {
+      for (Map.Entry<PartitionId, PartitionBounds> e : bounds.asMap().entrySet()) {
+        if (planStart.getOrDefault(e.getKey(), 0) < e.getValue().trimmedRowCount()) {
+          planStart = planStart.with(e.getKey(), e.getValue().trimmedRowCount());
+        }
+      }
+    }
+    BatchPlan plan = BatchPlanner.plan(planStart, bounds, limits);
+    for (DataLoss loss : plan.losses()) {
+      reportLoss(loss.partition(), loss.requestedOffset(), loss.firstAvailableRow());
+    }
+    if (outOfTransaction && !pendingCatchUp.isEmpty()) {
+      steps.add(Step.of(Kind.CATCH_UP));
+    }
+    if (plan.end().equals(start)) {
+      return; // no new data: no batch, nothing written to the logs
+    }
+    batch = new Batch(nextBatchId, start, plan.end(), plan.ranges());
+    steps.add(Step.of(Kind.WRITE_OFFSETS_TMP));
+    steps.add(Step.of(Kind.RENAME_OFFSETS));
+    if (batch.id > 0) {
+      steps.add(Step.of(Kind.COMMIT_SOURCES));
+    }
+    enqueueRun();
+  }
+
+  /** KafkaMicroBatchStream-style initial offsets, stored once under {@code sources/0/0}. */
+  private StreamOffsets initialOffsets(QueueBounds bounds, StreamOffsets consumer) {
+    if (ctx.io.status(initialOffsetsFile).isPresent()) {
+      return readInitial();
+    }
+    StreamOffsets initial = StartOffsetResolver.resolve(Optional.empty(), consumer, bounds);
+    YPath tmp = sourcesDir.child(".0." + id + "-" + tmpSeq++ + ".tmp");
+    ctx.io.writeFile(
+        tmp, ("v1\n" + OffsetsJson.write(initial)).getBytes(StandardCharsets.UTF_8), false);
+    try {
+      ctx.io.rename(tmp, initialOffsetsFile);
+    } catch (YtException e) {
+      if (e.hasCode(YtErrorCode.ALREADY_EXISTS)) {
+        return readInitial();
+      }
+      throw e;
+    }
+    return initial;
+  }
+
+  private void catchUp() {
+    for (ConsumerAdvance a : pendingCatchUp) {
+      advanceOutside(a.partition(), a.oldOffset(), a.newOffset());
+    }
+    pendingCatchUp = List.of();
+    if (lastBatch != null && lastBatch.state() == OutOfTransactionBatch.State.ADVANCING) {
+      lastBatch.consumerAdvanced(false, "");
+    }
+  }
+
+  private void advanceOutside(PartitionId p, long oldOffset, long newOffset) {
+    OptionalLong old =
+        ctx.mutant == Mutant.OMIT_OLD_OFFSET ? OptionalLong.empty() : OptionalLong.of(oldOffset);
+    try {
+      ctx.io.advance(Workload.CONSUMER, p, old, newOffset);
+    } catch (YtException e) {
+      if (e.hasCode(YtErrorCode.CONSUMER_OFFSET_CONFLICT)) {
+        if (lastBatch != null && lastBatch.state() == OutOfTransactionBatch.State.ADVANCING) {
+          lastBatch.consumerAdvanced(true, e.getMessage());
+        }
+        throw new QueryFailure("fenced: " + e.getMessage(), false, e);
+      }
+      throw e;
+    }
+  }
+
+  /** cleanUpLastExecutedMicroBatch: MicroBatchStream.commit(end of N-1). */
+  private void commitSources() {
+    StreamOffsets previousEnd = readOffsets(batch.id - 1);
+    if (w.mode() == SimMode.TRANSACTIONAL) {
+      return; // the consumer moved inside batch N-1's transaction
+    }
+    StreamOffsets consumer = readConsumer();
+    for (ConsumerAdvance a : CommitLagRule.catchUp(previousEnd, consumer)) {
+      advanceOutside(a.partition(), a.oldOffset(), a.newOffset());
+    }
+  }
+
+  // ---- running the batch (runBatch) ---------------------------------------------------------
+
+  private void enqueueRun() {
+    boolean logFirst = ctx.mutant == Mutant.COMMIT_LOG_BEFORE_SINK;
+    if (w.mode() == SimMode.TRANSACTIONAL) {
+      steps.add(Step.of(Kind.START_TXN));
+    } else if (!logFirst) {
+      batch.oot = new OutOfTransactionBatch(w.mode().delivery(), batch.id, batch.end);
+      batch.oot.writing();
+    }
+    if (logFirst && !batch.commitsWritten) {
+      steps.add(Step.of(Kind.WRITE_COMMITS_TMP));
+      steps.add(Step.of(Kind.RENAME_COMMITS));
+    }
+    for (int t = 0; t < batch.tasks.size(); t++) {
+      steps.add(new Step(Kind.TASK, t, batch.attempts[t]++, false));
+    }
+    if (w.query() == QueryKind.AGGREGATE && !batch.tasks.isEmpty()) {
+      int base = batch.done.length / 2;
+      for (int r = 0; r < w.reduceTasks(); r++) {
+        steps.add(new Step(Kind.REDUCE_TASK, r, batch.attempts[base + r]++, false));
+      }
+    }
+    if (w.mode() == SimMode.TRANSACTIONAL) {
+      steps.add(Step.of(Kind.READ_CONSUMER));
+    } else {
+      steps.add(Step.of(Kind.SINK_COMMIT));
+      if (!logFirst) {
+        steps.add(Step.of(Kind.WRITE_COMMITS_TMP));
+        steps.add(Step.of(Kind.RENAME_COMMITS));
+      }
+      steps.add(Step.of(Kind.BATCH_END));
+    }
+  }
+
+  private void startTransaction() {
+    batch.tx = ctx.io.start(TRANSACTION_TIMEOUT);
+    batch.commit = new TransactionalBatchCommit(batch.id, batch.logicalRanges);
+    batch.commit.transactionStarted();
+  }
+
+  private void task(Step s) {
+    int t = s.task();
+    if (batch.done[t] && !s.speculative()) {
+      return; // a retry queued before another attempt of the task succeeded
+    }
+    int failArg = ctx.faults.tick(SimFault.TASK_FAILURE);
+    if (ctx.faults.fires(SimFault.SPECULATION)) {
+      steps.addFirst(new Step(Kind.TASK, t, batch.attempts[t]++, true));
+    }
+    try {
+      List<QueueRow> rows = new ArrayList<>();
+      for (OffsetRange range : batch.tasks.get(t).ranges()) {
+        readRange(range, rows);
+      }
+      if (w.query() == QueryKind.AGGREGATE) {
+        if (failArg >= 0) {
+          throw new IllegalStateException("simulated task failure");
+        }
+        TreeMap<Long, Long> counts = new TreeMap<>();
+        for (QueueRow row : rows) {
+          counts.merge((Long) row.data().get("k"), 1L, Long::sum);
+        }
+        if (batch.mapOutputs.get(t) == null) {
+          batch.mapOutputs.set(t, counts);
+        }
+        batch.done[t] = true;
+        return;
+      }
+      List<Row> out = transform(rows);
+      writeTaskOutput(out, failArg, 0, t, s.attempt());
+      batch.done[t] = true;
+    } catch (QueryFailure | SimulatedCrash | DataLossException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      taskFailed(Kind.TASK, t, 0, e);
+    }
+  }
+
+  private void reduceTask(Step s) {
+    int r = s.task();
+    int slot = batch.done.length / 2 + r;
+    if (batch.done[slot] && !s.speculative()) {
+      return;
+    }
+    int failArg = ctx.faults.tick(SimFault.TASK_FAILURE);
+    if (ctx.faults.fires(SimFault.SPECULATION)) {
+      steps.addFirst(new Step(Kind.REDUCE_TASK, r, batch.attempts[slot]++, true));
+    }
+    try {
+      TreeMap<Long, Long> sums = new TreeMap<>();
+      for (TreeMap<Long, Long> part : batch.mapOutputs) {
+        if (part == null) {
+          throw new QueryFailure("reduce stage ran before the map stage finished", false, null);
+        }
+        part.forEach(
+            (k, n) -> {
+              if (Math.floorMod(k, w.reduceTasks()) == r) {
+                sums.merge(k, n, Long::sum);
+              }
+            });
+      }
+      List<Row> out = new ArrayList<>();
+      sums.forEach((k, n) -> out.add(Row.of("k", k, "n", n)));
+      writeTaskOutput(out, failArg, 1, r, s.attempt());
+      batch.done[slot] = true;
+    } catch (QueryFailure | SimulatedCrash e) {
+      throw e;
+    } catch (RuntimeException e) {
+      taskFailed(Kind.REDUCE_TASK, r, 1, e);
+    }
+  }
+
+  private void taskFailed(Kind kind, int task, int stage, RuntimeException e) {
+    int slot = stage == 0 ? task : batch.done.length / 2 + task;
+    ctx.trace("d" + id + " " + kind + "(" + task + ") failed: " + e.getMessage());
+    if (batch.done[slot]) {
+      return; // a speculative copy failed after another attempt succeeded
+    }
+    if (++batch.failures[slot] >= MAX_TASK_FAILURES) {
+      throw new QueryFailure("task " + task + " failed " + MAX_TASK_FAILURES + " times", false, e);
+    }
+    steps.addFirst(new Step(kind, task, batch.attempts[slot]++, false));
+  }
+
+  /**
+   * The sink's DataWriter. At-least-once: flushed in chunks, each its own transaction. Idempotent:
+   * upserts keyed by source position. Transactional: only the attempt the commit coordinator
+   * authorizes writes into the batch transaction (Spark's DataWritingSparkTask).
+   */
+  private void writeTaskOutput(List<Row> out, int failArg, int stage, int task, int attempt) {
+    if (w.mode() == SimMode.TRANSACTIONAL) {
+      if (failArg >= 0) {
+        throw new IllegalStateException("simulated task failure before commit");
+      }
+      if (!batch.authorize(stage, task, attempt)) {
+        ctx.trace("d" + id + " commit denied to attempt " + attempt + " of task " + task);
+        return;
+      }
+      try {
+        TabletTransaction tx = ctx.io.attach(new TransactionId(batch.tx.id().value()));
+        if (!out.isEmpty()) {
+          tx.insertRows(Workload.OUTPUT, out);
+        }
+      } catch (RuntimeException e) {
+        // The authorized committer failed: Spark aborts the stage, and the query fails.
+        throw new QueryFailure("authorized task attempt failed: " + e.getMessage(), false, e);
+      }
+      return;
+    }
+    int chunk = w.writeChunk();
+    // A failing attempt dies before its first chunk (arg even) or after it (arg odd).
+    int failAfter = failArg < 0 ? -1 : failArg % 2;
+    int written = 0;
+    for (int from = 0; from < out.size(); from += chunk) {
+      if (written == failAfter) {
+        throw new IllegalStateException("simulated task failure after " + written + " chunks");
+      }
+      List<Row> part = out.subList(from, Math.min(out.size(), from + chunk));
+      if (w.mode() == SimMode.IDEMPOTENT) {
+        ctx.io.upsert(Workload.OUTPUT, part);
+      } else {
+        ctx.io.append(Workload.OUTPUT, part);
+      }
+      written++;
+    }
+    if (failAfter >= 0) {
+      throw new IllegalStateException("simulated task failure after all its chunks");
+    }
+  }
+
+  /** Reads {@code [lower, upper)} with short pulls, checking that row indexes are contiguous. */
+  private void readRange(OffsetRange range, List<QueueRow> into) {
+    ctx.verifier.onRangeRead(range);
+    long next = range.lower();
+    while (next < range.upper()) {
+      int ask = (int) Math.min(w.pullLimit(), range.upper() - next);
+      List<QueueRow> rows = ctx.io.pull(Workload.CONSUMER, range.partition(), next, ask);
+      if (rows.isEmpty()) {
+        // Nothing at or after next: the rest of the range was trimmed, or the queue is short.
+        long trimmed =
+            ctx.io
+                .partitions(range.partition().queue())
+                .get(range.partition().index())
+                .trimmedRowCount();
+        if (trimmed <= next) {
+          throw new IllegalStateException(
+              "partition " + range.partition() + " ended at " + next + " before " + range.upper());
+        }
+        long to = Math.min(trimmed, range.upper());
+        gap(range.partition(), next, to);
+        next = to;
+        continue;
+      }
+      for (QueueRow row : rows) {
+        long index = Math.min(row.rowIndex(), range.upper());
+        if (index != next) {
+          gap(range.partition(), next, index);
+        }
+        if (row.rowIndex() >= range.upper()) {
+          next = range.upper();
+          break;
+        }
+        into.add(row);
+        next = row.rowIndex() + 1;
+      }
+    }
+  }
+
+  private void gap(PartitionId partition, long expected, long found) {
+    if (ctx.mutant == Mutant.IGNORE_TRIMMED_ROWS) {
+      return;
+    }
+    if (w.dataLossPolicy() == DataLossPolicy.FAIL) {
+      throw new DataLossException(List.of(new DataLoss(partition, expected, found)));
+    }
+    reportLoss(partition, expected, found);
+  }
+
+  private QueryFailure dataLoss(List<DataLoss> losses) {
+    for (DataLoss loss : losses) {
+      reportLoss(loss.partition(), loss.requestedOffset(), loss.firstAvailableRow());
+    }
+    if (!zombie) {
+      ctx.failedOnDataLoss = true;
+    }
+    return new QueryFailure("data loss: " + losses, true, null);
+  }
+
+  /** What the query reports; a zombie's reports reach nobody (its query was superseded). */
+  private void reportLoss(PartitionId partition, long fromRow, long toRow) {
+    if (!zombie) {
+      ctx.reportLoss(partition, fromRow, toRow);
+    }
+  }
+
+  private List<Row> transform(List<QueueRow> rows) {
+    List<Row> out = new ArrayList<>(rows.size());
+    boolean keyed = w.mode() == SimMode.IDEMPOTENT;
+    for (QueueRow row : rows) {
+      long v = (Long) row.data().get("v");
+      int copies = w.query().fanOut(v);
+      for (int c = 0; c < copies; c++) {
+        long value = w.query().outputValue(v, c);
+        PartitionId p = new PartitionId(queueOf(row), row.tabletIndex());
+        if (keyed) {
+          out.add(
+              Row.of(
+                  Verifier.SRC_QUEUE,
+                  p.queue().key(),
+                  Verifier.SRC_TABLET,
+                  (long) row.tabletIndex(),
+                  Verifier.SRC_ROW,
+                  row.rowIndex(),
+                  "v",
+                  value));
+        } else {
+          out.add(Row.of("p", (long) w.ordinal(p), "r", row.rowIndex(), "i", (long) c, "v", value));
+        }
+      }
+    }
+    return out;
+  }
+
+  private QueueId queueOf(QueueRow row) {
+    return w.queues().get(((Long) row.data().get("q")).intValue());
+  }
+
+  private void sinkCommit() {
+    requireAllTasksDone();
+    if (batch.oot != null) {
+      batch.oot.sinkCommitted();
+    }
+  }
+
+  private void requireAllTasksDone() {
+    for (int t = 0; t < batch.tasks.size(); t++) {
+      if (!batch.done[t]) {
+        throw new QueryFailure("task " + t + " has not finished", false, null);
+      }
+    }
+  }
+
+  // ---- transactional commit (StreamingWrite.commit on the driver) ---------------------------
+
+  private void readConsumerInTransaction() {
+    requireAllTasksDone();
+    batch.commit.rowsWritten();
+    StreamOffsets snapshot = StreamOffsets.empty();
+    for (QueueId q : w.queues()) {
+      snapshot = snapshot.overlay(batch.tx.readConsumer(Workload.CONSUMER, q));
+    }
+    RecoveryVerdict verdict = batch.commit.consumerRead(snapshot);
+    ctx.trace("d" + id + " verdict " + verdict.decision());
+    switch (verdict.decision()) {
+      case COMMIT -> {
+        steps.addFirst(Step.of(Kind.COMMIT_TXN));
+        steps.addFirst(Step.of(Kind.ADVANCE_CONSUMER));
+      }
+      case ALREADY_APPLIED -> {
+        if (ctx.mutant == Mutant.REAPPLY_ALREADY_APPLIED) {
+          batch.tx.commit();
+        } else {
+          batch.tx.abort();
+        }
+        enqueueCommitLog();
+      }
+      case FENCED -> {
+        batch.tx.abort();
+        throw new QueryFailure("fenced: " + verdict.reason(), false, null);
+      }
+    }
+  }
+
+  private void advanceInTransaction() {
+    try {
+      for (OffsetRange r : batch.logicalRanges) {
+        if (ctx.mutant == Mutant.ADVANCE_OUTSIDE_TRANSACTION) {
+          ctx.io.advance(Workload.CONSUMER, r.partition(), OptionalLong.of(r.lower()), r.upper());
+        } else {
+          OptionalLong old =
+              ctx.mutant == Mutant.OMIT_OLD_OFFSET
+                  ? OptionalLong.empty()
+                  : OptionalLong.of(r.lower());
+          batch.tx.advanceConsumer(Workload.CONSUMER, r.partition(), old, r.upper());
+        }
+      }
+    } catch (YtException e) {
+      batch.commit.commitFinished(e);
+      retryOrFail(batch.commit.state(), e);
+    }
+  }
+
+  private void commitTransaction() {
+    Throwable error = null;
+    try {
+      batch.tx.commit();
+    } catch (RuntimeException e) {
+      error = e;
+    }
+    CommitOutcome outcome = batch.commit.commitFinished(error);
+    ctx.trace("d" + id + " commit outcome " + outcome);
+    if (outcome == CommitOutcome.COMMITTED) {
+      enqueueCommitLog();
+    } else if (outcome == CommitOutcome.UNKNOWN) {
+      steps.addFirst(Step.of(Kind.RESOLVE_UNKNOWN));
+    } else {
+      retryOrFail(batch.commit.state(), error);
+    }
+  }
+
+  private void resolveUnknown() {
+    RecoveryVerdict verdict = batch.commit.outcomeResolved(readConsumer());
+    ctx.trace("d" + id + " resolved " + verdict.decision() + " -> " + batch.commit.state());
+    if (batch.commit.state() == TransactionalBatchCommit.State.COMMITTED) {
+      enqueueCommitLog();
+    } else {
+      retryOrFail(batch.commit.state(), null);
+    }
+  }
+
+  private void retryOrFail(TransactionalBatchCommit.State state, Throwable error) {
+    String why = error == null ? state.name() : state + ": " + error.getMessage();
+    if (state != TransactionalBatchCommit.State.RETRY || ++batch.retries > MAX_BATCH_RETRIES) {
+      throw new QueryFailure("batch " + batch.id + " failed: " + why, false, error);
+    }
+    try {
+      batch.tx.abort();
+    } catch (RuntimeException ignored) {
+      // expired or already aborted: nothing to undo
+    }
+    ctx.trace("d" + id + " retrying batch " + batch.id + " (" + why + ")");
+    batch.resetAttempt();
+    steps.clear();
+    enqueueRun();
+  }
+
+  private void enqueueCommitLog() {
+    steps.addFirst(Step.of(Kind.BATCH_END));
+    if (!batch.commitsWritten) {
+      steps.addFirst(Step.of(Kind.RENAME_COMMITS));
+      steps.addFirst(Step.of(Kind.WRITE_COMMITS_TMP));
+    }
+  }
+
+  private void batchEnd() {
+    if (batch.oot != null) {
+      lastBatch = batch.oot;
+    } else {
+      lastBatch = null;
+    }
+    ctx.batchesCommitted++;
+    nextBatchId = batch.id + 1;
+    nextStart = batch.end;
+    ctx.trace("d" + id + " batch " + batch.id + " done, end " + OffsetsJson.write(batch.end));
+    batch = null;
+    if (zombie && --zombieBatchesLeft <= 0) {
+      finished = true;
+    }
+  }
+
+  // ---- checkpoint logs (HDFSMetadataLog over the CheckpointStore) ---------------------------
+
+  private YPath writeTmp(YPath dir, long n, String content) {
+    YPath tmp = dir.child("." + n + "." + id + "-" + tmpSeq++ + ".tmp");
+    ctx.io.writeFile(tmp, content.getBytes(StandardCharsets.UTF_8), false);
+    return tmp;
+  }
+
+  private void publish(YPath dir, long n, YPath tmp) {
+    YPath target = dir.child(Long.toString(n));
+    if (ctx.io.status(target).isPresent()) {
+      throw new QueryFailure("concurrent update to the log: " + target + " exists", false, null);
+    }
+    ctx.io.rename(tmp, target);
+  }
+
+  private OptionalLong latest(YPath dir) {
+    long max = -1;
+    for (String name : ctx.io.list(dir)) {
+      if (!name.isEmpty() && Character.isDigit(name.charAt(0))) {
+        max = Math.max(max, Long.parseLong(name));
+      }
+    }
+    return max < 0 ? OptionalLong.empty() : OptionalLong.of(max);
+  }
+
+  private StreamOffsets readOffsets(long n) {
+    return parseLog(ctx.io.readFile(offsetsDir.child(Long.toString(n))));
+  }
+
+  private StreamOffsets readInitial() {
+    return parseLog(ctx.io.readFile(initialOffsetsFile));
+  }
+
+  private static StreamOffsets parseLog(byte[] content) {
+    String text = new String(content, StandardCharsets.UTF_8);
+    if (!text.startsWith("v1\n")) {
+      throw new IllegalStateException("unknown log version: " + text);
+    }
+    return OffsetsJson.parse(text.substring(3));
+  }
+
+  private StreamOffsets readConsumer() {
+    StreamOffsets all = StreamOffsets.empty();
+    for (QueueId q : w.queues()) {
+      all = all.overlay(ctx.io.read(Workload.CONSUMER, q));
+    }
+    return all;
+  }
+}

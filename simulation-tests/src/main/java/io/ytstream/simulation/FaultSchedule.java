@@ -1,0 +1,120 @@
+package io.ytstream.simulation;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * A seeded list of faults. {@link Fault#at} is the occurrence of the fault's event (counted per
+ * kind from 0) at which it fires; {@link Fault#arg} picks a partition or a variant. The text form
+ * {@code KIND@at:arg,...} is printed with every failure and accepted by {@code --schedule}.
+ */
+public final class FaultSchedule {
+
+  /** One scheduled fault. */
+  public record Fault(SimFault kind, int at, int arg) {
+    @Override
+    public String toString() {
+      return kind.name() + "@" + at + ":" + arg;
+    }
+  }
+
+  private final List<Fault> faults;
+
+  public FaultSchedule(List<Fault> faults) {
+    List<Fault> sorted = new ArrayList<>(faults);
+    sorted.sort(
+        Comparator.comparing(Fault::kind).thenComparingInt(Fault::at).thenComparingInt(Fault::arg));
+    this.faults = List.copyOf(sorted);
+  }
+
+  public List<Fault> faults() {
+    return faults;
+  }
+
+  public int size() {
+    return faults.size();
+  }
+
+  public boolean has(SimFault kind) {
+    for (Fault f : faults) {
+      if (f.kind() == kind) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The schedule for a seed: up to ten faults, kinds mixed, placed over the expected length of a
+   * run of {@code batches} batches. About one seed in eight has no fault at all.
+   */
+  public static FaultSchedule generate(long seed, int batches, SimMode mode) {
+    SplittableRandom random = new SplittableRandom(seed ^ 0x5DEECE66DL);
+    List<Fault> faults = new ArrayList<>();
+    if (random.nextInt(8) == 0) {
+      return new FaultSchedule(faults);
+    }
+    int count = 1 + random.nextInt(10);
+    SimFault[] kinds = SimFault.values();
+    for (int i = 0; i < count; i++) {
+      SimFault kind = kinds[random.nextInt(kinds.length)];
+      if (kind == SimFault.ROW_LIMIT && mode != SimMode.TRANSACTIONAL) {
+        kind = SimFault.CRASH_AFTER_STEP;
+      }
+      int span =
+          switch (kind.event()) {
+            case "step" -> batches * 10;
+            case "commit" -> batches * (mode == SimMode.TRANSACTIONAL ? 1 : 3) + 2;
+            case "task" -> batches * 3;
+            case "call" -> batches * 25;
+            default -> 1;
+          };
+      faults.add(new Fault(kind, random.nextInt(span), random.nextInt(16)));
+    }
+    return new FaultSchedule(faults);
+  }
+
+  /** Parses the text form; the empty string is the empty schedule. */
+  public static FaultSchedule parse(String text) {
+    List<Fault> faults = new ArrayList<>();
+    if (!text.isBlank()) {
+      for (String part : text.split(",", -1)) {
+        int atSign = part.indexOf('@');
+        int colon = part.indexOf(':');
+        if (atSign < 0 || colon < atSign) {
+          throw new IllegalArgumentException("fault '" + part + "' is not KIND@at:arg");
+        }
+        faults.add(
+            new Fault(
+                SimFault.valueOf(part.substring(0, atSign).trim()),
+                Integer.parseInt(part.substring(atSign + 1, colon)),
+                Integer.parseInt(part.substring(colon + 1).trim())));
+      }
+    }
+    return new FaultSchedule(faults);
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder out = new StringBuilder();
+    for (Fault f : faults) {
+      if (out.length() > 0) {
+        out.append(',');
+      }
+      out.append(f);
+    }
+    return out.toString();
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof FaultSchedule other && faults.equals(other.faults);
+  }
+
+  @Override
+  public int hashCode() {
+    return faults.hashCode();
+  }
+}

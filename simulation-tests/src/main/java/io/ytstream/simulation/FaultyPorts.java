@@ -1,0 +1,236 @@
+package io.ytstream.simulation;
+
+import io.ytstream.core.error.CommitOutcomeUnknownException;
+import io.ytstream.core.error.YtErrorCode;
+import io.ytstream.core.error.YtException;
+import io.ytstream.core.model.ConsumerId;
+import io.ytstream.core.model.PartitionBounds;
+import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.model.QueueId;
+import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.core.model.YPath;
+import io.ytstream.ports.CheckpointStore;
+import io.ytstream.ports.ConsumerOffsets;
+import io.ytstream.ports.NodeStatus;
+import io.ytstream.ports.OutputTables;
+import io.ytstream.ports.QueueMetadata;
+import io.ytstream.ports.QueuePartitionReader;
+import io.ytstream.ports.QueueRow;
+import io.ytstream.ports.Row;
+import io.ytstream.ports.TabletTransaction;
+import io.ytstream.ports.TabletTransactions;
+import io.ytstream.ports.TransactionId;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * The ports as the protocol sees them, with the schedule's cluster-side faults injected: transient
+ * proxy errors (503, nothing applied) on any call, and on transaction commits a lock conflict
+ * (1700, nothing applied) or an outcome reported as unknown after the commit was applied. Wrapping
+ * keeps the in-memory cluster's own semantics untouched.
+ */
+final class FaultyPorts
+    implements QueuePartitionReader,
+        QueueMetadata,
+        ConsumerOffsets,
+        TabletTransactions,
+        OutputTables,
+        CheckpointStore {
+
+  private final SimCluster cluster;
+  private final FaultClock faults;
+
+  FaultyPorts(SimCluster cluster, FaultClock faults) {
+    this.cluster = cluster;
+    this.faults = faults;
+  }
+
+  private void call(String what) {
+    if (faults.fires(SimFault.PROXY_ERROR)) {
+      throw new YtException(
+          YtErrorCode.HTTP_SERVICE_UNAVAILABLE, "simulated proxy error in " + what);
+    }
+  }
+
+  /**
+   * A write that commits a transaction of its own: it can meet a lock conflict (nothing applied) or
+   * an unknown outcome (applied, response lost), like a batch transaction's commit.
+   */
+  private void ownTransaction(Runnable write) {
+    if (faults.fires(SimFault.LOCK_CONFLICT)) {
+      throw new YtException(YtErrorCode.TRANSACTION_LOCK_CONFLICT, "simulated row lock conflict");
+    }
+    boolean unknown = faults.fires(SimFault.COMMIT_UNKNOWN);
+    write.run();
+    if (unknown) {
+      throw new CommitOutcomeUnknownException(
+          "simulated lost response (the write was applied)", null);
+    }
+  }
+
+  @Override
+  public List<QueueRow> pull(ConsumerId consumer, PartitionId partition, long offset, int maxRows) {
+    call("pull_queue_consumer");
+    return cluster.ports().queueReader().pull(consumer, partition, offset, maxRows);
+  }
+
+  @Override
+  public List<PartitionBounds> partitions(QueueId queue) {
+    call("get_tablet_infos");
+    return cluster.ports().queueMetadata().partitions(queue);
+  }
+
+  @Override
+  public StreamOffsets read(ConsumerId consumer, QueueId queue) {
+    call("read consumer");
+    return cluster.ports().consumerOffsets().read(consumer, queue);
+  }
+
+  @Override
+  public void advance(
+      ConsumerId consumer, PartitionId partition, OptionalLong oldOffset, long newOffset) {
+    call("advance_consumer");
+    ownTransaction(
+        () -> cluster.ports().consumerOffsets().advance(consumer, partition, oldOffset, newOffset));
+  }
+
+  @Override
+  public TabletTransaction start(Duration timeout) {
+    call("start_transaction");
+    return new Tx(cluster.ports().transactions().start(timeout));
+  }
+
+  @Override
+  public TabletTransaction attach(TransactionId id) {
+    call("attach_transaction");
+    return new Tx(cluster.ports().transactions().attach(id));
+  }
+
+  @Override
+  public void append(YPath orderedTable, List<Row> rows) {
+    call("insert_rows");
+    ownTransaction(() -> cluster.ports().outputTables().append(orderedTable, rows));
+  }
+
+  @Override
+  public void upsert(YPath sortedTable, List<Row> rows) {
+    call("insert_rows");
+    ownTransaction(() -> cluster.ports().outputTables().upsert(sortedTable, rows));
+  }
+
+  @Override
+  public List<Row> readAll(YPath table) {
+    call("select_rows");
+    return cluster.ports().outputTables().readAll(table);
+  }
+
+  @Override
+  public void createDirectories(YPath directory) {
+    call("create");
+    cluster.ports().checkpoints().createDirectories(directory);
+  }
+
+  @Override
+  public void writeFile(YPath file, byte[] content, boolean overwrite) {
+    call("write_file");
+    cluster.ports().checkpoints().writeFile(file, content, overwrite);
+  }
+
+  @Override
+  public byte[] readFile(YPath file) {
+    call("read_file");
+    return cluster.ports().checkpoints().readFile(file);
+  }
+
+  @Override
+  public void rename(YPath source, YPath target) {
+    call("move");
+    cluster.ports().checkpoints().rename(source, target);
+  }
+
+  @Override
+  public List<String> list(YPath directory) {
+    call("list");
+    return cluster.ports().checkpoints().list(directory);
+  }
+
+  @Override
+  public boolean delete(YPath node, boolean recursive) {
+    call("remove");
+    return cluster.ports().checkpoints().delete(node, recursive);
+  }
+
+  @Override
+  public Optional<NodeStatus> status(YPath node) {
+    call("get");
+    return cluster.ports().checkpoints().status(node);
+  }
+
+  /** A transaction whose calls can fail, and whose commit can conflict or go unknown. */
+  private final class Tx implements TabletTransaction {
+    private final TabletTransaction delegate;
+
+    Tx(TabletTransaction delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public TransactionId id() {
+      return delegate.id();
+    }
+
+    @Override
+    public void insertRows(YPath table, List<Row> rows) {
+      call("insert_rows");
+      delegate.insertRows(table, rows);
+    }
+
+    @Override
+    public void deleteRows(YPath table, List<Row> keys) {
+      call("delete_rows");
+      delegate.deleteRows(table, keys);
+    }
+
+    @Override
+    public StreamOffsets readConsumer(ConsumerId consumer, QueueId queue) {
+      call("read consumer in transaction");
+      return delegate.readConsumer(consumer, queue);
+    }
+
+    @Override
+    public void advanceConsumer(
+        ConsumerId consumer, PartitionId partition, OptionalLong oldOffset, long newOffset) {
+      call("advance_consumer in transaction");
+      delegate.advanceConsumer(consumer, partition, oldOffset, newOffset);
+    }
+
+    @Override
+    public void ping() {
+      call("ping_transaction");
+      delegate.ping();
+    }
+
+    @Override
+    public void commit() {
+      call("commit_transaction");
+      if (faults.fires(SimFault.LOCK_CONFLICT)) {
+        delegate.abort();
+        throw new YtException(
+            YtErrorCode.TRANSACTION_LOCK_CONFLICT, "simulated row lock conflict at commit");
+      }
+      boolean unknown = faults.fires(SimFault.COMMIT_UNKNOWN);
+      delegate.commit();
+      if (unknown) {
+        throw new CommitOutcomeUnknownException(
+            "simulated lost commit response (the commit was applied)", null);
+      }
+    }
+
+    @Override
+    public void abort() {
+      delegate.abort();
+    }
+  }
+}

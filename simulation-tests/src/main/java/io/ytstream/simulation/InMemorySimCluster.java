@@ -1,0 +1,88 @@
+package io.ytstream.simulation;
+
+import io.ytstream.core.model.ConsumerId;
+import io.ytstream.core.model.QueueId;
+import io.ytstream.core.model.YPath;
+import io.ytstream.inmemory.InMemoryCluster;
+import io.ytstream.inmemory.ManualClock;
+import io.ytstream.ports.Row;
+import io.ytstream.ports.TableDescription.Column;
+import io.ytstream.ports.spi.YtCluster;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The harness's view of adapter-inmemory's {@link InMemoryCluster} on a {@link ManualClock}. */
+final class InMemorySimCluster implements SimCluster {
+
+  private final ManualClock clock = new ManualClock();
+  private final InMemoryCluster cluster = new InMemoryCluster("primary", clock);
+
+  @Override
+  public YtCluster ports() {
+    return cluster;
+  }
+
+  @Override
+  public void createQueue(QueueId queue, int partitions) {
+    cluster.createOrderedTable(
+        queue.path(),
+        List.of(
+            new Column("q", "int64", false, true),
+            new Column("k", "int64", false, true),
+            new Column("v", "int64", false, true)),
+        partitions);
+  }
+
+  @Override
+  public void createConsumer(ConsumerId consumer, List<QueueId> queues) {
+    cluster.createConsumer(consumer.path());
+    for (QueueId q : queues) {
+      cluster.registerConsumer(q.path(), consumer.path(), true);
+    }
+  }
+
+  @Override
+  public void createOrderedTable(YPath table, List<String> columns) {
+    List<Column> schema = new ArrayList<>();
+    for (String c : columns) {
+      schema.add(new Column(c, "int64", false, false));
+    }
+    cluster.createOrderedTable(table, schema, 1);
+  }
+
+  @Override
+  public void createSortedTable(YPath table, List<String> keyColumns, List<String> valueColumns) {
+    List<Column> schema = new ArrayList<>();
+    for (String c : keyColumns) {
+      schema.add(new Column(c, c.equals(Verifier.SRC_QUEUE) ? "string" : "int64", true, false));
+    }
+    for (String c : valueColumns) {
+      schema.add(new Column(c, "int64", false, false));
+    }
+    cluster.createSortedTable(table, schema);
+  }
+
+  @Override
+  public void append(QueueId queue, int partition, List<Row> rows) {
+    List<Row> targeted = new ArrayList<>(rows.size());
+    for (Row r : rows) {
+      targeted.add(r.with("$tablet_index", (long) partition));
+    }
+    cluster.outputTables().append(queue.path(), targeted);
+  }
+
+  @Override
+  public void trim(QueueId queue, int partition, long trimmedRowCount) {
+    cluster.trimRows(queue.path(), partition, trimmedRowCount);
+  }
+
+  @Override
+  public void setMaxRowsPerTabletTransaction(long limit) {
+    cluster.setMaxRowsPerTabletPerTransaction((int) limit);
+  }
+
+  @Override
+  public void advanceClock(long millis) {
+    clock.advanceMillis(millis);
+  }
+}

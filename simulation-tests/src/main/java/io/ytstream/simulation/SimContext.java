@@ -1,0 +1,70 @@
+package io.ytstream.simulation;
+
+import io.ytstream.core.model.PartitionId;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * What outlives a driver in one run: the cluster (with the checkpoint store), the fault clock, what
+ * the query reported to the outside world (data loss, failures), and the trace.
+ */
+final class SimContext {
+
+  final Workload workload;
+  final SimCluster cluster;
+  final FaultClock faults;
+  final FaultyPorts io;
+  final Mutant mutant;
+  final long rowLimit;
+  private final StringBuilder trace;
+
+  /** Rows the query reported as lost (partition ordinal << 40 | row index). */
+  final Set<Long> reportedLost = new HashSet<>();
+
+  Verifier verifier;
+  long batchesCommitted;
+  long queryFailures;
+  boolean failedOnDataLoss;
+
+  SimContext(
+      Workload workload,
+      SimCluster cluster,
+      FaultClock faults,
+      Mutant mutant,
+      long rowLimit,
+      boolean tracing) {
+    this.workload = workload;
+    this.cluster = cluster;
+    this.faults = faults;
+    this.io = new FaultyPorts(cluster, faults);
+    this.mutant = mutant;
+    this.rowLimit = rowLimit;
+    this.trace = tracing ? new StringBuilder() : null;
+  }
+
+  boolean tracing() {
+    return trace != null;
+  }
+
+  void trace(String line) {
+    if (trace != null) {
+      trace.append(line).append('\n');
+    }
+  }
+
+  String traceText() {
+    return trace == null ? "" : trace.toString();
+  }
+
+  void reportLoss(PartitionId partition, long fromRow, long toRow) {
+    long ordinal = workload.ordinal(partition);
+    for (long r = fromRow; r < toRow; r++) {
+      reportedLost.add(ordinal << 40 | r);
+    }
+    trace("report data loss " + partition + " [" + fromRow + "," + toRow + ")");
+  }
+
+  boolean isReportedLost(int ordinal, long row) {
+    return !reportedLost.isEmpty() && reportedLost.contains((long) ordinal << 40 | row);
+  }
+}

@@ -1,0 +1,44 @@
+package io.ytstream.simulation;
+
+/**
+ * The kinds of fault a schedule mixes. Each fires at the {@code at}-th occurrence of the event it
+ * attaches to (counted per kind), so dropping one fault never moves another.
+ */
+public enum SimFault {
+  /** The driver dies just before a protocol step. */
+  CRASH_BEFORE_STEP("crash"),
+  /** The driver dies just after a protocol step. */
+  CRASH_AFTER_STEP("crash"),
+  /**
+   * A commit is applied but reported as unknown (batch transactions, and the one-call transactions
+   * of chunk writes and consumer advances).
+   */
+  COMMIT_UNKNOWN("commit"),
+  /** A commit fails with a lock conflict (1700) and is not applied. */
+  LOCK_CONFLICT("commit"),
+  /** A task attempt fails part-way (after some of its writes in the non-transactional modes). */
+  TASK_FAILURE("task"),
+  /** A task gets a second, speculative attempt that runs and writes too. */
+  SPECULATION("task"),
+  /** The clock jumps past the transaction timeout: open transactions expire. */
+  TRANSACTION_EXPIRY("step"),
+  /** A cluster call fails with a transient proxy error (503) before it has any effect. */
+  PROXY_ERROR("call"),
+  /** A queue partition is trimmed up to (and sometimes past) the consumer. */
+  QUEUE_TRIM("step"),
+  /** A new driver takes over while the old one goes on running its batch. */
+  ZOMBIE_DRIVER("step"),
+  /** The output table's per-tablet row limit per transaction is small for the whole run. */
+  ROW_LIMIT("run");
+
+  private final String event;
+
+  SimFault(String event) {
+    this.event = event;
+  }
+
+  /** What the fault's occurrence counter counts: step, commit, task, call or run. */
+  public String event() {
+    return event;
+  }
+}

@@ -1,0 +1,366 @@
+package io.ytstream.simulation;
+
+import io.ytstream.core.delivery.CheckpointRecovery;
+import io.ytstream.core.model.OffsetRange;
+import io.ytstream.core.model.PartitionBounds;
+import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.model.QueueId;
+import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.ports.Row;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The invariant checkers. They read the cluster directly (no faults), compare with what the
+ * producer wrote, and name each violation after the anomaly it catches.
+ */
+final class Verifier {
+
+  static final String SRC_QUEUE = "__spyt_streaming_src_queue";
+  static final String SRC_TABLET = "__spyt_streaming_src_tablet_index";
+  static final String SRC_ROW = "__spyt_streaming_src_row_index";
+
+  /** The invariants, by the anomaly each catches. */
+  enum Invariant {
+    /** A row below the final consumer offset is missing from the output. */
+    LOST_ROW,
+    /** A row is in the output more than once (exactly-once modes). */
+    DUPLICATE,
+    /** The consumer offset of a partition went backwards. */
+    OFFSETS_MONOTONIC,
+    /** The consumer is beyond rows the sink has durably written. */
+    CONSUMER_AHEAD_OF_OUTPUT,
+    /** After recovery, the checkpoint and the consumer tell different stories. */
+    CHECKPOINT_CONSUMER_DISAGREE,
+    /** Trimmed rows were skipped with neither a report nor a failure. */
+    SILENT_DATA_LOSS,
+    /** Transactional: rows of a batch are visible while its consumer advance is not. */
+    PARTIAL_BATCH_VISIBLE,
+    /** A batch read more than max_rows_per_partition rows of a partition. */
+    BATCH_BOUND,
+    /** An output row matches no input row, or has the wrong value. */
+    CORRUPT_OUTPUT,
+    /** The query stopped making progress without reporting why (liveness). */
+    STUCK
+  }
+
+  /** The first violation of an invariant in a run. */
+  record Violation(Invariant invariant, String detail) {
+    @Override
+    public String toString() {
+      return invariant + ": " + detail;
+    }
+  }
+
+  private final SimContext ctx;
+  private final Workload w;
+  private final SimCluster cluster;
+  private final long[][] inputs;
+  private final int[] inputCount;
+  private long[] lastConsumer;
+  private final Map<Invariant, Violation> violations = new EnumMap<>(Invariant.class);
+  long lost;
+  long duplicated;
+  long rowsIn;
+  long rowsOut;
+
+  Verifier(SimContext ctx) {
+    this.ctx = ctx;
+    this.w = ctx.workload;
+    this.cluster = ctx.cluster;
+    int n = w.partitions().size();
+    inputs = new long[n][16];
+    inputCount = new int[n];
+    lastConsumer = new long[n];
+  }
+
+  void recordInput(int ordinal, long value) {
+    if (inputCount[ordinal] == inputs[ordinal].length) {
+      inputs[ordinal] = Arrays.copyOf(inputs[ordinal], inputs[ordinal].length * 2);
+    }
+    inputs[ordinal][inputCount[ordinal]++] = value;
+    rowsIn++;
+  }
+
+  long inputCount(int ordinal) {
+    return inputCount[ordinal];
+  }
+
+  List<Violation> violations() {
+    return List.copyOf(violations.values());
+  }
+
+  boolean failed() {
+    return !violations.isEmpty();
+  }
+
+  private void violate(Invariant invariant, String detail) {
+    if (!violations.containsKey(invariant)) {
+      violations.put(invariant, new Violation(invariant, detail));
+      ctx.trace("VIOLATION " + invariant + ": " + detail);
+    }
+  }
+
+  void onRangeRead(OffsetRange range) {
+    if (range.rowCount() > w.maxRowsPerPartition()) {
+      violate(
+          Invariant.BATCH_BOUND,
+          range
+              + " has "
+              + range.rowCount()
+              + " rows, max_rows_per_partition is "
+              + w.maxRowsPerPartition());
+    }
+  }
+
+  /** After a driver recovered: does the consumer agree with the checkpoint it recovered from? */
+  void onRecovery(CheckpointRecovery.Decision d, StreamOffsets start, StreamOffsets end) {
+    if (d.action() == CheckpointRecovery.Action.START_FRESH) {
+      return;
+    }
+    long[] c = consumer();
+    boolean transactional = w.mode() == SimMode.TRANSACTIONAL;
+    for (PartitionId p : w.partitions()) {
+      int o = w.ordinal(p);
+      long s = start.getOrDefault(p, 0);
+      long e = end.getOrDefault(p, 0);
+      boolean ok;
+      if (d.action() == CheckpointRecovery.Action.CONTINUE) {
+        // start..end are the ends of the two newest committed batches.
+        ok = transactional ? c[o] == e : c[o] >= s && c[o] <= e;
+      } else {
+        // RERUN of [start, end): applied or not (transactional); level with start otherwise.
+        ok = transactional ? c[o] == s || c[o] == e : c[o] == s;
+      }
+      if (!ok) {
+        violate(
+            Invariant.CHECKPOINT_CONSUMER_DISAGREE,
+            d.action()
+                + " batch "
+                + d.batch()
+                + ": consumer of "
+                + p
+                + " is at "
+                + c[o]
+                + ", checkpoint says ["
+                + s
+                + ", "
+                + e
+                + "]");
+      }
+    }
+  }
+
+  /** After every step: monotonic offsets, and the output checks when something may have moved. */
+  void afterStep(boolean mayHaveCommitted) {
+    long[] c = consumer();
+    boolean changed = false;
+    for (int o = 0; o < c.length; o++) {
+      if (c[o] < lastConsumer[o]) {
+        violate(
+            Invariant.OFFSETS_MONOTONIC,
+            w.partitions().get(o) + " went back from " + lastConsumer[o] + " to " + c[o]);
+      }
+      changed |= c[o] != lastConsumer[o];
+    }
+    lastConsumer = c;
+    if (changed || (mayHaveCommitted && w.mode() == SimMode.TRANSACTIONAL)) {
+      checkOutput(c, false);
+    }
+  }
+
+  /** The end of the run: output against input, and progress. */
+  void finish() {
+    long[] c = consumer();
+    if (!ctx.failedOnDataLoss) {
+      for (int o = 0; o < c.length; o++) {
+        if (c[o] < inputCount[o]) {
+          violate(
+              Invariant.STUCK,
+              w.partitions().get(o)
+                  + " consumer at "
+                  + c[o]
+                  + " of "
+                  + inputCount[o]
+                  + " rows when the run ended");
+          break;
+        }
+      }
+    }
+    checkOutput(c, true);
+  }
+
+  long[] consumer() {
+    long[] c = new long[w.partitions().size()];
+    for (QueueId q : w.queues()) {
+      StreamOffsets offsets = cluster.ports().consumerOffsets().read(Workload.CONSUMER, q);
+      for (Map.Entry<PartitionId, Long> e : offsets.asMap().entrySet()) {
+        int o = w.ordinal(e.getKey());
+        if (o >= 0) {
+          c[o] = e.getValue();
+        }
+      }
+    }
+    return c;
+  }
+
+  private long[] trimmed() {
+    long[] t = new long[w.partitions().size()];
+    for (QueueId q : w.queues()) {
+      for (PartitionBounds b : cluster.ports().queueMetadata().partitions(q)) {
+        t[w.ordinal(new PartitionId(q, b.index()))] = b.trimmedRowCount();
+      }
+    }
+    return t;
+  }
+
+  private static long key(int ordinal, long row, long copy) {
+    return (long) ordinal << 40 | row << 2 | copy;
+  }
+
+  private void checkOutput(long[] c, boolean last) {
+    List<Row> rows = cluster.ports().outputTables().readAll(Workload.OUTPUT);
+    if (last) {
+      rowsOut = rows.size();
+    }
+    if (w.query() == QueryKind.AGGREGATE) {
+      checkAggregate(rows, c, last);
+      return;
+    }
+    HashMap<Long, Integer> counts = new HashMap<>(rows.size() * 2);
+    for (Row row : rows) {
+      int ordinal;
+      long r;
+      long copy;
+      if (w.mode() == SimMode.IDEMPOTENT) {
+        ordinal =
+            w.ordinal(
+                new PartitionId(
+                    QueueId.parseKey((String) row.get(SRC_QUEUE)),
+                    ((Long) row.get(SRC_TABLET)).intValue()));
+        r = (Long) row.get(SRC_ROW);
+        copy = 0;
+      } else {
+        ordinal = ((Long) row.get("p")).intValue();
+        r = (Long) row.get("r");
+        copy = (Long) row.get("i");
+      }
+      if (ordinal < 0
+          || r >= inputCount[ordinal]
+          || copy >= w.query().fanOut(inputs[ordinal][(int) r])
+          || w.query().outputValue(inputs[ordinal][(int) r], (int) copy) != (Long) row.get("v")) {
+        violate(Invariant.CORRUPT_OUTPUT, "output row " + row + " matches no input row");
+        continue;
+      }
+      counts.merge(key(ordinal, r, copy), 1, Integer::sum);
+    }
+    long[] trimmed = null;
+    for (int o = 0; o < c.length; o++) {
+      for (long r = 0; r < c[o] && r < inputCount[o]; r++) {
+        long v = inputs[o][(int) r];
+        int copies = w.query().fanOut(v);
+        for (int i = 0; i < copies; i++) {
+          Integer n = counts.remove(key(o, r, i));
+          int count = n == null ? 0 : n;
+          // A row reported lost may still be in the output (read before the trim by an earlier
+          // attempt); it only excuses absence.
+          if (count == 0 && !ctx.isReportedLost(o, r)) {
+            String where = w.partitions().get(o) + " row " + r;
+            if (trimmed == null) {
+              trimmed = trimmed();
+            }
+            if (!last && r < trimmed[o]) {
+              violate(Invariant.SILENT_DATA_LOSS, where + " was trimmed, unread, unreported");
+            } else if (!last) {
+              violate(
+                  Invariant.CONSUMER_AHEAD_OF_OUTPUT,
+                  "consumer at " + c[o] + " but " + where + " is not in the output");
+            } else {
+              lost++;
+              if (r < trimmed[o]) {
+                violate(Invariant.SILENT_DATA_LOSS, where + " was trimmed, unread, unreported");
+              } else {
+                violate(Invariant.LOST_ROW, where + " (copy " + i + ") is not in the output");
+              }
+            }
+          }
+          if (count > 1) {
+            if (last) {
+              duplicated += count - 1;
+            }
+            if (w.mode().exactlyOnce()) {
+              violate(
+                  Invariant.DUPLICATE,
+                  w.partitions().get(o)
+                      + " row "
+                      + r
+                      + " copy "
+                      + i
+                      + " is in the output "
+                      + count
+                      + " times");
+            }
+          }
+        }
+      }
+    }
+    if (w.mode() == SimMode.TRANSACTIONAL && !counts.isEmpty()) {
+      long k = counts.keySet().stream().min(Long::compare).orElseThrow();
+      int o = (int) (k >>> 40);
+      violate(
+          Invariant.PARTIAL_BATCH_VISIBLE,
+          "row "
+              + ((k >>> 2) & ((1L << 38) - 1))
+              + " of "
+              + w.partitions().get(o)
+              + " is visible but the consumer is at "
+              + c[o]);
+    }
+  }
+
+  private void checkAggregate(List<Row> rows, long[] c, boolean last) {
+    TreeMap<Long, Long> actual = new TreeMap<>();
+    for (Row row : rows) {
+      actual.merge((Long) row.get("k"), (Long) row.get("n"), Long::sum);
+    }
+    // Rows reported lost may or may not have been counted: they widen the expected interval.
+    TreeMap<Long, Long> expected = new TreeMap<>();
+    TreeMap<Long, Long> excused = new TreeMap<>();
+    for (int o = 0; o < c.length; o++) {
+      for (long r = 0; r < c[o] && r < inputCount[o]; r++) {
+        long k = SimulationRun.keyOf(inputs[o][(int) r]);
+        if (ctx.isReportedLost(o, r)) {
+          excused.merge(k, 1L, Long::sum);
+        } else {
+          expected.merge(k, 1L, Long::sum);
+        }
+      }
+    }
+    TreeMap<Long, Long> keys = new TreeMap<>(expected);
+    actual.forEach(keys::putIfAbsent);
+    for (Long k : keys.keySet()) {
+      long want = expected.getOrDefault(k, 0L);
+      long most = want + excused.getOrDefault(k, 0L);
+      long got = actual.getOrDefault(k, 0L);
+      if (got < want) {
+        if (last) {
+          lost += want - got;
+          violate(Invariant.LOST_ROW, "key " + k + " counted " + got + ", expected " + want);
+        } else {
+          violate(
+              Invariant.CONSUMER_AHEAD_OF_OUTPUT,
+              "key " + k + " counted " + got + " but the consumer covers " + want + " rows");
+        }
+      } else if (got > most) {
+        if (last) {
+          duplicated += got - most;
+        }
+        violate(Invariant.DUPLICATE, "key " + k + " counted " + got + ", expected " + most);
+      }
+    }
+  }
+}

@@ -1,0 +1,103 @@
+package io.ytstream.simulation;
+
+import io.ytstream.core.model.ConsumerId;
+import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.model.QueueId;
+import io.ytstream.core.model.YPath;
+import io.ytstream.core.plan.DataLossPolicy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * What one seed runs: queues and partitions, the query, the limits and the rate rows arrive at. All
+ * drawn from the seed, so the seed alone names the workload.
+ */
+record Workload(
+    SimMode mode,
+    List<QueueId> queues,
+    List<PartitionId> partitions,
+    QueryKind query,
+    long maxRowsPerPartition,
+    DataLossPolicy dataLossPolicy,
+    int maxTasks,
+    int writeChunk,
+    int pullLimit,
+    int batches,
+    int produceSteps,
+    int reduceTasks) {
+
+  static final ConsumerId CONSUMER = ConsumerId.of("primary", "//sim/consumer");
+  static final YPath OUTPUT = YPath.of("//sim/output");
+  static final YPath CHECKPOINT = YPath.of("//sim/checkpoint");
+
+  /**
+   * @param partitionsOrZero total partitions over all queues (1..16), or 0 to draw it from the seed
+   * @param batches roughly how many batches the producer's rows make
+   */
+  static Workload forSeed(long seed, SimMode mode, int partitionsOrZero, int batches) {
+    SplittableRandom random = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + 17);
+    int total = partitionsOrZero > 0 ? partitionsOrZero : 1 + random.nextInt(16);
+    int queueCount = total == 1 ? 1 : 1 + random.nextInt(Math.min(3, total));
+    List<QueueId> queues = new ArrayList<>();
+    for (int q = 0; q < queueCount; q++) {
+      queues.add(QueueId.of("primary", "//sim/queue" + q));
+    }
+    List<PartitionId> partitions = new ArrayList<>();
+    for (int i = 0; i < total; i++) {
+      QueueId queue = queues.get(i % queueCount);
+      int index = 0;
+      for (PartitionId p : partitions) {
+        if (p.queue().equals(queue)) {
+          index++;
+        }
+      }
+      partitions.add(new PartitionId(queue, index));
+    }
+    partitions.sort(null);
+    QueryKind query =
+        switch (mode) {
+          case IDEMPOTENT -> random.nextBoolean() ? QueryKind.MAP : QueryKind.FILTER;
+          case AT_LEAST_ONCE ->
+              new QueryKind[] {QueryKind.MAP, QueryKind.FILTER, QueryKind.FLAT_MAP}
+                  [random.nextInt(3)];
+          case TRANSACTIONAL -> QueryKind.values()[random.nextInt(QueryKind.values().length)];
+        };
+    return new Workload(
+        mode,
+        List.copyOf(queues),
+        List.copyOf(partitions),
+        query,
+        2 + random.nextInt(11),
+        random.nextBoolean() ? DataLossPolicy.FAIL : DataLossPolicy.SKIP_AND_REPORT,
+        1 + random.nextInt(4),
+        1 + random.nextInt(5),
+        1 + random.nextInt(8),
+        batches,
+        batches * 6,
+        1 + random.nextInt(2));
+  }
+
+  /** The ordinal of a partition in {@link #partitions}. */
+  int ordinal(PartitionId partition) {
+    return partitions.indexOf(partition);
+  }
+
+  @Override
+  public String toString() {
+    return "mode="
+        + mode.cliName()
+        + " queues="
+        + queues.size()
+        + " partitions="
+        + partitions.size()
+        + " query="
+        + query
+        + " max_rows_per_partition="
+        + maxRowsPerPartition
+        + " data_loss="
+        + dataLossPolicy
+        + " tasks="
+        + maxTasks;
+  }
+}
