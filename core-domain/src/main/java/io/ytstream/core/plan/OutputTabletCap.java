@@ -8,6 +8,9 @@ package io.ytstream.core.plan;
  * the batch, empty ones included) writes its rows to output tablet {@code i % outputTabletCount},
  * and each input row yields at most {@code rowsPerInputRow} output rows. The planner shrinks ranges
  * so that no output tablet receives more than {@code maxRowsPerTablet} rows in one batch.
+ *
+ * <p>In transactional mode the batch also writes one consumer row per partition into the consumer
+ * table; give {@code maxRowsPerTablet} that much headroom when a consumer serves many partitions.
  */
 public record OutputTabletCap(long maxRowsPerTablet, int outputTabletCount, int rowsPerInputRow) {
 

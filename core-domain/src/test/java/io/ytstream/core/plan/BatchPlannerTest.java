@@ -115,9 +115,15 @@ class BatchPlannerTest {
     TreeMap<PartitionId, Long> expectedStart = new TreeMap<>(extra);
     TreeMap<PartitionId, Long> expectedEnd = new TreeMap<>(extra);
     List<OffsetRange> expectedRanges = new ArrayList<>();
+    List<OffsetRange> expectedCommitRanges = new ArrayList<>();
     long rows = 0;
     for (Input in : inputs) {
       Expected x = expect(in, limits.maxRowsPerPartition());
+      // The consumer stands at the requested offset even when trimmed rows are skipped.
+      long requested = in.start < 0 ? in.trimmed : in.start;
+      if (x.upper > requested) {
+        expectedCommitRanges.add(new OffsetRange(in.partition, requested, x.upper));
+      }
       expectedStart.put(in.partition, x.lower);
       expectedEnd.put(in.partition, x.upper);
       if (x.upper > x.lower) {
@@ -133,6 +139,8 @@ class BatchPlannerTest {
     assertEquals(losses, plan.losses(), ctx + ": losses");
     assertEquals(rows, plan.rowCount(), ctx);
     assertEquals(rows > 0, plan.hasData(), ctx);
+    assertEquals(expectedCommitRanges, plan.commitRanges(), ctx + ": commit ranges");
+    assertEquals(!expectedCommitRanges.isEmpty(), plan.movesOffsets(), ctx);
     assertEquals(losses.stream().mapToLong(DataLoss::lostRows).sum(), plan.lostRowCount(), ctx);
     for (OffsetRange range : plan.ranges()) {
       assertFalse(range.isEmpty(), ctx + ": empty partitions are skipped");
