@@ -82,11 +82,16 @@ public final class CoreVectors {
       out.put("ranges", rangesJson(plan.ranges()));
       out.put("losses", lossesJson(plan.losses()));
       out.put("has_data", plan.hasData());
+      out.put("commit_ranges", rangesJson(plan.commitRanges()));
+      out.put("moves_offsets", plan.movesOffsets());
     } catch (DataLossException e) {
       out.put("error", "DATA_LOSS");
       out.put("losses", lossesJson(e.losses()));
     } catch (IllegalStateException e) {
       out.put("error", "OFFSET_BEYOND_END");
+    } catch (IllegalArgumentException e) {
+      // e.g. an output-tablet cap that not even one input row can meet
+      out.put("error", "INVALID_LIMITS");
     }
     return out;
   }
