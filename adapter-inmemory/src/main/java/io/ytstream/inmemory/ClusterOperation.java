@@ -1,0 +1,77 @@
+package io.ytstream.inmemory;
+
+/**
+ * Port operations a fault can be scheduled on. Each names one call of one port, so a schedule reads
+ * like the protocol it breaks ("the second COMMIT fails with 1700").
+ */
+public enum ClusterOperation {
+  /** {@code QueuePartitionReader.pull}. */
+  PULL(Effect.READ),
+  /** {@code QueueMetadata.partitions}. */
+  PARTITIONS(Effect.READ),
+  /** {@code ConsumerOffsets.read} and {@code TabletTransaction.readConsumer}. */
+  READ_CONSUMER(Effect.READ),
+  /** {@code ConsumerOffsets.advance}: a transaction of its own, so it commits. */
+  ADVANCE(Effect.COMMIT),
+  /** {@code TabletTransaction.advanceConsumer}: buffered in the transaction. */
+  TX_ADVANCE(Effect.WRITE),
+  /** {@code TabletTransactions.start}. */
+  START_TX(Effect.WRITE),
+  /** {@code TabletTransactions.attach}. */
+  ATTACH_TX(Effect.READ),
+  /** {@code TabletTransaction.insertRows}. */
+  INSERT(Effect.WRITE),
+  /** {@code TabletTransaction.deleteRows}. */
+  DELETE(Effect.WRITE),
+  /** {@code TabletTransaction.ping}. */
+  PING(Effect.WRITE),
+  /** {@code TabletTransaction.commit}. */
+  COMMIT(Effect.COMMIT),
+  /** {@code TabletTransaction.abort}. */
+  ABORT(Effect.WRITE),
+  /** {@code OutputTables.append}: a transaction of its own. */
+  OUTPUT_APPEND(Effect.COMMIT),
+  /** {@code OutputTables.upsert}: a transaction of its own. */
+  OUTPUT_UPSERT(Effect.COMMIT),
+  /** {@code OutputTables.readAll}. */
+  OUTPUT_READ(Effect.READ),
+  /** {@code TableMetadata.describe}. */
+  DESCRIBE(Effect.READ),
+  /** {@code CheckpointStore.createDirectories}. */
+  CHECKPOINT_MKDIRS(Effect.WRITE),
+  /** {@code CheckpointStore.writeFile}. */
+  CHECKPOINT_WRITE(Effect.WRITE),
+  /** {@code CheckpointStore.readFile}. */
+  CHECKPOINT_READ(Effect.READ),
+  /** {@code CheckpointStore.rename}. */
+  CHECKPOINT_RENAME(Effect.WRITE),
+  /** {@code CheckpointStore.list}. */
+  CHECKPOINT_LIST(Effect.READ),
+  /** {@code CheckpointStore.delete}. */
+  CHECKPOINT_DELETE(Effect.WRITE),
+  /** {@code CheckpointStore.status}. */
+  CHECKPOINT_STATUS(Effect.READ);
+
+  /** What a call changes, which decides the fault kinds that make sense for it. */
+  enum Effect {
+    READ,
+    WRITE,
+    COMMIT
+  }
+
+  private final Effect effect;
+
+  ClusterOperation(Effect effect) {
+    this.effect = effect;
+  }
+
+  /** True when the call changes state, so "applied, then failed" is a meaningful fault. */
+  public boolean mutates() {
+    return effect != Effect.READ;
+  }
+
+  /** True when the call commits a tablet transaction, so its outcome can be unknown. */
+  public boolean commits() {
+    return effect == Effect.COMMIT;
+  }
+}

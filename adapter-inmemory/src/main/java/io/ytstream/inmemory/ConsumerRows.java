@@ -1,0 +1,73 @@
+package io.ytstream.inmemory;
+
+import com.google.common.collect.ImmutableList;
+import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.model.QueueId;
+import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.ports.Row;
+import io.ytstream.ports.TableDescription.Column;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The consumer table format (HTTP API reference, section 1.4): rows keyed by {@code (queue_cluster,
+ * queue_path, partition_index)} holding {@code offset}, the first unprocessed row.
+ */
+final class ConsumerRows {
+
+  static final String QUEUE_CLUSTER = "queue_cluster";
+  static final String QUEUE_PATH = "queue_path";
+  static final String PARTITION_INDEX = "partition_index";
+  static final String OFFSET = "offset";
+  static final String META = "meta";
+
+  static final ImmutableList<Column> SCHEMA =
+      ImmutableList.of(
+          new Column(QUEUE_CLUSTER, "string", true, true),
+          new Column(QUEUE_PATH, "string", true, true),
+          new Column(PARTITION_INDEX, "uint64", true, true),
+          new Column(OFFSET, "uint64", false, true),
+          new Column(META, "any", false, false));
+
+  private ConsumerRows() {}
+
+  static RowKey key(PartitionId partition) {
+    return new RowKey(
+        List.of(
+            partition.queue().cluster(),
+            partition.queue().path().value(),
+            (long) partition.index()));
+  }
+
+  /** The row an advance writes; {@code meta} is left null (see the package notes). */
+  static Row row(PartitionId partition, long offset) {
+    return Row.of(
+        QUEUE_CLUSTER,
+        partition.queue().cluster(),
+        QUEUE_PATH,
+        partition.queue().path().value(),
+        PARTITION_INDEX,
+        (long) partition.index(),
+        OFFSET,
+        offset,
+        META,
+        null);
+  }
+
+  /** The stored offset of every partition of {@code queue} as of {@code timestamp}. */
+  static StreamOffsets read(SortedTable consumer, QueueId queue, long timestamp) {
+    Map<Integer, Long> offsets = new TreeMap<>();
+    for (Row row :
+        consumer.readPrefixAt(List.of(queue.cluster(), queue.path().value()), timestamp)) {
+      offsets.put(Math.toIntExact((Long) row.get(PARTITION_INDEX)), offsetOf(Optional.of(row)));
+    }
+    return StreamOffsets.ofQueue(queue, offsets);
+  }
+
+  /** A missing row, or a null offset, means 0. */
+  static long offsetOf(Optional<Row> row) {
+    return row.map(r -> (Long) r.get(OFFSET)).orElse(0L);
+  }
+}

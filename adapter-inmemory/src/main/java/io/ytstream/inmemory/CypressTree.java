@@ -1,0 +1,152 @@
+package io.ytstream.inmemory;
+
+import io.ytstream.core.model.YPath;
+import io.ytstream.ports.TimeSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The Cypress-like namespace: a tree of map nodes whose leaves are files and tables. Missing nodes
+ * fail with 500 ("Error resolving path ..."), existing targets with 501. Not thread-safe on its
+ * own; the cluster calls it under its lock.
+ */
+final class CypressTree {
+
+  private final TimeSource clock;
+  private final MapNode root;
+
+  CypressTree(TimeSource clock) {
+    this.clock = clock;
+    this.root = new MapNode(clock.nowMillis());
+  }
+
+  /** The node at {@code path}, or 500. */
+  CypressNode resolve(YPath path) {
+    CypressNode node = root;
+    String resolved = "/";
+    for (String segment : segments(path)) {
+      if (!(node instanceof MapNode map)) {
+        throw YtErrors.resolveError(
+            path, "node " + resolved + " is a " + node.typeName() + " and has no children");
+      }
+      CypressNode child = map.children().get(segment);
+      if (child == null) {
+        throw YtErrors.resolveError(
+            path, "node " + resolved + " has no child with key \"" + segment + "\"");
+      }
+      node = child;
+      resolved = resolved.endsWith("/") ? resolved + segment : resolved + "/" + segment;
+    }
+    return node;
+  }
+
+  Optional<CypressNode> find(YPath path) {
+    CypressNode node = root;
+    for (String segment : segments(path)) {
+      if (!(node instanceof MapNode map) || !map.children().containsKey(segment)) {
+        return Optional.empty();
+      }
+      node = map.children().get(segment);
+    }
+    return Optional.of(node);
+  }
+
+  /** The map node that holds (or would hold) {@code path}; 500 when it is missing. */
+  MapNode parentOf(YPath path) {
+    YPath parent = parentPath(path);
+    CypressNode node = resolve(parent);
+    if (!(node instanceof MapNode map)) {
+      throw YtErrors.resolveError(
+          path, "node " + parent.value() + " is a " + node.typeName() + ", not a map_node");
+    }
+    return map;
+  }
+
+  /** Creates map nodes along {@code path}; existing map nodes are kept, anything else is 501. */
+  MapNode createMapNodes(YPath path) {
+    MapNode node = root;
+    YPath current = YPath.of("//");
+    for (String segment : segments(path)) {
+      current = current.child(segment);
+      CypressNode child = node.children().get(segment);
+      if (child == null) {
+        MapNode created = new MapNode(clock.nowMillis());
+        node.children().put(segment, created);
+        node.touch(clock.nowMillis());
+        child = created;
+      }
+      if (!(child instanceof MapNode map)) {
+        throw YtErrors.alreadyExists(current);
+      }
+      node = map;
+    }
+    return node;
+  }
+
+  /** Adds a new node; 501 when {@code path} exists, 500 when the parent is missing. */
+  void add(YPath path, CypressNode node, boolean createParents) {
+    checkNotRoot(path);
+    MapNode parent = createParents ? createMapNodes(parentPath(path)) : parentOf(path);
+    String name = lastSegment(path);
+    if (parent.children().containsKey(name)) {
+      throw YtErrors.alreadyExists(path);
+    }
+    parent.children().put(name, node);
+    parent.touch(clock.nowMillis());
+  }
+
+  /** Removes an existing node (its subtree goes with it). */
+  void remove(YPath path) {
+    checkNotRoot(path);
+    MapNode parent = parentOf(path);
+    if (parent.children().remove(lastSegment(path)) == null) {
+      throw YtErrors.resolveError(path, "node does not exist");
+    }
+    parent.touch(clock.nowMillis());
+  }
+
+  /** True when {@code ancestor} is {@code path} or one of its ancestors. */
+  static boolean isSameOrAncestor(YPath ancestor, YPath path) {
+    List<String> a = segments(ancestor);
+    List<String> p = segments(path);
+    return a.size() <= p.size() && p.subList(0, a.size()).equals(a);
+  }
+
+  static YPath parentPath(YPath path) {
+    checkNotRoot(path);
+    String value = path.value();
+    int slash = value.lastIndexOf('/');
+    return YPath.of(slash <= 1 ? "//" : value.substring(0, slash));
+  }
+
+  static String lastSegment(YPath path) {
+    List<String> segments = segments(path);
+    return segments.get(segments.size() - 1);
+  }
+
+  private static void checkNotRoot(YPath path) {
+    if (path.value().equals("//")) {
+      throw new IllegalArgumentException("the root node // cannot be created, moved or removed");
+    }
+  }
+
+  static List<String> segments(YPath path) {
+    String rest = path.value().substring(2);
+    List<String> segments = new ArrayList<>();
+    if (rest.isEmpty()) {
+      return segments;
+    }
+    for (String segment : rest.split("/", -1)) {
+      if (segment.isEmpty()) {
+        throw new IllegalArgumentException("YPath " + path.value() + " has an empty segment");
+      }
+      if (segment.startsWith("@") || segment.startsWith("&")) {
+        throw new IllegalArgumentException(
+            "YPath " + path.value() + ": attributes and links are not nodes of the in-memory tree");
+      }
+      segments.add(segment);
+    }
+    return segments;
+  }
+}

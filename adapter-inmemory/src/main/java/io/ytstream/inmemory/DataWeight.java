@@ -1,0 +1,69 @@
+package io.ytstream.inmemory;
+
+import io.ytstream.ports.Row;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The logical size of a row, for {@code $cumulative_data_weight}. It follows YTsaurus' rule for
+ * unversioned rows, so numbers look like a real cluster's:
+ *
+ * <ul>
+ *   <li>a row weighs 1 plus the weight of each value;
+ *   <li>null weighs 0, a boolean 1, an integer or double 8, a string its UTF-8 length, bytes their
+ *       length;
+ *   <li>a list or map (an {@code any} value) weighs the sum of its elements, map keys counted as
+ *       strings;
+ *   <li>each declared system column ({@code $timestamp}, {@code $cumulative_data_weight}) adds 8,
+ *       because the column's own weight is counted.
+ * </ul>
+ */
+final class DataWeight {
+
+  private static final long FIXED_WIDTH = 8;
+
+  private DataWeight() {}
+
+  static long ofRow(Row data, int declaredSystemColumns) {
+    long weight = 1 + FIXED_WIDTH * declaredSystemColumns;
+    for (Object value : data.asMap().values()) {
+      weight += ofValue(value);
+    }
+    return weight;
+  }
+
+  static long ofValue(Object value) {
+    if (value == null) {
+      return 0;
+    }
+    if (value instanceof Boolean) {
+      return 1;
+    }
+    if (value instanceof Long || value instanceof Double) {
+      return FIXED_WIDTH;
+    }
+    if (value instanceof String text) {
+      return text.getBytes(StandardCharsets.UTF_8).length;
+    }
+    if (value instanceof byte[] bytes) {
+      return bytes.length;
+    }
+    if (value instanceof List<?> list) {
+      long sum = 0;
+      for (Object item : list) {
+        sum += ofValue(item);
+      }
+      return sum;
+    }
+    if (value instanceof Map<?, ?> map) {
+      long sum = 0;
+      for (Map.Entry<?, ?> entry : map.entrySet()) {
+        sum += ofValue(String.valueOf(entry.getKey())) + ofValue(entry.getValue());
+      }
+      return sum;
+    }
+    // Other numbers (should not occur: rows hold Long and Double) count as fixed width.
+    return FIXED_WIDTH;
+  }
+}

@@ -1,0 +1,273 @@
+package io.ytstream.inmemory;
+
+import com.google.common.base.Preconditions;
+import com.google.common.collect.ImmutableList;
+import io.ytstream.core.model.PartitionBounds;
+import io.ytstream.core.model.QueueId;
+import io.ytstream.core.model.YPath;
+import io.ytstream.ports.CheckpointStore;
+import io.ytstream.ports.ConsumerOffsets;
+import io.ytstream.ports.OutputTables;
+import io.ytstream.ports.QueueMetadata;
+import io.ytstream.ports.QueuePartitionReader;
+import io.ytstream.ports.TableDescription.Column;
+import io.ytstream.ports.TableMetadata;
+import io.ytstream.ports.TabletTransactions;
+import io.ytstream.ports.TimeSource;
+import io.ytstream.ports.TransactionId;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * An in-memory YTsaurus cluster: every port with the semantics of the HTTP API reference (section
+ * 7), plus an admin API (creating tables and consumers, registering, resharding, trimming) and a
+ * {@link FaultInjector}.
+ *
+ * <p>Thread-safe: one lock guards the whole cluster, so each call is atomic. Deterministic when
+ * driven from one thread with a {@link ManualClock}: timestamps, transaction ids and tablet choices
+ * follow from the calls alone, and the wall clock is read only with {@link SystemTimeSource}.
+ */
+public final class InMemoryCluster implements io.ytstream.ports.spi.YtCluster {
+
+  private final ClusterState state;
+  private final QueuePartitionReader queueReader;
+  private final QueueMetadata queueMetadata;
+  private final ConsumerOffsets consumerOffsets;
+  private final TabletTransactions transactions;
+  private final OutputTables outputTables;
+  private final TableMetadata tableMetadata;
+  private final CheckpointStore checkpoints;
+
+  public InMemoryCluster(String name, TimeSource clock) {
+    // Core's rule for cluster names (no ':', '/' or white space), enforced by its value types.
+    QueueId.of(name, "//");
+    this.state = new ClusterState(name, Preconditions.checkNotNull(clock, "clock"));
+    this.queueReader = new InMemoryQueueReader(state);
+    this.queueMetadata = new InMemoryQueueMetadata(state);
+    this.consumerOffsets = new InMemoryConsumerOffsets(state);
+    this.transactions = new InMemoryTabletTransactions(state);
+    this.outputTables = new InMemoryOutputTables(state);
+    this.tableMetadata = new InMemoryTableMetadata(state);
+    this.checkpoints = new InMemoryCheckpointStore(state);
+  }
+
+  /** A cluster on the wall clock, for demos and Spark jobs. */
+  public static InMemoryCluster withSystemClock(String name) {
+    return new InMemoryCluster(name, SystemTimeSource.INSTANCE);
+  }
+
+  // ---- ports ----
+
+  @Override
+  public String name() {
+    return state.name();
+  }
+
+  @Override
+  public QueuePartitionReader queueReader() {
+    return queueReader;
+  }
+
+  @Override
+  public QueueMetadata queueMetadata() {
+    return queueMetadata;
+  }
+
+  @Override
+  public ConsumerOffsets consumerOffsets() {
+    return consumerOffsets;
+  }
+
+  @Override
+  public TabletTransactions transactions() {
+    return transactions;
+  }
+
+  @Override
+  public OutputTables outputTables() {
+    return outputTables;
+  }
+
+  @Override
+  public TableMetadata tableMetadata() {
+    return tableMetadata;
+  }
+
+  @Override
+  public CheckpointStore checkpoints() {
+    return checkpoints;
+  }
+
+  @Override
+  public TimeSource time() {
+    return state.clock();
+  }
+
+  /** The data lives as long as the object; closing a connection to it changes nothing. */
+  @Override
+  public void close() {}
+
+  public FaultInjector faults() {
+    return state.faults();
+  }
+
+  // ---- admin: nodes and tables ----
+
+  /** Creates a map node and its missing parents; an existing map node is fine. */
+  public void createMapNode(YPath path) {
+    synchronized (state) {
+      state.tree().createMapNodes(path);
+    }
+  }
+
+  /** Creates an ordered table (a queue) with {@code tabletCount} empty tablets; parents too. */
+  public void createOrderedTable(YPath path, List<Column> columns, int tabletCount) {
+    createOrderedTable(path, columns, Collections.nCopies(checkTabletCount(tabletCount), 0L));
+  }
+
+  /**
+   * Creates an ordered table whose tablet i starts at row {@code initialTrimmedRowCounts[i]}
+   * (create-time {@code trimmed_row_counts}), so row indexes survive re-creating a queue.
+   */
+  public void createOrderedTable(
+      YPath path, List<Column> columns, List<Long> initialTrimmedRowCounts) {
+    checkTabletCount(initialTrimmedRowCounts.size());
+    TableSchema schema = TableSchema.ordered(columns);
+    synchronized (state) {
+      state
+          .tree()
+          .add(
+              path,
+              new OrderedTable(
+                  schema, ImmutableList.copyOf(initialTrimmedRowCounts), state.nowMillis()),
+              true);
+    }
+  }
+
+  /** Creates a sorted table with one tablet; key columns are flagged and come first. */
+  public void createSortedTable(YPath path, List<Column> columns) {
+    TableSchema schema = TableSchema.sorted(columns);
+    synchronized (state) {
+      state.tree().add(path, new SortedTable(schema, false, state.nowMillis()), true);
+    }
+  }
+
+  /** Creates a consumer: a sorted table with the consumer schema and the consumer flag. */
+  public void createConsumer(YPath path) {
+    TableSchema schema = TableSchema.sorted(ConsumerRows.SCHEMA);
+    synchronized (state) {
+      state.tree().add(path, new SortedTable(schema, true, state.nowMillis()), true);
+    }
+  }
+
+  /** Grows an ordered table to {@code tabletCount} tablets; shrinking is not supported. */
+  public void reshard(YPath orderedTable, int tabletCount) {
+    synchronized (state) {
+      OrderedTable table = state.orderedTable(orderedTable);
+      Preconditions.checkArgument(
+          tabletCount >= table.tabletCount(),
+          "cannot shrink %s from %s to %s tablets: queues only grow",
+          orderedTable,
+          table.tabletCount(),
+          tabletCount);
+      table.growTo(tabletCount);
+    }
+  }
+
+  /** {@code trim_rows}: absolute ({@code max(old, new)}); past the end is an error. */
+  public void trimRows(YPath queue, int tablet, long trimmedRowCount) {
+    synchronized (state) {
+      state.trimRows(queue, tablet, trimmedRowCount);
+    }
+  }
+
+  /** Bounds of every partition, as {@code QueueMetadata.partitions} returns them. */
+  public List<PartitionBounds> partitions(YPath queue) {
+    synchronized (state) {
+      return bounds(state.orderedTable(queue));
+    }
+  }
+
+  public boolean exists(YPath path) {
+    synchronized (state) {
+      return state.tree().find(path).isPresent();
+    }
+  }
+
+  // ---- admin: registrations ----
+
+  /** {@code register_queue_consumer}: both must exist; registering again updates {@code vital}. */
+  public void registerConsumer(YPath queue, YPath consumer, boolean vital) {
+    synchronized (state) {
+      state.orderedTable(queue);
+      state.consumerTable(consumer);
+      state.registrations().register(queue, consumer, vital);
+    }
+  }
+
+  /** Returns false when there was no such registration. */
+  public boolean unregisterConsumer(YPath queue, YPath consumer) {
+    synchronized (state) {
+      return state.registrations().unregister(queue, consumer);
+    }
+  }
+
+  /** {@code list_queue_consumer_registrations}, sorted by queue then consumer. */
+  public List<ConsumerRegistration> registrations() {
+    synchronized (state) {
+      return state.registrations().list();
+    }
+  }
+
+  // ---- admin: transactions and limits ----
+
+  /** Ids of transactions in the sticky pool (started, not finished, not yet seen expired). */
+  public List<TransactionId> liveTransactions() {
+    synchronized (state) {
+      return state.transactions().liveIds();
+    }
+  }
+
+  /** {@code max_rows_per_transaction}, counted per tablet; default 100,000. */
+  public void setMaxRowsPerTabletPerTransaction(int limit) {
+    synchronized (state) {
+      state.setMaxRowsPerTabletPerTransaction(limit);
+    }
+  }
+
+  public int maxRowsPerTabletPerTransaction() {
+    synchronized (state) {
+      return state.maxRowsPerTabletPerTransaction();
+    }
+  }
+
+  /**
+   * Caps every pull at {@code limit} rows, whatever the caller asks for, to exercise short reads (a
+   * real tablet node stops at a store boundary or a response cap).
+   */
+  public void setMaxRowsPerPull(int limit) {
+    synchronized (state) {
+      state.setMaxRowsPerPull(limit);
+    }
+  }
+
+  static List<PartitionBounds> bounds(OrderedTable table) {
+    List<PartitionBounds> result = new ArrayList<>(table.tabletCount());
+    for (int i = 0; i < table.tabletCount(); i++) {
+      OrderedTablet tablet = table.tablet(i);
+      result.add(new PartitionBounds(i, tablet.trimmedRowCount(), tablet.totalRowCount()));
+    }
+    return List.copyOf(result);
+  }
+
+  private static int checkTabletCount(int tabletCount) {
+    Preconditions.checkArgument(tabletCount > 0, "tablet count must be > 0, got %s", tabletCount);
+    return tabletCount;
+  }
+
+  @Override
+  public String toString() {
+    return "InMemoryCluster[" + state.name() + "]";
+  }
+}

@@ -1,0 +1,41 @@
+package io.ytstream.inmemory;
+
+import io.ytstream.ports.TabletTransaction;
+import io.ytstream.ports.TabletTransactions;
+import io.ytstream.ports.TransactionId;
+import java.time.Duration;
+
+/** Starts tablet transactions and attaches to live ones (the emulated sticky pool). */
+final class InMemoryTabletTransactions implements TabletTransactions {
+
+  private final ClusterState cluster;
+
+  InMemoryTabletTransactions(ClusterState cluster) {
+    this.cluster = cluster;
+  }
+
+  @Override
+  public TabletTransaction start(Duration timeout) {
+    synchronized (cluster) {
+      return cluster
+          .faults()
+          .call(ClusterOperation.START_TX, () -> InMemoryTransaction.start(cluster, timeout));
+    }
+  }
+
+  /** Returns the same object the starter holds; attaching renews the lease. */
+  @Override
+  public TabletTransaction attach(TransactionId id) {
+    synchronized (cluster) {
+      return cluster
+          .faults()
+          .call(
+              ClusterOperation.ATTACH_TX,
+              () -> {
+                InMemoryTransaction transaction = cluster.transactions().attach(id);
+                transaction.touch();
+                return transaction;
+              });
+    }
+  }
+}

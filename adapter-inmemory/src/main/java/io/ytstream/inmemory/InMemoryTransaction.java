@@ -1,0 +1,305 @@
+package io.ytstream.inmemory;
+
+import com.google.common.base.Preconditions;
+import io.ytstream.core.model.ConsumerId;
+import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.model.QueueId;
+import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.core.model.YPath;
+import io.ytstream.ports.Row;
+import io.ytstream.ports.TabletTransaction;
+import io.ytstream.ports.TransactionId;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+
+/**
+ * A tablet transaction. Reads see the snapshot at the start timestamp; writes are buffered and
+ * applied atomically at commit, invisible until then (to this transaction too). Attaching by id
+ * returns this same object, so the driver and executors share one transaction; every method takes
+ * the cluster lock.
+ *
+ * <p>The lease: a transaction not used or pinged for its timeout expires on the cluster clock, and
+ * every later use fails with 11000.
+ */
+final class InMemoryTransaction implements TabletTransaction {
+
+  private final ClusterState cluster;
+  private final TransactionId id;
+  private final long startTimestamp;
+  private final long timeoutMillis;
+  private final List<BufferedWrite> writes = new ArrayList<>();
+
+  private long lastUsedMillis;
+  private TransactionState state = TransactionState.ACTIVE;
+
+  private InMemoryTransaction(ClusterState cluster, long timeoutMillis) {
+    this.cluster = cluster;
+    this.timeoutMillis = timeoutMillis;
+    this.startTimestamp = cluster.timestamps().next();
+    long sequence = cluster.transactions().nextSequence();
+    // Shaped like a YTsaurus GUID; 0x10002 is the object type of a tablet transaction.
+    this.id =
+        new TransactionId(
+            String.format(
+                Locale.ROOT,
+                "%x-%x-%x-%x",
+                sequence,
+                startTimestamp >>> 32,
+                0x10002,
+                startTimestamp & 0xffffffffL));
+    this.lastUsedMillis = cluster.nowMillis();
+  }
+
+  /** A transaction in the sticky pool, reachable by {@link TransactionRegistry#attach}. */
+  static InMemoryTransaction start(ClusterState cluster, Duration timeout) {
+    Preconditions.checkArgument(
+        !timeout.isNegative() && !timeout.isZero(), "timeout must be > 0, got %s", timeout);
+    InMemoryTransaction transaction = new InMemoryTransaction(cluster, timeout.toMillis());
+    cluster.transactions().add(transaction);
+    return transaction;
+  }
+
+  /**
+   * A transaction for one port call that commits before the cluster lock is released ({@code
+   * advance}, {@code append}, {@code upsert}), so it is never pooled and cannot expire.
+   */
+  static InMemoryTransaction startForOneCall(ClusterState cluster) {
+    return new InMemoryTransaction(cluster, Long.MAX_VALUE);
+  }
+
+  @Override
+  public TransactionId id() {
+    return id;
+  }
+
+  long startTimestamp() {
+    return startTimestamp;
+  }
+
+  @Override
+  public void insertRows(YPath table, List<Row> rows) {
+    synchronized (cluster) {
+      cluster
+          .faults()
+          .run(ClusterOperation.INSERT, () -> use("modify rows", () -> bufferInserts(table, rows)));
+    }
+  }
+
+  @Override
+  public void deleteRows(YPath table, List<Row> keys) {
+    synchronized (cluster) {
+      cluster
+          .faults()
+          .run(ClusterOperation.DELETE, () -> use("delete rows", () -> bufferDeletes(table, keys)));
+    }
+  }
+
+  @Override
+  public StreamOffsets readConsumer(ConsumerId consumer, QueueId queue) {
+    synchronized (cluster) {
+      return cluster
+          .faults()
+          .call(
+              ClusterOperation.READ_CONSUMER,
+              () -> {
+                checkUsable("read");
+                cluster.checkLocal(consumer);
+                StreamOffsets offsets =
+                    ConsumerRows.read(
+                        cluster.consumerTable(consumer.path()), queue, startTimestamp);
+                touch();
+                return offsets;
+              });
+    }
+  }
+
+  @Override
+  public void advanceConsumer(
+      ConsumerId consumer, PartitionId partition, OptionalLong oldOffset, long newOffset) {
+    synchronized (cluster) {
+      cluster
+          .faults()
+          .run(
+              ClusterOperation.TX_ADVANCE,
+              () ->
+                  use(
+                      "advance consumer",
+                      () -> bufferAdvance(consumer, partition, oldOffset, newOffset)));
+    }
+  }
+
+  @Override
+  public void ping() {
+    synchronized (cluster) {
+      cluster.faults().run(ClusterOperation.PING, () -> use("ping", () -> {}));
+    }
+  }
+
+  @Override
+  public void commit() {
+    synchronized (cluster) {
+      cluster
+          .faults()
+          .call(
+              ClusterOperation.COMMIT,
+              () -> {
+                commitNow();
+                return null;
+              },
+              this::dropWithoutApplying);
+    }
+  }
+
+  @Override
+  public void abort() {
+    synchronized (cluster) {
+      cluster
+          .faults()
+          .run(
+              ClusterOperation.ABORT,
+              () -> {
+                if (state == TransactionState.ABORTED) {
+                  return;
+                }
+                checkUsable("abort");
+                finish(TransactionState.ABORTED);
+              });
+    }
+  }
+
+  // ---- called under the cluster lock by this class and by the single-call ports ----
+
+  void bufferInserts(YPath path, List<Row> rows) {
+    TableNode table = cluster.table(path);
+    List<BufferedWrite> validated = new ArrayList<>(rows.size());
+    for (Row row : rows) {
+      if (table instanceof OrderedTable ordered) {
+        OptionalInt tablet = tabletIndexOf(path, ordered, row);
+        Row data = ordered.schema().normalize(path, row.without(TableSchema.TABLET_INDEX));
+        validated.add(new BufferedWrite.OrderedAppend(path, tablet, data));
+      } else {
+        Row data = table.schema().normalize(path, row);
+        validated.add(
+            new BufferedWrite.SortedWrite(path, table.schema().keyOf(data), Optional.of(data)));
+      }
+    }
+    writes.addAll(validated);
+  }
+
+  void bufferDeletes(YPath path, List<Row> keys) {
+    SortedTable table = cluster.sortedTable(path);
+    List<BufferedWrite> validated = new ArrayList<>(keys.size());
+    for (Row key : keys) {
+      validated.add(
+          new BufferedWrite.SortedWrite(
+              path, table.schema().keyFromKeyRow(path, key), Optional.empty()));
+    }
+    writes.addAll(validated);
+  }
+
+  /**
+   * Checks {@code oldOffset} against the consumer row at this transaction's start snapshot (missing
+   * = 0), then buffers the new row. No monotonicity check: YTsaurus allows moving back.
+   */
+  void bufferAdvance(
+      ConsumerId consumer, PartitionId partition, OptionalLong oldOffset, long newOffset) {
+    if (newOffset < 0) {
+      throw new IllegalArgumentException(
+          "Queue consumer offset " + newOffset + " cannot be negative");
+    }
+    cluster.checkLocal(consumer);
+    SortedTable table = cluster.consumerTable(consumer.path());
+    RowKey key = ConsumerRows.key(partition);
+    if (oldOffset.isPresent()) {
+      long current = ConsumerRows.offsetOf(table.readAt(key, startTimestamp));
+      if (current != oldOffset.getAsLong()) {
+        throw YtErrors.offsetConflict(
+            partition.index(), consumer.path(), oldOffset.getAsLong(), current);
+      }
+    }
+    Row row = table.schema().normalize(consumer.path(), ConsumerRows.row(partition, newOffset));
+    writes.add(new BufferedWrite.SortedWrite(consumer.path(), key, Optional.of(row)));
+  }
+
+  void commitNow() {
+    checkUsable("commit");
+    cluster.transactions().remove(id);
+    try {
+      TransactionCommit.apply(cluster, id, startTimestamp, writes);
+      finish(TransactionState.COMMITTED);
+    } catch (RuntimeException e) {
+      // A failed commit applies nothing and ends the transaction, as in YTsaurus.
+      finish(TransactionState.ABORTED);
+      throw e;
+    }
+  }
+
+  /** Fails with 11000 after expiry and 11003 after commit or abort. */
+  void checkUsable(String action) {
+    if (state == TransactionState.ACTIVE && cluster.nowMillis() - lastUsedMillis >= timeoutMillis) {
+      expire();
+    }
+    switch (state) {
+      case ACTIVE:
+        return;
+      case EXPIRED:
+        throw YtErrors.noSuchTransaction(id);
+      case COMMITTED:
+      case ABORTED:
+        throw YtErrors.invalidState(action, id, state);
+    }
+  }
+
+  void expire() {
+    if (state == TransactionState.ACTIVE) {
+      finish(TransactionState.EXPIRED);
+    }
+  }
+
+  void touch() {
+    lastUsedMillis = Math.max(lastUsedMillis, cluster.nowMillis());
+  }
+
+  private void use(String action, Runnable body) {
+    checkUsable(action);
+    body.run();
+    touch();
+  }
+
+  private void dropWithoutApplying() {
+    if (state == TransactionState.ACTIVE) {
+      finish(TransactionState.ABORTED);
+    }
+  }
+
+  private void finish(TransactionState finalState) {
+    state = finalState;
+    writes.clear();
+    cluster.transactions().remove(id);
+  }
+
+  private static OptionalInt tabletIndexOf(YPath path, OrderedTable table, Row row) {
+    if (!row.has(TableSchema.TABLET_INDEX)) {
+      return OptionalInt.empty();
+    }
+    Object value = row.get(TableSchema.TABLET_INDEX);
+    if (!(value instanceof Long || value instanceof Integer)
+        || ((Number) value).longValue() < 0
+        || ((Number) value).longValue() >= table.tabletCount()) {
+      throw YtErrors.generic(
+          "Invalid $tablet_index "
+              + value
+              + " for table "
+              + path.value()
+              + ": expected an int64 in [0, "
+              + table.tabletCount()
+              + ")");
+    }
+    return OptionalInt.of(((Number) value).intValue());
+  }
+}

@@ -1,0 +1,70 @@
+package io.ytstream.inmemory;
+
+import io.ytstream.ports.Row;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * A sorted dynamic table with one tablet: rows by key, multi-versioned for snapshot reads. A
+ * consumer is a sorted table with the consumer schema and {@code @treat_as_queue_consumer}.
+ */
+final class SortedTable extends TableNode {
+
+  private final boolean queueConsumer;
+  private final NavigableMap<RowKey, KeyVersions> rows = new TreeMap<>();
+
+  SortedTable(TableSchema schema, boolean queueConsumer, long nowMillis) {
+    super(schema, nowMillis);
+    this.queueConsumer = queueConsumer;
+  }
+
+  @Override
+  int tabletCount() {
+    return 1;
+  }
+
+  boolean isQueueConsumer() {
+    return queueConsumer;
+  }
+
+  /** The commit timestamp of the newest version of {@code key}, or MIN_VALUE if never written. */
+  long lastCommitTimestamp(RowKey key) {
+    KeyVersions versions = rows.get(key);
+    return versions == null ? Long.MIN_VALUE : versions.lastCommitTimestamp();
+  }
+
+  void write(RowKey key, Optional<Row> row, long commitTimestamp, long oldestReaderTimestamp) {
+    KeyVersions versions = rows.computeIfAbsent(key, k -> new KeyVersions());
+    versions.add(commitTimestamp, row, oldestReaderTimestamp);
+    if (versions.isDeadAfterPrune() && commitTimestamp <= oldestReaderTimestamp) {
+      rows.remove(key);
+    }
+  }
+
+  /** The row of {@code key} as of {@code timestamp}. */
+  Optional<Row> readAt(RowKey key, long timestamp) {
+    KeyVersions versions = rows.get(key);
+    return versions == null ? Optional.empty() : versions.at(timestamp);
+  }
+
+  /** Rows whose key starts with {@code prefix}, in key order, as of {@code timestamp}. */
+  List<Row> readPrefixAt(List<Object> prefix, long timestamp) {
+    List<Row> result = new ArrayList<>();
+    for (var entry : rows.entrySet()) {
+      if (entry.getKey().startsWith(prefix)) {
+        entry.getValue().at(timestamp).ifPresent(result::add);
+      }
+    }
+    return result;
+  }
+
+  /** The latest committed rows in key order. */
+  List<Row> readAllLatest() {
+    List<Row> result = new ArrayList<>();
+    rows.values().forEach(versions -> versions.latest().ifPresent(result::add));
+    return result;
+  }
+}

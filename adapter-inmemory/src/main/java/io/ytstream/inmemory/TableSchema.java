@@ -1,0 +1,214 @@
+package io.ytstream.inmemory;
+
+import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableSet;
+import io.ytstream.core.model.YPath;
+import io.ytstream.ports.Row;
+import io.ytstream.ports.TableDescription.Column;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The schema of a dynamic table, and the checks a write must pass against it. Rows are stored
+ * normalized: every data column present, in schema order, missing ones null (YTsaurus writes
+ * missing columns as null without {@code update=true}).
+ */
+final class TableSchema {
+
+  static final String TABLET_INDEX = "$tablet_index";
+  static final String ROW_INDEX = "$row_index";
+  static final String TIMESTAMP = "$timestamp";
+  static final String CUMULATIVE_DATA_WEIGHT = "$cumulative_data_weight";
+
+  private static final ImmutableSet<String> DECLARABLE_SYSTEM_COLUMNS =
+      ImmutableSet.of(TIMESTAMP, CUMULATIVE_DATA_WEIGHT);
+  private static final ImmutableSet<String> INTEGER_TYPES =
+      ImmutableSet.of(
+          "int8",
+          "int16",
+          "int32",
+          "int64",
+          "uint8",
+          "uint16",
+          "uint32",
+          "uint64",
+          "date",
+          "datetime",
+          "timestamp",
+          "interval");
+  private static final ImmutableSet<String> UNSIGNED_TYPES =
+      ImmutableSet.of("uint8", "uint16", "uint32", "uint64");
+
+  private final boolean sorted;
+  private final ImmutableList<Column> columns;
+  private final ImmutableList<Column> dataColumns;
+  private final ImmutableList<Column> keyColumns;
+  private final Map<String, Column> dataColumnsByName;
+
+  private TableSchema(boolean sorted, List<Column> columns) {
+    this.sorted = sorted;
+    this.columns = ImmutableList.copyOf(columns);
+    this.dataColumns =
+        this.columns.stream()
+            .filter(c -> !c.name().startsWith("$"))
+            .collect(ImmutableList.toImmutableList());
+    this.keyColumns =
+        this.columns.stream().filter(Column::key).collect(ImmutableList.toImmutableList());
+    this.dataColumnsByName = new LinkedHashMap<>();
+    dataColumns.forEach(c -> dataColumnsByName.put(c.name(), c));
+  }
+
+  /** An ordered (queue) table: no key columns; may declare {@code $timestamp} and friends. */
+  static TableSchema ordered(List<Column> columns) {
+    checkNames(columns);
+    for (Column column : columns) {
+      if (column.key()) {
+        throw new IllegalArgumentException(
+            "ordered tables have no key columns, but " + column.name() + " is a key");
+      }
+      if (column.name().startsWith("$") && !DECLARABLE_SYSTEM_COLUMNS.contains(column.name())) {
+        throw new IllegalArgumentException(
+            "an ordered table may declare only "
+                + DECLARABLE_SYSTEM_COLUMNS
+                + " as system columns, not "
+                + column.name());
+      }
+    }
+    return new TableSchema(false, columns);
+  }
+
+  /** A sorted table: at least one key column, key columns first (YTsaurus requires a prefix). */
+  static TableSchema sorted(List<Column> columns) {
+    checkNames(columns);
+    boolean keysEnded = false;
+    for (Column column : columns) {
+      if (column.name().startsWith("$")) {
+        throw new IllegalArgumentException("sorted tables declare no system columns");
+      }
+      if (column.key() && keysEnded) {
+        throw new IllegalArgumentException(
+            "key column " + column.name() + " must come before every non-key column");
+      }
+      keysEnded |= !column.key();
+    }
+    if (columns.isEmpty() || !columns.get(0).key()) {
+      throw new IllegalArgumentException("a sorted table needs at least one key column");
+    }
+    return new TableSchema(true, columns);
+  }
+
+  private static void checkNames(List<Column> columns) {
+    Set<String> seen = new LinkedHashSet<>();
+    for (Column column : columns) {
+      if (!seen.add(column.name())) {
+        throw new IllegalArgumentException("duplicate column " + column.name());
+      }
+    }
+    if (columns.stream().noneMatch(c -> !c.name().startsWith("$"))) {
+      throw new IllegalArgumentException("a table needs at least one data column");
+    }
+  }
+
+  boolean sorted() {
+    return sorted;
+  }
+
+  /** All declared columns, system ones included, in declaration order. */
+  ImmutableList<Column> columns() {
+    return columns;
+  }
+
+  ImmutableList<Column> keyColumns() {
+    return keyColumns;
+  }
+
+  boolean declares(String systemColumn) {
+    return columns.stream().anyMatch(c -> c.name().equals(systemColumn));
+  }
+
+  int declaredSystemColumnCount() {
+    return (int) columns.stream().filter(c -> c.name().startsWith("$")).count();
+  }
+
+  /**
+   * Checks a written row and returns it normalized (schema order, missing columns null). The caller
+   * has already taken {@code $tablet_index} out of ordered-table rows.
+   */
+  Row normalize(YPath table, Row row) {
+    for (String name : row.asMap().keySet()) {
+      if (!dataColumnsByName.containsKey(name)) {
+        throw YtErrors.generic(
+            name.startsWith("$")
+                ? "System column " + name + " cannot be written to table " + table.value()
+                : "No column \"" + name + "\" in the strict schema of table " + table.value());
+      }
+    }
+    LinkedHashMap<String, Object> normalized = new LinkedHashMap<>();
+    for (Column column : dataColumns) {
+      Object value = row.get(column.name());
+      checkValue(table, column, value);
+      normalized.put(column.name(), value);
+    }
+    return Row.of(normalized);
+  }
+
+  /** Checks a key row given to a delete and returns the key. */
+  RowKey keyFromKeyRow(YPath table, Row keyRow) {
+    for (String name : keyRow.asMap().keySet()) {
+      if (keyColumns.stream().noneMatch(c -> c.name().equals(name))) {
+        throw YtErrors.generic(
+            "Column \"" + name + "\" is not a key column of table " + table.value());
+      }
+    }
+    for (Column column : keyColumns) {
+      checkValue(table, column, keyRow.get(column.name()));
+    }
+    return keyOf(keyRow);
+  }
+
+  RowKey keyOf(Row row) {
+    List<Object> key = new ArrayList<>(keyColumns.size());
+    keyColumns.forEach(c -> key.add(row.get(c.name())));
+    return new RowKey(key);
+  }
+
+  private static void checkValue(YPath table, Column column, Object value) {
+    if (value == null) {
+      if (column.required()) {
+        throw YtErrors.generic(
+            "Required column \"" + column.name() + "\" of table " + table.value() + " is null");
+      }
+      return;
+    }
+    String type = column.type();
+    boolean ok;
+    if (INTEGER_TYPES.contains(type)) {
+      ok = value instanceof Long number && (!UNSIGNED_TYPES.contains(type) || number >= 0);
+    } else if (type.equals("double") || type.equals("float")) {
+      ok = value instanceof Double;
+    } else if (type.equals("boolean") || type.equals("bool")) {
+      ok = value instanceof Boolean;
+    } else if (type.equals("string") || type.equals("utf8")) {
+      ok = value instanceof String || value instanceof byte[];
+    } else {
+      ok = true; // any, yson and composite types take any value
+    }
+    if (!ok) {
+      throw YtErrors.generic(
+          "Cannot write "
+              + value.getClass().getSimpleName()
+              + " value "
+              + value
+              + " into column \""
+              + column.name()
+              + "\" of type "
+              + type
+              + " in table "
+              + table.value());
+    }
+  }
+}

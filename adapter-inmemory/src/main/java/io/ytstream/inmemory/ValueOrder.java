@@ -1,0 +1,78 @@
+package io.ytstream.inmemory;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Comparator;
+
+/**
+ * The order of key values, as YTsaurus sorts them: null first, then by type (integers, doubles,
+ * booleans, strings), then by value. Strings compare by UTF-8 bytes (code point order), like
+ * YTsaurus and unlike {@link String#compareTo}. Lists and maps are not key types.
+ */
+final class ValueOrder implements Comparator<Object> {
+
+  static final ValueOrder INSTANCE = new ValueOrder();
+
+  private ValueOrder() {}
+
+  @Override
+  public int compare(Object a, Object b) {
+    int byType = Integer.compare(rank(a), rank(b));
+    if (byType != 0) {
+      return byType;
+    }
+    if (a == null) {
+      return 0;
+    }
+    if (a instanceof Long x && b instanceof Long y) {
+      return Long.compare(x, y);
+    }
+    if (a instanceof Double x && b instanceof Double y) {
+      return Double.compare(x, y);
+    }
+    if (a instanceof Boolean x && b instanceof Boolean y) {
+      return Boolean.compare(x, y);
+    }
+    return compareBytes(bytes(a), bytes(b));
+  }
+
+  /** Fails unless {@code value} can be part of a key. */
+  void validateKeyValue(Object value) {
+    rank(value);
+  }
+
+  private static int rank(Object value) {
+    if (value == null) {
+      return 0;
+    }
+    if (value instanceof Long) {
+      return 1;
+    }
+    if (value instanceof Double) {
+      return 2;
+    }
+    if (value instanceof Boolean) {
+      return 3;
+    }
+    if (value instanceof String || value instanceof byte[]) {
+      return 4;
+    }
+    throw new IllegalArgumentException(
+        "a key value must be null, Long, Double, Boolean, String or byte[], got "
+            + value.getClass().getName());
+  }
+
+  private static byte[] bytes(Object value) {
+    return value instanceof byte[] raw ? raw : ((String) value).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static int compareBytes(byte[] x, byte[] y) {
+    int common = Math.min(x.length, y.length);
+    for (int i = 0; i < common; i++) {
+      int byByte = Integer.compare(x[i] & 0xff, y[i] & 0xff);
+      if (byByte != 0) {
+        return byByte;
+      }
+    }
+    return Integer.compare(x.length, y.length);
+  }
+}
