@@ -100,7 +100,7 @@ record CheckpointBatchRanges(List<OffsetRange> ranges, Map<QueueId, ConsumerId> 
       in.transferTo(bytes);
       text = bytes.toString(StandardCharsets.UTF_8);
     }
-    String[] lines = text.split("\n");
+    String[] lines = text.split("\n", -1);
     List<StreamOffsets> out = new ArrayList<>();
     // Line 0 is the log version, line 1 Spark's metadata; then one line per source.
     for (int i = 2; i < lines.length; i++) {

@@ -54,7 +54,7 @@ record SourceMetadata(ConsumerId consumer, StreamOffsets initial) {
   }
 
   static SourceMetadata parse(String text, String where) {
-    String[] lines = text.split("\n");
+    String[] lines = text.split("\n", -1);
     if (lines.length < 3 || !lines[0].trim().equals(HEADER)) {
       throw new IllegalStateException(
           where

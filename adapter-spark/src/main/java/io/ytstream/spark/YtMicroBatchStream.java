@@ -18,6 +18,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.connector.read.InputPartition;
@@ -53,7 +54,7 @@ final class YtMicroBatchStream
 
   private volatile QueueBounds lastBounds;
   private volatile Optional<QueueBounds> availableNowTarget = Optional.empty();
-  private volatile long lostRows;
+  private final AtomicLong lostRows = new AtomicLong();
 
   YtMicroBatchStream(YtSourceSpec spec, String metadataPath, Configuration hadoopConf) {
     this.spec = spec;
@@ -132,7 +133,7 @@ final class YtMicroBatchStream
     }
     BatchPlan plan = BatchPlanner.plan(resolved, planBounds, spec.limits());
     if (!plan.losses().isEmpty()) {
-      lostRows += plan.lostRowCount();
+      lostRows.addAndGet(plan.lostRowCount());
       LOG.warn("yt source skipped trimmed rows (fail_on_data_loss=false): {}", plan.losses());
     }
     return new YtOffset(plan.end());
@@ -225,7 +226,7 @@ final class YtMicroBatchStream
   @Override
   public Map<String, String> metrics(Optional<Offset> latestConsumedOffset) {
     Map<String, String> out = new TreeMap<>();
-    out.put("lostRows", Long.toString(lostRows));
+    out.put("lostRows", Long.toString(lostRows.get()));
     QueueBounds bounds = lastBounds;
     if (bounds == null || latestConsumedOffset.isEmpty()) {
       return out;

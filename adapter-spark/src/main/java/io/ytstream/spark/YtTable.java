@@ -32,6 +32,7 @@ final class YtTable implements SupportsRead, SupportsWrite {
   }
 
   @Override
+  @SuppressWarnings("deprecation") // columns() is newer; schema() works on Spark 4.1 and 4.2
   public StructType schema() {
     return schema;
   }
