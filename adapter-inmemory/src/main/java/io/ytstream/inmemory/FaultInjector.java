@@ -69,7 +69,10 @@ public final class FaultInjector {
         operation, times, new ScheduledFault(FaultKind.UNKNOWN_OUTCOME_WITHOUT_APPLYING, 0, ""));
   }
 
-  /** Expires a live transaction now, as if its lease lapsed: every later use fails with 11000. */
+  /**
+   * Expires a live transaction now, as if its lease lapsed: every later use fails with 11000. Fails
+   * with 11000 itself when the transaction is not live (finished, expired or unknown).
+   */
   public void expireTransaction(TransactionId id) {
     synchronized (cluster) {
       cluster.transactions().expireNow(id);

@@ -59,6 +59,8 @@ final class InMemoryTransaction implements TabletTransaction {
   static InMemoryTransaction start(ClusterState cluster, Duration timeout) {
     Preconditions.checkArgument(
         !timeout.isNegative() && !timeout.isZero(), "timeout must be > 0, got %s", timeout);
+    // Abandoned transactions (a crashed executor's) must not pin old row versions forever.
+    cluster.transactions().expireLapsed();
     InMemoryTransaction transaction = new InMemoryTransaction(cluster, timeout.toMillis());
     cluster.transactions().add(transaction);
     return transaction;
@@ -241,9 +243,7 @@ final class InMemoryTransaction implements TabletTransaction {
 
   /** Fails with 11000 after expiry and 11003 after commit or abort. */
   void checkUsable(String action) {
-    if (state == TransactionState.ACTIVE && cluster.nowMillis() - lastUsedMillis >= timeoutMillis) {
-      expire();
-    }
+    expireIfLeaseLapsed();
     switch (state) {
       case ACTIVE:
         return;
@@ -252,6 +252,13 @@ final class InMemoryTransaction implements TabletTransaction {
       case COMMITTED:
       case ABORTED:
         throw YtErrors.invalidState(action, id, state);
+    }
+  }
+
+  /** Expiry is noticed lazily, on use or on a sweep; the clock alone changes nothing. */
+  void expireIfLeaseLapsed() {
+    if (state == TransactionState.ACTIVE && cluster.nowMillis() - lastUsedMillis >= timeoutMillis) {
+      expire();
     }
   }
 

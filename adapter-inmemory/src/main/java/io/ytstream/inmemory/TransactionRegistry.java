@@ -48,6 +48,11 @@ final class TransactionRegistry {
     transaction.expire();
   }
 
+  /** Expires every transaction whose lease has lapsed, in start order. */
+  void expireLapsed() {
+    List.copyOf(live.values()).forEach(InMemoryTransaction::expireIfLeaseLapsed);
+  }
+
   List<TransactionId> liveIds() {
     return List.copyOf(live.keySet());
   }
