@@ -61,6 +61,12 @@ public final class TransactionalBatchCommit {
     if (ranges.isEmpty()) {
       throw new IllegalArgumentException("batch " + batchId + " has no rows: it is not run");
     }
+    for (OffsetRange range : ranges) {
+      if (range.isEmpty()) {
+        throw new IllegalArgumentException(
+            "batch " + batchId + " lists the empty range " + range + ": plans skip empty ranges");
+      }
+    }
     this.batchId = batchId;
     this.ranges = List.copyOf(ranges);
   }
@@ -139,12 +145,13 @@ public final class TransactionalBatchCommit {
 
   /** The attempt ends without a commit (task failure, expiry, lost driver): run the batch again. */
   public void abandoned(String why) {
+    Objects.requireNonNull(why, "why");
     if (state.isFinal() || state == State.OUTCOME_UNKNOWN) {
       throw new IllegalStateException(
           "batch " + batchId + " cannot be abandoned in state " + state);
     }
     state = State.RETRY;
-    reason = Objects.requireNonNull(why, "why");
+    reason = why;
   }
 
   private void expect(State wanted) {

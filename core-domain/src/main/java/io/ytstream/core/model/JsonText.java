@@ -89,6 +89,7 @@ final class JsonText {
         return out.toString();
       }
       if (c < 0x20) {
+        pos--;
         throw error("control character in string");
       }
       if (c != '\\') {
@@ -110,11 +111,15 @@ final class JsonText {
           if (pos + 4 > text.length()) {
             throw error("short \\u escape");
           }
-          try {
-            out.append((char) Integer.parseInt(text.substring(pos, pos + 4), 16));
-          } catch (NumberFormatException ex) {
-            throw error("bad \\u escape");
+          int code = 0;
+          for (int i = pos; i < pos + 4; i++) {
+            int digit = hexValue(text.charAt(i));
+            if (digit < 0) {
+              throw error("bad \\u escape");
+            }
+            code = code * 16 + digit;
           }
+          out.append((char) code);
           pos += 4;
         }
         default -> throw error("bad escape '\\" + e + "'");
@@ -128,7 +133,7 @@ final class JsonText {
       pos++;
     }
     int digitsStart = pos;
-    while (pos < text.length() && Character.isDigit(text.charAt(pos))) {
+    while (pos < text.length() && isAsciiDigit(text.charAt(pos))) {
       pos++;
     }
     if (pos == digitsStart) {
@@ -146,6 +151,24 @@ final class JsonText {
     } catch (NumberFormatException e) {
       throw error("integer out of range");
     }
+  }
+
+  private static boolean isAsciiDigit(char c) {
+    return c >= '0' && c <= '9';
+  }
+
+  /** The value of an ASCII hex digit, or -1. */
+  private static int hexValue(char c) {
+    if (isAsciiDigit(c)) {
+      return c - '0';
+    }
+    if (c >= 'a' && c <= 'f') {
+      return c - 'a' + 10;
+    }
+    if (c >= 'A' && c <= 'F') {
+      return c - 'A' + 10;
+    }
+    return -1;
   }
 
   private void expect(char c) {
