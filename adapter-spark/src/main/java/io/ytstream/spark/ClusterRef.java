@@ -1,0 +1,55 @@
+package io.ytstream.spark;
+
+import io.ytstream.ports.spi.ClusterConnectors;
+import io.ytstream.ports.spi.ConnectionSettings;
+import io.ytstream.ports.spi.YtCluster;
+import java.io.Serializable;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Where a cluster is and how to connect (address and connection settings), small enough to travel
+ * in a Spark plan to executors. {@link #toString} never shows a secret (a token in particular).
+ */
+final class ClusterRef implements Serializable {
+
+  private static final long serialVersionUID = 1L;
+
+  private final String address;
+  private final TreeMap<String, String> settings;
+
+  ClusterRef(String address, Map<String, String> settings) {
+    this.address = address;
+    this.settings = new TreeMap<>(settings);
+  }
+
+  String address() {
+    return address;
+  }
+
+  /**
+   * Connects through the connector SPI. An address no adapter on the class path accepts fails with
+   * a message that names the address and the adapters present.
+   */
+  YtCluster connect() {
+    try {
+      return ClusterConnectors.connect(
+          address, ConnectionSettings.of(settings), ClusterRef.class.getClassLoader());
+    } catch (IllegalArgumentException e) {
+      boolean inMemory = address != null && address.startsWith("inmemory:");
+      throw new IllegalArgumentException(
+          e.getMessage()
+              + (inMemory
+                  ? ""
+                  : " A YTsaurus HTTP proxy address needs the HTTP adapter"
+                      + " (io.ytstream:adapter-ytsaurus) on the class path; it is delivered by its"
+                      + " own issue. inmemory:<name> selects an in-memory cluster in this JVM."),
+          e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return address + " " + ConnectionSettings.of(settings);
+  }
+}

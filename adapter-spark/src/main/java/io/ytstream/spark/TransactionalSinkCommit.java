@@ -1,0 +1,228 @@
+package io.ytstream.spark;
+
+import io.ytstream.core.commit.CommitOutcome;
+import io.ytstream.core.delivery.RecoveryVerdict;
+import io.ytstream.core.delivery.TransactionalBatchCommit;
+import io.ytstream.core.error.YtErrorCode;
+import io.ytstream.core.error.YtException;
+import io.ytstream.core.model.ConsumerId;
+import io.ytstream.core.model.OffsetRange;
+import io.ytstream.core.model.QueueId;
+import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.ports.TabletTransaction;
+import io.ytstream.ports.spi.YtCluster;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.function.Function;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The driver's end of a transactional batch, driving core's {@link TransactionalBatchCommit}: the
+ * batch's ranges come from the checkpoint ({@link CheckpointBatchRanges}); the consumer rows read
+ * inside the transaction decide (core's recovery table) whether to advance every partition with
+ * {@code old_offset = lower} and commit, to abort because an earlier attempt already applied the
+ * batch, or to fail because another writer moved the consumer. An unknown commit outcome is
+ * resolved by re-reading the consumer rows.
+ */
+final class TransactionalSinkCommit {
+
+  private static final Logger LOG = LoggerFactory.getLogger(TransactionalSinkCommit.class);
+
+  private final YtCluster cluster;
+  private final YtWriteSpec spec;
+  private final Path checkpointRoot;
+  private final Configuration hadoopConf;
+  private final long maxRowsPerTablet;
+
+  TransactionalSinkCommit(
+      YtCluster cluster,
+      YtWriteSpec spec,
+      Path checkpointRoot,
+      Configuration hadoopConf,
+      long maxRowsPerTablet) {
+    this.cluster = cluster;
+    this.spec = spec;
+    this.checkpointRoot = checkpointRoot;
+    this.hadoopConf = hadoopConf;
+    this.maxRowsPerTablet = maxRowsPerTablet;
+  }
+
+  /** Returns normally when the batch's rows and offsets are in the output exactly once. */
+  void commit(long epochId, TabletTransaction tx, YtCommitMessage[] messages) {
+    long[] perTablet = new long[spec.sorted() ? 1 : spec.tabletCount()];
+    for (YtCommitMessage m : messages) {
+      if (m == null) {
+        continue;
+      }
+      if (!tx.id().value().equals(m.transactionId()) || m.epochId() != epochId) {
+        throw new IllegalStateException(
+            "a writer of batch "
+                + epochId
+                + " reports transaction "
+                + m.transactionId()
+                + " of epoch "
+                + m.epochId()
+                + ", but the batch transaction is "
+                + tx.id()
+                + ": refusing to commit");
+      }
+      long[] rows = m.rowsPerTablet();
+      for (int t = 0; t < rows.length && t < perTablet.length; t++) {
+        perTablet[t] += rows[t];
+      }
+    }
+    checkTabletLimit(epochId, perTablet);
+
+    CheckpointBatchRanges batch = CheckpointBatchRanges.read(checkpointRoot, hadoopConf, epochId);
+    if (batch.ranges().isEmpty()) {
+      // No yt source rows in this batch (a no-data batch, or the query reads another source):
+      // the output alone is committed, with no consumer to decide recovery.
+      LOG.warn(
+          "batch {} has no yt source ranges: committing its output without a consumer advance",
+          epochId);
+      tx.commit();
+      return;
+    }
+    Function<QueueId, ConsumerId> consumerOf = q -> batch.consumers().get(q);
+    TransactionalBatchCommit state = new TransactionalBatchCommit(epochId, batch.ranges());
+    state.transactionStarted();
+    state.rowsWritten();
+    StreamOffsets snapshot = StreamOffsets.empty();
+    for (Map.Entry<QueueId, ConsumerId> e : batch.consumers().entrySet()) {
+      snapshot = snapshot.overlay(tx.readConsumer(e.getValue(), e.getKey()));
+    }
+    RecoveryVerdict verdict = state.consumerRead(snapshot);
+    switch (verdict.decision()) {
+      case ALREADY_APPLIED -> {
+        abortQuietly(tx);
+        LOG.info("batch {} was applied by an earlier attempt: {}", epochId, verdict.reason());
+        return;
+      }
+      case FENCED -> {
+        abortQuietly(tx);
+        throw new IllegalStateException(
+            "batch " + epochId + " is fenced, nothing was written: " + verdict.reason());
+      }
+      case COMMIT -> {
+        // decided below
+      }
+    }
+    RuntimeException error = null;
+    try {
+      for (OffsetRange range : batch.ranges()) {
+        tx.advanceConsumer(
+            consumerOf.apply(range.partition().queue()),
+            range.partition(),
+            OptionalLong.of(range.lower()),
+            range.upper());
+      }
+      tx.commit();
+    } catch (RuntimeException e) {
+      error = e;
+    }
+    CommitOutcome outcome = state.commitFinished(error);
+    switch (outcome) {
+      case COMMITTED -> {
+        return;
+      }
+      case UNKNOWN -> {
+        StreamOffsets now = StreamOffsets.empty();
+        for (Map.Entry<QueueId, ConsumerId> e : batch.consumers().entrySet()) {
+          now = now.overlay(cluster.consumerOffsets().read(e.getValue(), e.getKey()));
+        }
+        RecoveryVerdict resolved = state.outcomeResolved(now);
+        if (state.state() == TransactionalBatchCommit.State.COMMITTED) {
+          LOG.info("batch {}: the commit outcome was unknown, and it landed", epochId);
+          return;
+        }
+        abortQuietly(tx);
+        throw new IllegalStateException(
+            "batch "
+                + epochId
+                + ": the commit outcome was unknown and it did not land ("
+                + resolved.reason()
+                + "); the batch runs again when the query restarts",
+            error);
+      }
+      case FAILED -> {
+        abortQuietly(tx);
+        if (error instanceof YtException yt
+            && yt.hasCode(YtErrorCode.TOO_MANY_ROWS_IN_TRANSACTION)) {
+          throw tooManyRows(epochId, perTablet, error);
+        }
+        throw new IllegalStateException(
+            "batch " + epochId + " cannot commit: " + state.reason(), error);
+      }
+      case FENCED -> {
+        abortQuietly(tx);
+        throw new IllegalStateException(
+            "batch " + epochId + " is fenced, nothing was written: " + state.reason(), error);
+      }
+      case RETRY_LATER -> {
+        abortQuietly(tx);
+        throw new IllegalStateException(
+            "batch "
+                + epochId
+                + "'s transaction did not commit ("
+                + state.reason()
+                + "); nothing was written and the consumer did not move. The batch runs again"
+                + " with a new transaction when the query restarts",
+            error);
+      }
+    }
+  }
+
+  private void checkTabletLimit(long epochId, long[] perTablet) {
+    long worst = 0;
+    for (long rows : perTablet) {
+      worst = Math.max(worst, rows);
+    }
+    long limit = spec.sorted() ? maxRowsPerTablet * spec.tabletCount() : maxRowsPerTablet;
+    if (worst > limit) {
+      throw tooManyRows(epochId, perTablet, null);
+    }
+  }
+
+  private IllegalArgumentException tooManyRows(long epochId, long[] perTablet, Throwable cause) {
+    long total = 0;
+    long worst = 0;
+    for (long rows : perTablet) {
+      total += rows;
+      worst = Math.max(worst, rows);
+    }
+    long needed =
+        Math.max(spec.tabletCount() + 1, (total + maxRowsPerTablet - 1) / maxRowsPerTablet);
+    return new IllegalArgumentException(
+        "batch "
+            + epochId
+            + " would write "
+            + total
+            + " rows into "
+            + spec.path()
+            + " in one transaction, "
+            + worst
+            + " of them into one tablet, but YTsaurus allows "
+            + maxRowsPerTablet
+            + " rows per tablet in one transaction (\"Transaction affects too many rows in"
+            + " tablet\"). The output needs at least "
+            + needed
+            + " tablets (it has "
+            + spec.tabletCount()
+            + "): reshard "
+            + spec.path()
+            + ", or lower option max_rows_per_partition. Nothing was written and the consumer"
+            + " did not move.",
+        cause);
+  }
+
+  static void abortQuietly(TabletTransaction tx) {
+    try {
+      tx.abort();
+    } catch (RuntimeException e) {
+      LOG.debug("abort of {} failed: {}", tx.id(), e.getMessage());
+    }
+  }
+}

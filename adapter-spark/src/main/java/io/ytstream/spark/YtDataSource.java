@@ -1,0 +1,53 @@
+package io.ytstream.spark;
+
+import java.util.Map;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.catalog.Table;
+import org.apache.spark.sql.connector.catalog.TableProvider;
+import org.apache.spark.sql.connector.expressions.Transform;
+import org.apache.spark.sql.sources.DataSourceRegister;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+/**
+ * The {@code yt} data source: {@code spark.readStream.format("yt").option("consumer_path",
+ * "//c").load("//q")} and {@code writeStream.format("yt").option("path", "//out")}.
+ *
+ * <p>Reading infers the schema from the queue and checks the source (queue, mount, consumer,
+ * options) at {@code load()}, so bad input fails before any query starts. Writing takes the
+ * DataFrame's schema ({@link #supportsExternalMetadata()}) and checks it against the output table
+ * when the query starts.
+ */
+public final class YtDataSource implements TableProvider, DataSourceRegister {
+
+  public YtDataSource() {
+    SparkSession.getActiveSession()
+        .foreach(
+            spark -> {
+              YtFileSystem.register(spark.sparkContext().hadoopConfiguration());
+              return null;
+            });
+  }
+
+  @Override
+  public String shortName() {
+    return "yt";
+  }
+
+  @Override
+  public StructType inferSchema(CaseInsensitiveStringMap options) {
+    YtOptions opts = YtOptions.of(options.asCaseSensitiveMap());
+    return YtSourceSpec.resolve(opts, YtSettings.of(SparkSession.active())).schema();
+  }
+
+  @Override
+  public boolean supportsExternalMetadata() {
+    return true;
+  }
+
+  @Override
+  public Table getTable(
+      StructType schema, Transform[] partitioning, Map<String, String> properties) {
+    return new YtTable(schema, properties);
+  }
+}

@@ -1,0 +1,40 @@
+package io.ytstream.spark;
+
+import io.ytstream.ports.TransactionId;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.write.DataWriter;
+import org.apache.spark.sql.connector.write.DataWriterFactory;
+import org.apache.spark.sql.connector.write.streaming.StreamingDataWriterFactory;
+
+/**
+ * The write plan shipped to executors: the output table, and in transactional mode the id of the
+ * batch's transaction (the handle travels here, never in thread-local state).
+ */
+final class YtDataWriterFactory implements DataWriterFactory, StreamingDataWriterFactory {
+
+  private static final long serialVersionUID = 1L;
+
+  private final YtWriteSpec spec;
+  private final String transactionId;
+  private final long epochId;
+
+  YtDataWriterFactory(YtWriteSpec spec, String transactionId, long epochId) {
+    this.spec = spec;
+    this.transactionId = transactionId;
+    this.epochId = epochId;
+  }
+
+  @Override
+  public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
+    return createWriter(partitionId, taskId, epochId);
+  }
+
+  @Override
+  public DataWriter<InternalRow> createWriter(int partitionId, long taskId, long epochId) {
+    return new YtDataWriter(
+        spec,
+        transactionId == null ? null : new TransactionId(transactionId),
+        partitionId,
+        epochId);
+  }
+}

@@ -1,0 +1,279 @@
+package io.ytstream.spark;
+
+import io.ytstream.core.model.OffsetRange;
+import io.ytstream.core.model.PartitionBounds;
+import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.model.QueueId;
+import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.core.plan.BatchPlan;
+import io.ytstream.core.plan.BatchPlanner;
+import io.ytstream.core.plan.QueueBounds;
+import io.ytstream.core.plan.StartOffsetResolver;
+import io.ytstream.core.plan.TaskAssigner;
+import io.ytstream.core.plan.TaskAssignment;
+import io.ytstream.ports.spi.YtCluster;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.connector.read.streaming.MicroBatchStream;
+import org.apache.spark.sql.connector.read.streaming.Offset;
+import org.apache.spark.sql.connector.read.streaming.ReadLimit;
+import org.apache.spark.sql.connector.read.streaming.ReportsSourceMetrics;
+import org.apache.spark.sql.connector.read.streaming.SupportsTriggerAvailableNow;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The driver side of the {@code yt} source: a thin adapter over core's planning. Each call asks the
+ * cluster for what it needs and lets core decide: {@link StartOffsetResolver} and {@link
+ * BatchPlanner} plan a batch, {@link TaskAssigner} spreads it over tasks, {@link ConsumerCatchUp}
+ * (core's commit-lag rule and out-of-transaction state machine) moves the consumer.
+ *
+ * <p>Where the consumer moves: Spark calls {@link #latestOffset(Offset, ReadLimit)} with {@code
+ * start} = the end of the last batch whose {@code commits/N} entry is written (also after a
+ * restart), so that is a safe point to bring the consumer level, even when the queue is idle and no
+ * new batch runs; {@link #commit(Offset)} does the same as soon as Spark reports a batch done.
+ */
+final class YtMicroBatchStream
+    implements MicroBatchStream, SupportsTriggerAvailableNow, ReportsSourceMetrics {
+
+  private static final Logger LOG = LoggerFactory.getLogger(YtMicroBatchStream.class);
+
+  private final YtSourceSpec spec;
+  private final Path metadataDir;
+  private final Configuration hadoopConf;
+  private final YtCluster cluster;
+
+  private volatile QueueBounds lastBounds;
+  private volatile Optional<QueueBounds> availableNowTarget = Optional.empty();
+  private final AtomicLong lostRows = new AtomicLong();
+
+  YtMicroBatchStream(YtSourceSpec spec, String metadataPath, Configuration hadoopConf) {
+    this.spec = spec;
+    this.metadataDir = new Path(metadataPath);
+    this.hadoopConf = hadoopConf;
+    this.cluster = spec.cluster().connect();
+  }
+
+  @Override
+  public Offset initialOffset() {
+    Optional<SourceMetadata> stored = SourceMetadata.read(metadataDir, hadoopConf);
+    if (stored.isPresent()) {
+      checkSameSource(stored.get());
+      return new YtOffset(stored.get().initial());
+    }
+    QueueBounds bounds = readBounds();
+    StreamOffsets start = StartOffsetResolver.resolve(Optional.empty(), readConsumer(), bounds);
+    SourceMetadata written =
+        new SourceMetadata(spec.consumer(), start).writeIfAbsent(metadataDir, hadoopConf);
+    LOG.info("yt source starts from the consumer {}: {}", spec.consumer(), written.initial());
+    return new YtOffset(written.initial());
+  }
+
+  private void checkSameSource(SourceMetadata stored) {
+    if (!stored.consumer().equals(spec.consumer())) {
+      throw new IllegalArgumentException(
+          "the checkpoint at "
+              + metadataDir
+              + " was written for consumer "
+              + stored.consumer()
+              + ", but the query now reads with "
+              + spec.consumer()
+              + ": use a new checkpointLocation when changing option consumer_path");
+    }
+  }
+
+  @Override
+  public Offset deserializeOffset(String json) {
+    return YtOffset.parse(json);
+  }
+
+  @Override
+  public ReadLimit getDefaultReadLimit() {
+    return ReadLimit.allAvailable();
+  }
+
+  @Override
+  public Offset latestOffset() {
+    throw new UnsupportedOperationException(
+        "the yt source plans with latestOffset(start, limit); Spark calls that one");
+  }
+
+  @Override
+  public Offset latestOffset(Offset startOffset, ReadLimit limit) {
+    StreamOffsets start = YtOffset.of(startOffset);
+    // start is durable (its commits/N entry exists): bring a lagging consumer level, idle or not.
+    StreamOffsets consumer = ConsumerCatchUp.bringLevel(cluster, spec, start);
+    QueueBounds bounds = readBounds();
+    lastBounds = bounds;
+    QueueBounds planBounds = availableNowTarget.map(t -> capped(bounds, t)).orElse(bounds);
+    StreamOffsets resolved = StartOffsetResolver.resolve(Optional.of(start), consumer, planBounds);
+    TreeMap<PartitionId, Long> added = new TreeMap<>();
+    resolved
+        .asMap()
+        .forEach(
+            (p, offset) -> {
+              if (start.get(p).isEmpty()) {
+                added.put(p, offset);
+              }
+            });
+    if (!added.isEmpty()) {
+      // New partitions (the queue was resharded): first record where they start, with no rows,
+      // so every later range has its lower bound in the offset log.
+      LOG.info("yt source: new partitions {}", added);
+      return new YtOffset(start.overlay(StreamOffsets.of(added)));
+    }
+    BatchPlan plan = BatchPlanner.plan(resolved, planBounds, spec.limits());
+    if (!plan.losses().isEmpty()) {
+      lostRows.addAndGet(plan.lostRowCount());
+      LOG.warn("yt source skipped trimmed rows (fail_on_data_loss=false): {}", plan.losses());
+    }
+    return new YtOffset(plan.end());
+  }
+
+  private static QueueBounds capped(QueueBounds now, QueueBounds target) {
+    Map<QueueId, List<PartitionBounds>> byQueue = new TreeMap<>();
+    now.asMap()
+        .forEach(
+            (p, b) -> {
+              PartitionBounds t = target.get(p);
+              long total =
+                  t == null ? b.trimmedRowCount() : Math.min(b.totalRowCount(), t.totalRowCount());
+              long trimmed = Math.min(b.trimmedRowCount(), total);
+              byQueue
+                  .computeIfAbsent(p.queue(), q -> new ArrayList<>())
+                  .add(new PartitionBounds(p.index(), trimmed, total));
+            });
+    return QueueBounds.of(byQueue);
+  }
+
+  @Override
+  public InputPartition[] planInputPartitions(Offset startOffset, Offset endOffset) {
+    List<OffsetRange> ranges = ranges(YtOffset.of(startOffset), YtOffset.of(endOffset));
+    if (ranges.isEmpty()) {
+      return new InputPartition[0];
+    }
+    List<TaskAssignment> tasks = TaskAssigner.assign(ranges, ranges.size());
+    InputPartition[] out = new InputPartition[tasks.size()];
+    for (int i = 0; i < tasks.size(); i++) {
+      out[i] = new YtInputPartition(tasks.get(i).ranges());
+    }
+    return out;
+  }
+
+  /** The non-empty ranges between two offsets; a partition missing from start has no rows. */
+  static List<OffsetRange> ranges(StreamOffsets start, StreamOffsets end) {
+    List<OffsetRange> ranges = new ArrayList<>();
+    end.asMap()
+        .forEach(
+            (p, upper) -> {
+              long lower = start.getOrDefault(p, upper);
+              if (upper < lower) {
+                throw new IllegalStateException(
+                    "offsets move backwards for " + p + ": " + lower + " -> " + upper);
+              }
+              if (upper > lower) {
+                ranges.add(new OffsetRange(p, lower, upper));
+              }
+            });
+    return ranges;
+  }
+
+  @Override
+  public PartitionReaderFactory createReaderFactory() {
+    return new YtReaderFactory(spec);
+  }
+
+  @Override
+  public void commit(Offset end) {
+    ConsumerCatchUp.bringLevel(cluster, spec, YtOffset.of(end));
+  }
+
+  @Override
+  public void stop() {
+    cluster.close();
+  }
+
+  @Override
+  public void prepareForTriggerAvailableNow() {
+    availableNowTarget = Optional.of(readBounds());
+  }
+
+  @Override
+  public Offset reportLatestOffset() {
+    QueueBounds bounds = lastBounds;
+    if (bounds == null) {
+      return null;
+    }
+    TreeMap<PartitionId, Long> totals = new TreeMap<>();
+    bounds.asMap().forEach((p, b) -> totals.put(p, b.totalRowCount()));
+    return new YtOffset(StreamOffsets.of(totals));
+  }
+
+  /**
+   * Rows behind per partition (the last seen end of each partition minus the consumed offset):
+   * {@code minRowsBehindLatest}, {@code maxRowsBehindLatest}, {@code avgRowsBehindLatest}, {@code
+   * totalRowsBehindLatest}; and {@code lostRows}, rows skipped with fail_on_data_loss=false.
+   */
+  @Override
+  public Map<String, String> metrics(Optional<Offset> latestConsumedOffset) {
+    Map<String, String> out = new TreeMap<>();
+    out.put("lostRows", Long.toString(lostRows.get()));
+    QueueBounds bounds = lastBounds;
+    if (bounds == null || latestConsumedOffset.isEmpty()) {
+      return out;
+    }
+    StreamOffsets consumed = YtOffset.of(latestConsumedOffset.get());
+    long min = Long.MAX_VALUE;
+    long max = 0;
+    long total = 0;
+    int n = 0;
+    for (Map.Entry<PartitionId, PartitionBounds> e : bounds.asMap().entrySet()) {
+      long behind =
+          Math.max(
+              0,
+              e.getValue().totalRowCount()
+                  - consumed.getOrDefault(e.getKey(), e.getValue().trimmedRowCount()));
+      min = Math.min(min, behind);
+      max = Math.max(max, behind);
+      total += behind;
+      n++;
+    }
+    if (n > 0) {
+      out.put("minRowsBehindLatest", Long.toString(min));
+      out.put("maxRowsBehindLatest", Long.toString(max));
+      out.put("avgRowsBehindLatest", String.format(Locale.ROOT, "%.1f", (double) total / n));
+      out.put("totalRowsBehindLatest", Long.toString(total));
+    }
+    return out;
+  }
+
+  private QueueBounds readBounds() {
+    Map<QueueId, List<PartitionBounds>> byQueue = new TreeMap<>();
+    for (QueueId queue : spec.queues()) {
+      try {
+        byQueue.put(queue, cluster.queueMetadata().partitions(queue));
+      } catch (RuntimeException e) {
+        throw YtErrors.partitionsFailed(queue.path(), e);
+      }
+    }
+    return QueueBounds.of(byQueue);
+  }
+
+  private StreamOffsets readConsumer() {
+    return ConsumerCatchUp.readConsumer(cluster, spec);
+  }
+
+  @Override
+  public String toString() {
+    return "YtMicroBatchStream[" + spec.queues() + " via " + spec.consumer() + "]";
+  }
+}

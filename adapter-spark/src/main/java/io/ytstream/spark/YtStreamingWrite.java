@@ -1,0 +1,144 @@
+package io.ytstream.spark;
+
+import io.ytstream.ports.TabletTransaction;
+import io.ytstream.ports.spi.YtCluster;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
+import org.apache.spark.sql.connector.write.WriterCommitMessage;
+import org.apache.spark.sql.connector.write.streaming.StreamingDataWriterFactory;
+import org.apache.spark.sql.connector.write.streaming.StreamingWrite;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The driver side of the streaming sink. Spark runs one batch at a time on the driver: it asks for
+ * the writer factory, runs the tasks, then calls {@link #commit} or {@link #abort}.
+ *
+ * <p>In transactional mode the factory call opens the batch's tablet transaction (kept alive by a
+ * pinger) and puts its id into the factory that ships to executors; {@link #commit} hands the
+ * transaction to {@link TransactionalSinkCommit}; {@link #abort} aborts it. Outside transactional
+ * mode writers flush their own chunks and the consumer moves in the source's commit.
+ */
+final class YtStreamingWrite implements StreamingWrite {
+
+  private static final Logger LOG = LoggerFactory.getLogger(YtStreamingWrite.class);
+
+  private final YtWriteSpec spec;
+  private final YtSettings settings;
+  private final Path checkpointRoot;
+  private final Configuration hadoopConf;
+  private final YtCluster cluster;
+
+  private TabletTransaction open;
+  private ScheduledExecutorService pinger;
+  private ScheduledFuture<?> pinging;
+
+  /** {@code checkpointRoot} is null outside transactional mode. */
+  YtStreamingWrite(
+      YtWriteSpec spec, YtSettings settings, Path checkpointRoot, Configuration hadoopConf) {
+    this.spec = spec;
+    this.settings = settings;
+    this.checkpointRoot = checkpointRoot;
+    this.hadoopConf = hadoopConf;
+    this.cluster = spec.cluster().connect();
+  }
+
+  boolean transactional() {
+    return checkpointRoot != null;
+  }
+
+  @Override
+  public synchronized StreamingDataWriterFactory createStreamingWriterFactory(
+      PhysicalWriteInfo info) {
+    if (!transactional()) {
+      return new YtDataWriterFactory(spec, null, -1);
+    }
+    finishOpen("a new batch started");
+    open = cluster.transactions().start(settings.transactionTimeout());
+    startPinging(open);
+    LOG.debug("batch transaction {} opened", open.id());
+    return new YtDataWriterFactory(spec, open.id().value(), -1);
+  }
+
+  @Override
+  public synchronized void commit(long epochId, WriterCommitMessage[] messages) {
+    if (!transactional()) {
+      return;
+    }
+    TabletTransaction tx = open;
+    if (tx == null) {
+      throw new IllegalStateException("batch " + epochId + " has no open transaction");
+    }
+    YtCommitMessage[] ours = new YtCommitMessage[messages.length];
+    for (int i = 0; i < messages.length; i++) {
+      ours[i] = (YtCommitMessage) messages[i];
+    }
+    try {
+      new TransactionalSinkCommit(
+              cluster, spec, checkpointRoot, hadoopConf, settings.maxRowsPerTabletPerTransaction())
+          .commit(epochId, tx, ours);
+    } catch (RuntimeException e) {
+      TransactionalSinkCommit.abortQuietly(tx);
+      throw e;
+    } finally {
+      stopPinging();
+      open = null;
+    }
+  }
+
+  @Override
+  public synchronized void abort(long epochId, WriterCommitMessage[] messages) {
+    finishOpen("batch " + epochId + " aborted");
+  }
+
+  private void finishOpen(String why) {
+    stopPinging();
+    if (open != null) {
+      LOG.debug("aborting batch transaction {}: {}", open.id(), why);
+      TransactionalSinkCommit.abortQuietly(open);
+      open = null;
+    }
+  }
+
+  private void startPinging(TabletTransaction tx) {
+    if (pinger == null) {
+      pinger =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "ytstream-transaction-pinger");
+                t.setDaemon(true);
+                return t;
+              });
+    }
+    long period = Math.max(100, settings.transactionTimeout().toMillis() / 3);
+    pinging =
+        pinger.scheduleAtFixedRate(
+            () -> {
+              try {
+                tx.ping();
+              } catch (RuntimeException e) {
+                LOG.debug("ping of {} failed: {}", tx.id(), e.getMessage());
+              }
+            },
+            period,
+            period,
+            TimeUnit.MILLISECONDS);
+  }
+
+  private void stopPinging() {
+    if (pinging != null) {
+      pinging.cancel(false);
+      pinging = null;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "YtStreamingWrite[" + spec.path() + (transactional() ? ", transactional" : "") + "]";
+  }
+}

@@ -1,0 +1,92 @@
+package io.ytstream.spark;
+
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.catalog.SupportsRead;
+import org.apache.spark.sql.connector.catalog.SupportsWrite;
+import org.apache.spark.sql.connector.catalog.TableCapability;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.connector.read.streaming.MicroBatchStream;
+import org.apache.spark.sql.connector.write.LogicalWriteInfo;
+import org.apache.spark.sql.connector.write.WriteBuilder;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+/** A queue to read or a dynamic table to write, as Spark sees it. */
+final class YtTable implements SupportsRead, SupportsWrite {
+
+  private final StructType schema;
+  private final Map<String, String> properties;
+
+  YtTable(StructType schema, Map<String, String> properties) {
+    this.schema = schema;
+    this.properties = Map.copyOf(properties);
+  }
+
+  @Override
+  public String name() {
+    return "yt:" + properties.getOrDefault("path", "?");
+  }
+
+  @Override
+  @SuppressWarnings("deprecation") // columns() is newer; schema() works on Spark 4.1 and 4.2
+  public StructType schema() {
+    return schema;
+  }
+
+  @Override
+  public Set<TableCapability> capabilities() {
+    return EnumSet.of(
+        TableCapability.MICRO_BATCH_READ,
+        TableCapability.STREAMING_WRITE,
+        TableCapability.BATCH_WRITE,
+        TableCapability.TRUNCATE);
+  }
+
+  @Override
+  public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
+    YtOptions opts = YtOptions.of(options.asCaseSensitiveMap());
+    return () -> new YtScan(opts);
+  }
+
+  @Override
+  public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
+    return new YtWriteBuilder(info);
+  }
+
+  /** The streaming scan; the source is validated again when the query starts. */
+  private static final class YtScan implements Scan {
+    private final YtOptions options;
+    private YtSourceSpec spec;
+
+    YtScan(YtOptions options) {
+      this.options = options;
+    }
+
+    private YtSourceSpec spec() {
+      if (spec == null) {
+        spec = YtSourceSpec.resolve(options, YtSettings.of(SparkSession.active()));
+      }
+      return spec;
+    }
+
+    @Override
+    public StructType readSchema() {
+      return spec().schema();
+    }
+
+    @Override
+    public String description() {
+      return "yt" + options.get(YtOptions.PATH).map(p -> "[" + p + "]").orElse("");
+    }
+
+    @Override
+    public MicroBatchStream toMicroBatchStream(String checkpointLocation) {
+      SparkSession spark = SparkSession.active();
+      return new YtMicroBatchStream(spec(), checkpointLocation, HadoopConfs.forSession(spark));
+    }
+  }
+}

@@ -1,0 +1,157 @@
+package io.ytstream.spark;
+
+import io.ytstream.core.model.YPath;
+import io.ytstream.ports.TableDescription;
+import io.ytstream.ports.TableDescription.Column;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * The output table as writers need it on executors, checked against the DataFrame's schema before
+ * the first batch: every DataFrame column exists in the table with a compatible type, every
+ * required table column and every key column is written.
+ */
+final class YtWriteSpec implements Serializable {
+
+  private static final long serialVersionUID = 1L;
+
+  private final ClusterRef cluster;
+  private final String path;
+  private final boolean sorted;
+  private final int tabletCount;
+  private final ArrayList<ColumnSpec> columns;
+  private final int dynBatchSize;
+
+  private YtWriteSpec(
+      ClusterRef cluster,
+      String path,
+      boolean sorted,
+      int tabletCount,
+      List<ColumnSpec> columns,
+      int dynBatchSize) {
+    this.cluster = cluster;
+    this.path = path;
+    this.sorted = sorted;
+    this.tabletCount = tabletCount;
+    this.columns = new ArrayList<>(columns);
+    this.dynBatchSize = dynBatchSize;
+  }
+
+  static YtWriteSpec check(
+      ClusterRef cluster, TableDescription table, StructType schema, int dynBatchSize) {
+    YPath path = table.path();
+    List<ColumnSpec> columns = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    YtTypes.dataColumns(table).forEach(c -> names.add(c.name()));
+    for (StructField field : schema.fields()) {
+      Optional<Column> column =
+          YtTypes.dataColumns(table).stream()
+              .filter(c -> c.name().equals(field.name()))
+              .findFirst();
+      if (column.isEmpty()) {
+        Optional<Column> caseless =
+            YtTypes.dataColumns(table).stream()
+                .filter(c -> c.name().equalsIgnoreCase(field.name()))
+                .findFirst();
+        throw new IllegalArgumentException(
+            "schema mismatch: the DataFrame has column '"
+                + field.name()
+                + "', which "
+                + path
+                + " does not have"
+                + caseless.map(c -> " (did you mean '" + c.name() + "'?)").orElse("")
+                + ". Columns of "
+                + path
+                + ": "
+                + names
+                + ". Select or rename the DataFrame's columns to match, or add the column to the"
+                + " table");
+      }
+      Column c = column.get();
+      if (!YtTypes.writable(field.dataType(), c.type())) {
+        throw new IllegalArgumentException(
+            "schema mismatch: column '"
+                + field.name()
+                + "' is "
+                + field.dataType().simpleString()
+                + " in the DataFrame but "
+                + c.type()
+                + " in "
+                + path
+                + ". Cast it (e.g. col(\""
+                + field.name()
+                + "\").cast(\""
+                + suggestedCast(c.type())
+                + "\")) or change the table's schema");
+      }
+      columns.add(new ColumnSpec(field.name(), field.dataType(), c.type()));
+    }
+    for (Column c : YtTypes.dataColumns(table)) {
+      boolean written = columns.stream().anyMatch(w -> w.name().equals(c.name()));
+      if (!written && (c.required() || c.key())) {
+        throw new IllegalArgumentException(
+            "schema mismatch: column '"
+                + c.name()
+                + "' of "
+                + path
+                + " is "
+                + (c.key() ? "a key column" : "required")
+                + " but the DataFrame has no such column (DataFrame columns: "
+                + List.of(schema.fieldNames())
+                + ")");
+      }
+    }
+    return new YtWriteSpec(
+        cluster,
+        path.value(),
+        table.sorted(),
+        Math.max(1, table.tabletCount()),
+        columns,
+        dynBatchSize);
+  }
+
+  private static String suggestedCast(String ytType) {
+    return switch (ytType.toLowerCase(Locale.ROOT)) {
+      case "int8" -> "byte";
+      case "int16", "uint8" -> "short";
+      case "int32", "uint16" -> "int";
+      case "float" -> "float";
+      case "double" -> "double";
+      case "boolean", "bool" -> "boolean";
+      case "string", "utf8" -> "string";
+      case "date" -> "date";
+      case "datetime", "timestamp" -> "timestamp";
+      case "any", "yson" -> "binary";
+      default -> "long";
+    };
+  }
+
+  ClusterRef cluster() {
+    return cluster;
+  }
+
+  YPath path() {
+    return YPath.of(path);
+  }
+
+  boolean sorted() {
+    return sorted;
+  }
+
+  int tabletCount() {
+    return tabletCount;
+  }
+
+  List<ColumnSpec> columns() {
+    return columns;
+  }
+
+  int dynBatchSize() {
+    return dynBatchSize;
+  }
+}
