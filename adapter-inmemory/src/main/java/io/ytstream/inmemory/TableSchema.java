@@ -3,6 +3,7 @@ package io.ytstream.inmemory;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableSet;
 import io.ytstream.core.model.YPath;
+import io.ytstream.core.schema.YtValues;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription.Column;
 import java.util.ArrayList;
@@ -26,23 +27,6 @@ final class TableSchema {
 
   private static final ImmutableSet<String> DECLARABLE_SYSTEM_COLUMNS =
       ImmutableSet.of(TIMESTAMP, CUMULATIVE_DATA_WEIGHT);
-  private static final ImmutableSet<String> INTEGER_TYPES =
-      ImmutableSet.of(
-          "int8",
-          "int16",
-          "int32",
-          "int64",
-          "uint8",
-          "uint16",
-          "uint32",
-          "uint64",
-          "date",
-          "datetime",
-          "timestamp",
-          "interval");
-  private static final ImmutableSet<String> UNSIGNED_TYPES =
-      ImmutableSet.of("uint8", "uint16", "uint32", "uint64");
-
   private final boolean sorted;
   private final ImmutableList<Column> columns;
   private final ImmutableList<Column> dataColumns;
@@ -149,9 +133,7 @@ final class TableSchema {
     }
     LinkedHashMap<String, Object> normalized = new LinkedHashMap<>();
     for (Column column : dataColumns) {
-      Object value = row.get(column.name());
-      checkValue(table, column, value);
-      normalized.put(column.name(), value);
+      normalized.put(column.name(), checkValue(table, column, row.get(column.name())));
     }
     return Row.of(normalized);
   }
@@ -164,10 +146,11 @@ final class TableSchema {
             "Column \"" + name + "\" is not a key column of table " + table.value());
       }
     }
+    List<Object> key = new ArrayList<>(keyColumns.size());
     for (Column column : keyColumns) {
-      checkValue(table, column, keyRow.get(column.name()));
+      key.add(checkValue(table, column, keyRow.get(column.name())));
     }
-    return keyOf(keyRow);
+    return new RowKey(key);
   }
 
   RowKey keyOf(Row row) {
@@ -176,39 +159,29 @@ final class TableSchema {
     return new RowKey(key);
   }
 
-  private static void checkValue(YPath table, Column column, Object value) {
+  /**
+   * Checks a value against its column's type_v3 type and returns the canonical form {@link
+   * YtValues} defines (which is what the cluster stores and reads back).
+   */
+  private static Object checkValue(YPath table, Column column, Object value) {
     if (value == null) {
       if (column.required()) {
         throw YtErrors.generic(
             "Required column \"" + column.name() + "\" of table " + table.value() + " is null");
       }
-      return;
+      return null;
     }
-    String type = column.type();
-    boolean ok;
-    if (INTEGER_TYPES.contains(type)) {
-      ok = value instanceof Long number && (!UNSIGNED_TYPES.contains(type) || number >= 0);
-    } else if (type.equals("double") || type.equals("float")) {
-      ok = value instanceof Double;
-    } else if (type.equals("boolean") || type.equals("bool")) {
-      ok = value instanceof Boolean;
-    } else if (type.equals("string") || type.equals("utf8")) {
-      ok = value instanceof String || value instanceof byte[];
-    } else {
-      ok = true; // any, yson and composite types take any value
-    }
-    if (!ok) {
+    try {
+      return YtValues.normalize(column.typeV3(), value, "column \"" + column.name() + "\"");
+    } catch (IllegalArgumentException e) {
       throw YtErrors.generic(
-          "Cannot write "
-              + value.getClass().getSimpleName()
-              + " value "
-              + value
-              + " into column \""
-              + column.name()
-              + "\" of type "
-              + type
-              + " in table "
-              + table.value());
+          "Cannot write into table "
+              + table.value()
+              + ": "
+              + e.getMessage()
+              + " (column type "
+              + column.typeV3().describe()
+              + ")");
     }
   }
 }

@@ -40,7 +40,7 @@ final class ConsumerRows {
     }
     byte[] body = client.send(proxy, Command.SELECT_ROWS, params, null, Repeat.READ);
     Map<Integer, Long> offsets = new TreeMap<>();
-    for (Map<String, Object> row : cluster.rows().decode(body)) {
+    for (Map<String, Object> row : cluster.rows().decode(body, Map.of())) {
       Object partition = row.get("partition_index");
       Object offset = row.get("offset");
       if (!(partition instanceof Long index)) {

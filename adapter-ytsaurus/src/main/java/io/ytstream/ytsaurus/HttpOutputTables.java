@@ -43,7 +43,7 @@ final class HttpOutputTables implements OutputTables {
         cluster.heavyProxies().forHeavyCommand(),
         Command.INSERT_ROWS,
         params,
-        cluster.rows().encode(rows),
+        cluster.rows().encode(rows, cluster.columnTypes(table)),
         Repeat.COMMIT);
   }
 
@@ -59,7 +59,8 @@ final class HttpOutputTables implements OutputTables {
             params,
             null,
             Repeat.READ);
-    List<Map<String, Object>> rows = new ArrayList<>(cluster.rows().decode(body));
+    List<Map<String, Object>> rows =
+        new ArrayList<>(cluster.rows().decode(body, cluster.columnTypes(table)));
     // Ordered tables come back with ($tablet_index, $row_index); put them in that order.
     if (!rows.isEmpty() && rows.get(0).get(HttpQueuePartitionReader.ROW_INDEX) instanceof Long) {
       rows.sort(

@@ -3,6 +3,7 @@ package io.ytstream.ytsaurus;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.schema.YtType;
 import io.ytstream.ports.QueuePartitionReader;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
@@ -48,6 +49,11 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
     cluster.checkLocal(consumer.cluster(), consumer.toString());
     YtHttpClient client = cluster.client();
     URI proxy = cluster.heavyProxies().forHeavyCommand();
+    // A queue on another cluster is read without its schema: columns arrive as plain YSON values.
+    Map<String, YtType> types =
+        partition.queue().cluster().equals(cluster.name())
+            ? cluster.columnTypes(partition.queue().path())
+            : Map.of();
     List<QueueRow> result = new ArrayList<>();
     long next = offset;
     while (result.size() < maxRows) {
@@ -60,7 +66,7 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
       params.put("offset", next);
       params.put("max_row_count", maxRows - result.size());
       byte[] body = client.send(proxy, Command.PULL_QUEUE_CONSUMER, params, null, Repeat.READ);
-      List<Map<String, Object>> rows = cluster.rows().decode(body);
+      List<Map<String, Object>> rows = cluster.rows().decode(body, types);
       if (rows.isEmpty()) {
         break;
       }

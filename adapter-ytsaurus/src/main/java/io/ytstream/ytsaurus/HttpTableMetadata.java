@@ -3,12 +3,17 @@ package io.ytstream.ytsaurus;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ytstream.core.model.YPath;
+import io.ytstream.core.schema.ColumnSchema;
+import io.ytstream.core.schema.TableSchema;
 import io.ytstream.ports.TableDescription;
 import io.ytstream.ports.TableMetadata;
 import java.util.ArrayList;
 import java.util.List;
 
-/** {@code get <table>/@schema} and {@code get <table>/@tablet_count}. */
+/**
+ * {@code get <table>/@schema} (read by core's {@code TableSchemaJson}, so each column carries its
+ * type_v3 type) and {@code get <table>/@tablet_count}.
+ */
 final class HttpTableMetadata implements TableMetadata {
 
   private final YtsaurusCluster cluster;
@@ -19,20 +24,13 @@ final class HttpTableMetadata implements TableMetadata {
 
   @Override
   public TableDescription describe(YPath table) {
-    JsonNode schema = attribute(table, "schema");
-    // JSON renders a YSON list with attributes as {"$attributes":{...},"$value":[...]}.
-    JsonNode columnsNode = schema.has("$value") ? schema.get("$value") : schema;
+    TableSchema schema = cluster.schema(table);
     List<TableDescription.Column> columns = new ArrayList<>();
     boolean sorted = false;
-    for (JsonNode column : columnsNode) {
-      boolean key = column.hasNonNull("sort_order");
+    for (ColumnSchema column : schema.columns()) {
+      boolean key = column.sortOrder().isKey();
       sorted |= key;
-      columns.add(
-          new TableDescription.Column(
-              column.path("name").asText(),
-              column.path("type").asText("any"),
-              key,
-              column.path("required").asBoolean(false)));
+      columns.add(TableDescription.Column.of(column.name(), column.type(), key));
     }
     int tabletCount = attribute(table, "tablet_count").asInt();
     return new TableDescription(table, sorted, tabletCount, columns);

@@ -77,7 +77,12 @@ final class HttpTabletTransaction implements TabletTransaction {
     ObjectNode params = client.params();
     params.put("path", table.value());
     params.put("transaction_id", id.transactionId());
-    client.structured(id.proxy(), command, params, cluster.rows().encode(rows), Repeat.ONCE);
+    client.structured(
+        id.proxy(),
+        command,
+        params,
+        cluster.rows().encode(rows, cluster.columnTypes(table)),
+        Repeat.ONCE);
   }
 
   @Override

@@ -1,147 +1,619 @@
 package io.ytstream.ytsaurus;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.ytstream.core.schema.YsonAttributed;
+import io.ytstream.core.schema.YsonUint64;
+import io.ytstream.core.schema.YtDecimal;
+import io.ytstream.core.schema.YtDict;
+import io.ytstream.core.schema.YtList;
+import io.ytstream.core.schema.YtMember;
+import io.ytstream.core.schema.YtOptional;
+import io.ytstream.core.schema.YtPrimitive;
+import io.ytstream.core.schema.YtStruct;
+import io.ytstream.core.schema.YtTagged;
+import io.ytstream.core.schema.YtTuple;
+import io.ytstream.core.schema.YtType;
+import io.ytstream.core.schema.YtValues;
+import io.ytstream.core.schema.YtVariantStruct;
+import io.ytstream.core.schema.YtVariantTuple;
 import io.ytstream.ports.Row;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Iterator;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Rows as tabular JSON with {@code encode_utf8=false}: one object per line (reference 2.1).
- * Integers become {@link Long}, fractions {@link Double}; strings stay UTF-8 text. A {@code byte[]}
- * value is sent as its UTF-8 text (JSON cannot carry arbitrary bytes without {@code
- * encode_utf8=true}).
+ * Rows as tabular JSON, one object per line (reference 2.1), each column encoded as its type_v3
+ * type requires. Sources, all under {@code ytsaurus/ytsaurus}:
+ *
+ * <ul>
+ *   <li>{@code yt/docs/en/_includes/user-guide/storage/formats.md}, JSON: {@code encode_utf8=%true}
+ *       maps each byte of a YSON string to one code point U+0000..U+00FF (and back), which is the
+ *       only JSON form that carries any bytes; with {@code %false} strings must be UTF-8 ("not all
+ *       YSON strings are readable"). Rows therefore travel with {@code encode_utf8=%true} ({@link
+ *       YtHttpClient#TABULAR_INPUT_FORMAT}); column names and map keys are transcoded the same way.
+ *       Attributes are {@code {"$attributes":..,"$value":..}}; {@code stringify_nan_and_infinity}
+ *       makes the server write NaN and infinities as {@code "nan"}, {@code "inf"}, {@code "-inf"}
+ *       ({@code yt/yt/core/json/json_writer.cpp}; without it they are an error).
+ *   <li>{@code yt/yt/core/json/json_callbacks.cpp}: on input {@code {"$type":"double","$value":
+ *       "nan"}} is a double and {@code {"$type":"uint64","$value":"5"}} a uint64; a map key that
+ *       starts with {@code $} is sent with one more {@code $} (and so the writer returns it).
+ *   <li>{@code yt/docs/en/_includes/user-guide/storage/data-types.md} ("Representing compound types
+ *       in formats", default modes): optional of a non-optional is the value or null, of an
+ *       optional {@code [v]}; list and tuple arrays; struct an object (named mode; a positional
+ *       array is read too); dict an array of {@code [key, value]}; variant {@code [index, v]} or
+ *       {@code ["name", v]}; tagged its item; decimal its binary string (4/8/16/32 bytes big-endian
+ *       two's complement, top bit inverted); dates, datetimes, timestamps and intervals integers;
+ *       uuid its 16 bytes; uint64 an unsigned number.
+ * </ul>
+ *
+ * <p>Numbers are read from their text, never through {@code double}: int64 and uint64 keep all 64
+ * bits (a uint64 is a {@code Long} holding the bits), and {@code -0.0} keeps its sign. Values are
+ * checked and put in canonical form by {@link YtValues} before they are sent; columns without a
+ * known type (system columns, untyped projections) are written and read as plain YSON values.
  */
 final class JsonRows {
 
-  private final ObjectMapper json;
+  private static final JsonFactory FACTORY = new JsonFactory();
+  private static final BigInteger TWO_64 = BigInteger.ONE.shiftLeft(64);
 
-  JsonRows(ObjectMapper json) {
-    this.json = json;
-  }
+  /** A JSON number kept as its text. */
+  private record RawNumber(String text, boolean integral) {}
 
-  byte[] encode(List<Row> rows) {
-    StringBuilder out = new StringBuilder();
-    for (Row row : rows) {
-      ObjectNode node = json.createObjectNode();
-      row.asMap().forEach((column, value) -> node.set(column, toJson(column, value)));
-      try {
-        out.append(json.writeValueAsString(node)).append('\n');
-      } catch (JsonProcessingException e) {
-        throw new IllegalArgumentException("row cannot be written as JSON: " + e.getMessage(), e);
-      }
-    }
-    return out.toString().getBytes(StandardCharsets.UTF_8);
-  }
+  /** A JSON string before transcoding: the code points as the JSON text gives them. */
+  private record RawString(String text) {}
 
-  List<Map<String, Object>> decode(byte[] body) {
-    List<Map<String, Object>> rows = new ArrayList<>();
-    String text = new String(body, StandardCharsets.UTF_8);
-    for (String line : text.split("\n", -1)) {
-      if (line.isBlank()) {
-        continue;
-      }
-      try {
-        JsonNode node = json.readTree(line);
-        if (!node.isObject()) {
-          throw new YtTransportException("a tabular row is not a JSON object: " + line, null);
+  JsonRows() {}
+
+  // ---- encoding ----
+
+  byte[] encode(List<Row> rows, Map<String, YtType> types) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try {
+      for (Row row : rows) {
+        try (JsonGenerator gen = FACTORY.createGenerator(out)) {
+          gen.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
+          gen.writeStartObject();
+          for (Map.Entry<String, Object> e : row.asMap().entrySet()) {
+            String column = e.getKey();
+            gen.writeFieldName(bytesAsJson(column.getBytes(StandardCharsets.UTF_8)));
+            YtType type = types.get(column);
+            Object value = e.getValue();
+            if (type == null || value == null) {
+              writeYson(gen, value, column);
+            } else {
+              write(gen, type, YtValues.normalize(type, value, "column \"" + column + "\""));
+            }
+          }
+          gen.writeEndObject();
         }
-        @SuppressWarnings("unchecked")
-        Map<String, Object> row = (Map<String, Object>) fromJson(node);
-        rows.add(row);
-      } catch (IOException e) {
-        throw new YtTransportException("a tabular response line is not JSON", e);
+        out.write('\n');
       }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toByteArray();
+  }
+
+  private static String bytesAsJson(byte[] bytes) {
+    return new String(bytes, StandardCharsets.ISO_8859_1);
+  }
+
+  private static String textAsJson(String text) {
+    return bytesAsJson(text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static String escapedKey(String key) {
+    return textAsJson(key.startsWith("$") ? "$" + key : key);
+  }
+
+  private static void write(JsonGenerator gen, YtType type, Object value) throws IOException {
+    if (value == null) {
+      gen.writeNull();
+      return;
+    }
+    if (type instanceof YtTagged t) {
+      write(gen, t.item(), value);
+    } else if (type instanceof YtOptional o) {
+      if (o.item().isNullable()) {
+        gen.writeStartArray();
+        write(gen, o.item(), ((List<?>) value).get(0));
+        gen.writeEndArray();
+      } else {
+        write(gen, o.item(), value);
+      }
+    } else if (type instanceof YtPrimitive p) {
+      writePrimitive(gen, p, value);
+    } else if (type instanceof YtDecimal d) {
+      gen.writeString(bytesAsJson(decimalBytes(d, (BigDecimal) value)));
+    } else if (type instanceof YtList l) {
+      gen.writeStartArray();
+      for (Object item : (List<?>) value) {
+        write(gen, l.item(), item);
+      }
+      gen.writeEndArray();
+    } else if (type instanceof YtTuple t) {
+      gen.writeStartArray();
+      List<?> items = (List<?>) value;
+      for (int i = 0; i < items.size(); i++) {
+        write(gen, t.elements().get(i), items.get(i));
+      }
+      gen.writeEndArray();
+    } else if (type instanceof YtStruct s) {
+      gen.writeStartObject();
+      Map<?, ?> map = (Map<?, ?>) value;
+      for (YtMember m : s.members()) {
+        gen.writeFieldName(escapedKey(m.name()));
+        write(gen, m.type(), map.get(m.name()));
+      }
+      gen.writeEndObject();
+    } else if (type instanceof YtDict d) {
+      gen.writeStartArray();
+      for (Object entry : (List<?>) value) {
+        List<?> pair = (List<?>) entry;
+        gen.writeStartArray();
+        write(gen, d.key(), pair.get(0));
+        write(gen, d.value(), pair.get(1));
+        gen.writeEndArray();
+      }
+      gen.writeEndArray();
+    } else if (type instanceof YtVariantTuple v) {
+      List<?> pair = (List<?>) value;
+      long index = (Long) pair.get(0);
+      gen.writeStartArray();
+      gen.writeNumber(index);
+      write(gen, v.elements().get((int) index), pair.get(1));
+      gen.writeEndArray();
+    } else if (type instanceof YtVariantStruct v) {
+      List<?> pair = (List<?>) value;
+      String name = (String) pair.get(0);
+      gen.writeStartArray();
+      gen.writeString(textAsJson(name));
+      for (YtMember m : v.members()) {
+        if (m.name().equals(name)) {
+          write(gen, m.type(), pair.get(1));
+        }
+      }
+      gen.writeEndArray();
+    } else {
+      throw new IllegalArgumentException("unsupported type " + type.describe());
+    }
+  }
+
+  private static void writePrimitive(JsonGenerator gen, YtPrimitive type, Object value)
+      throws IOException {
+    switch (type) {
+      case UINT64 -> gen.writeNumber(Long.toUnsignedString((Long) value));
+      case FLOAT, DOUBLE -> writeDouble(gen, (Double) value);
+      case STRING, UTF8, JSON, UUID -> gen.writeString(bytesAsJson(stringBytes(value)));
+      case YSON -> writeYson(gen, value, "yson");
+      default -> writeYson(gen, value, type.v3Name());
+    }
+  }
+
+  private static byte[] stringBytes(Object value) {
+    return value instanceof byte[] b ? b : ((String) value).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static void writeDouble(JsonGenerator gen, double value) throws IOException {
+    if (Double.isFinite(value)) {
+      gen.writeNumber(value);
+      return;
+    }
+    // JSON has no literal for these; the server's JSON parser converts a typed string.
+    gen.writeStartObject();
+    gen.writeStringField("$type", "double");
+    gen.writeStringField("$value", Double.isNaN(value) ? "nan" : value > 0 ? "inf" : "-inf");
+    gen.writeEndObject();
+  }
+
+  /** A plain YSON value (the Yson model) as JSON. */
+  private static void writeYson(JsonGenerator gen, Object value, String where) throws IOException {
+    if (value == null) {
+      gen.writeNull();
+    } else if (value instanceof Long || value instanceof Integer || value instanceof Short) {
+      gen.writeNumber(((Number) value).longValue());
+    } else if (value instanceof YsonUint64 u) {
+      // Typed, so a small uint64 stays a uint64 (json_callbacks.cpp reads "$type").
+      gen.writeStartObject();
+      gen.writeStringField("$type", "uint64");
+      gen.writeStringField("$value", u.toString());
+      gen.writeEndObject();
+    } else if (value instanceof Double d) {
+      writeDouble(gen, d);
+    } else if (value instanceof Float f) {
+      writeDouble(gen, f.doubleValue());
+    } else if (value instanceof Boolean b) {
+      gen.writeBoolean(b);
+    } else if (value instanceof String || value instanceof byte[]) {
+      gen.writeString(bytesAsJson(stringBytes(value)));
+    } else if (value instanceof List<?> list) {
+      gen.writeStartArray();
+      for (Object item : list) {
+        writeYson(gen, item, where);
+      }
+      gen.writeEndArray();
+    } else if (value instanceof Map<?, ?> map) {
+      gen.writeStartObject();
+      for (Map.Entry<?, ?> e : map.entrySet()) {
+        gen.writeFieldName(escapedKey(String.valueOf(e.getKey())));
+        writeYson(gen, e.getValue(), where);
+      }
+      gen.writeEndObject();
+    } else if (value instanceof YsonAttributed a) {
+      gen.writeStartObject();
+      gen.writeFieldName("$attributes");
+      writeYson(gen, a.attributes(), where);
+      gen.writeFieldName("$value");
+      writeYson(gen, a.value(), where);
+      gen.writeEndObject();
+    } else {
+      throw new IllegalArgumentException(
+          where + ": unsupported value type " + value.getClass().getName());
+    }
+  }
+
+  /** data-types.md, "Description of binary representation" of decimal. */
+  static byte[] decimalBytes(YtDecimal type, BigDecimal value) {
+    int width = decimalWidth(type.precision());
+    BigInteger unscaled = value.setScale(type.scale()).unscaledValue();
+    byte[] twos = unscaled.toByteArray();
+    byte[] out = new byte[width];
+    byte fill = unscaled.signum() < 0 ? (byte) 0xff : 0;
+    for (int i = 0; i < width; i++) {
+      int from = twos.length - width + i;
+      out[i] = from < 0 ? fill : twos[from];
+    }
+    out[0] = (byte) (out[0] ^ 0x80);
+    return out;
+  }
+
+  static BigDecimal decimalValue(YtDecimal type, byte[] bytes) {
+    int width = decimalWidth(type.precision());
+    if (bytes.length != width) {
+      throw new YtTransportException(
+          type.describe() + " arrived as " + bytes.length + " bytes, not " + width, null);
+    }
+    byte[] copy = bytes.clone();
+    copy[0] = (byte) (copy[0] ^ 0x80);
+    BigInteger unscaled = new BigInteger(copy);
+    BigInteger intMax = BigInteger.ONE.shiftLeft(width * 8 - 1).subtract(BigInteger.ONE);
+    if (unscaled.equals(intMax)
+        || unscaled.equals(intMax.subtract(BigInteger.ONE))
+        || unscaled.equals(BigInteger.ONE.subtract(intMax))) {
+      throw new YtTransportException(
+          type.describe()
+              + " value is nan, +inf or -inf, which BigDecimal cannot hold (data-types.md)",
+          null);
+    }
+    return new BigDecimal(unscaled, type.scale());
+  }
+
+  private static int decimalWidth(int precision) {
+    return precision <= 9 ? 4 : precision <= 18 ? 8 : precision <= 38 ? 16 : 32;
+  }
+
+  // ---- decoding ----
+
+  List<Map<String, Object>> decode(byte[] body, Map<String, YtType> types) {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    try (JsonParser parser = FACTORY.createParser(body)) {
+      JsonToken token;
+      while ((token = parser.nextToken()) != null) {
+        if (token != JsonToken.START_OBJECT) {
+          throw new YtTransportException("a tabular row is not a JSON object", null);
+        }
+        Map<String, Object> row = new LinkedHashMap<>();
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+          String column = text(parser.currentName());
+          parser.nextToken();
+          Object raw = readRaw(parser);
+          YtType type = types.get(column);
+          row.put(column, type == null ? yson(raw) : typed(type, raw, column));
+        }
+        rows.add(row);
+      }
+    } catch (IOException e) {
+      throw new YtTransportException("a tabular response is not JSON lines", e);
     }
     return rows;
   }
 
-  JsonNode toJson(String column, Object value) {
-    if (value == null) {
-      return json.nullNode();
+  private static Object readRaw(JsonParser parser) throws IOException {
+    switch (parser.currentToken()) {
+      case VALUE_NULL:
+        return null;
+      case VALUE_TRUE:
+        return Boolean.TRUE;
+      case VALUE_FALSE:
+        return Boolean.FALSE;
+      case VALUE_NUMBER_INT:
+        return new RawNumber(parser.getText(), true);
+      case VALUE_NUMBER_FLOAT:
+        return new RawNumber(parser.getText(), false);
+      case VALUE_STRING:
+        return new RawString(parser.getText());
+      case START_ARRAY:
+        List<Object> list = new ArrayList<>();
+        while (parser.nextToken() != JsonToken.END_ARRAY) {
+          list.add(readRaw(parser));
+        }
+        return list;
+      case START_OBJECT:
+        Map<String, Object> map = new LinkedHashMap<>();
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+          String key = parser.currentName();
+          parser.nextToken();
+          map.put(key, readRaw(parser));
+        }
+        return map;
+      default:
+        throw new YtTransportException("unexpected JSON token " + parser.currentToken(), null);
     }
-    if (value instanceof Long || value instanceof Integer || value instanceof Short) {
-      return json.getNodeFactory().numberNode(((Number) value).longValue());
-    }
-    if (value instanceof Double || value instanceof Float) {
-      return json.getNodeFactory().numberNode(((Number) value).doubleValue());
-    }
-    if (value instanceof Boolean b) {
-      return json.getNodeFactory().booleanNode(b);
-    }
-    if (value instanceof String s) {
-      return json.getNodeFactory().textNode(s);
-    }
-    if (value instanceof byte[] bytes) {
-      try {
-        return json.getNodeFactory()
-            .textNode(
-                StandardCharsets.UTF_8
-                    .newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(java.nio.ByteBuffer.wrap(bytes))
-                    .toString());
-      } catch (CharacterCodingException e) {
-        throw new IllegalArgumentException(
-            "column " + column + ": bytes that are not UTF-8 cannot be sent as JSON", e);
-      }
-    }
-    if (value instanceof List<?> list) {
-      ArrayNode array = json.createArrayNode();
-      list.forEach(item -> array.add(toJson(column, item)));
-      return array;
-    }
-    if (value instanceof Map<?, ?> map) {
-      ObjectNode object = json.createObjectNode();
-      map.forEach((k, v) -> object.set(String.valueOf(k), toJson(column, v)));
-      return object;
-    }
-    throw new IllegalArgumentException(
-        "column " + column + ": unsupported value type " + value.getClass().getName());
   }
 
-  static Object fromJson(JsonNode node) {
-    if (node == null || node.isNull() || node.isMissingNode()) {
+  /** {@code encode_utf8=%true}: each code point is one byte. */
+  private static byte[] bytes(String json) {
+    byte[] out = new byte[json.length()];
+    for (int i = 0; i < json.length(); i++) {
+      char c = json.charAt(i);
+      if (c > 0xff) {
+        throw new YtTransportException(
+            "a JSON string with encode_utf8=true holds U+" + Integer.toHexString(c), null);
+      }
+      out[i] = (byte) c;
+    }
+    return out;
+  }
+
+  private static String text(String json) {
+    return new String(bytes(json), StandardCharsets.UTF_8);
+  }
+
+  private static Object stringValue(byte[] bytes) {
+    String text = YtValues.utf8OrNull(bytes);
+    return text != null ? text : bytes;
+  }
+
+  /** A JSON value as a plain YSON value (the Yson model), for yson and untyped columns. */
+  private static Object yson(Object raw) {
+    if (raw == null || raw instanceof Boolean) {
+      return raw;
+    }
+    if (raw instanceof RawNumber n) {
+      if (!n.integral()) {
+        return Double.parseDouble(n.text());
+      }
+      BigInteger value = new BigInteger(n.text());
+      if (value.bitLength() < 64) {
+        return value.longValue();
+      }
+      if (value.signum() > 0 && value.compareTo(TWO_64) < 0) {
+        return new YsonUint64(value.longValue());
+      }
+      throw new YtTransportException("integer " + value + " is outside int64 and uint64", null);
+    }
+    if (raw instanceof RawString s) {
+      return stringValue(bytes(s.text()));
+    }
+    if (raw instanceof List<?> list) {
+      List<Object> out = new ArrayList<>(list.size());
+      list.forEach(item -> out.add(yson(item)));
+      return Collections.unmodifiableList(out);
+    }
+    Map<?, ?> map = (Map<?, ?>) raw;
+    if (map.containsKey("$value")) {
+      Object value = yson(map.get("$value"));
+      Object attributes = map.get("$attributes");
+      if (attributes instanceof Map<?, ?>) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> attrs = (Map<String, Object>) yson(attributes);
+        return new YsonAttributed(attrs, value);
+      }
+      return value;
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    for (Map.Entry<?, ?> e : map.entrySet()) {
+      String key = (String) e.getKey();
+      out.put(text(key.startsWith("$$") ? key.substring(1) : key), yson(e.getValue()));
+    }
+    return Collections.unmodifiableMap(out);
+  }
+
+  private static Object typed(YtType type, Object raw, String where) {
+    if (type instanceof YtTagged t) {
+      return typed(t.item(), raw, where);
+    }
+    if (raw == null) {
       return null;
     }
-    if (node.isIntegralNumber()) {
-      return node.bigIntegerValue().longValue();
+    if (type instanceof YtOptional o) {
+      if (!o.item().isNullable()) {
+        return typed(o.item(), raw, where);
+      }
+      List<?> wrapped = list(raw, type, where);
+      List<Object> out = new ArrayList<>(1);
+      out.add(typed(o.item(), wrapped.get(0), where + "[0]"));
+      return Collections.unmodifiableList(out);
     }
-    if (node.isNumber()) {
-      return node.doubleValue();
+    if (type instanceof YtPrimitive p) {
+      return primitive(p, raw, where);
     }
-    if (node.isBoolean()) {
-      return node.booleanValue();
+    if (type instanceof YtDecimal d) {
+      return decimalValue(d, bytes(string(raw, type, where)));
     }
-    if (node.isTextual()) {
-      return node.textValue();
+    if (type instanceof YtList l) {
+      List<Object> out = new ArrayList<>();
+      for (Object item : list(raw, type, where)) {
+        out.add(typed(l.item(), item, where + "[]"));
+      }
+      return Collections.unmodifiableList(out);
     }
-    if (node.isArray()) {
-      List<Object> list = new ArrayList<>();
-      node.forEach(item -> list.add(fromJson(item)));
+    if (type instanceof YtTuple t) {
+      List<?> items = list(raw, type, where);
+      List<Object> out = new ArrayList<>();
+      for (int i = 0; i < items.size() && i < t.elements().size(); i++) {
+        out.add(typed(t.elements().get(i), items.get(i), where + "[" + i + "]"));
+      }
+      return Collections.unmodifiableList(out);
+    }
+    if (type instanceof YtStruct s) {
+      Map<String, Object> out = new LinkedHashMap<>();
+      if (raw instanceof List<?> positional) {
+        for (int i = 0; i < s.members().size(); i++) {
+          YtMember m = s.members().get(i);
+          Object item = i < positional.size() ? positional.get(i) : null;
+          out.put(m.name(), typed(m.type(), item, where + "." + m.name()));
+        }
+        return Collections.unmodifiableMap(out);
+      }
+      if (!(raw instanceof Map<?, ?> named)) {
+        throw mismatch(type, where);
+      }
+      Map<String, Object> byName = new LinkedHashMap<>();
+      named.forEach(
+          (k, v) -> {
+            String key = (String) k;
+            byName.put(text(key.startsWith("$$") ? key.substring(1) : key), v);
+          });
+      for (YtMember m : s.members()) {
+        out.put(m.name(), typed(m.type(), byName.get(m.name()), where + "." + m.name()));
+      }
+      return Collections.unmodifiableMap(out);
+    }
+    if (type instanceof YtDict d) {
+      List<Object> out = new ArrayList<>();
+      for (Object entry : list(raw, type, where)) {
+        List<?> pair = list(entry, type, where);
+        List<Object> kv = new ArrayList<>(2);
+        kv.add(typed(d.key(), pair.get(0), where + ".key"));
+        kv.add(typed(d.value(), pair.get(1), where + ".value"));
+        out.add(Collections.unmodifiableList(kv));
+      }
+      return Collections.unmodifiableList(out);
+    }
+    if (type instanceof YtVariantTuple v) {
+      List<?> pair = list(raw, type, where);
+      int index = (int) signed(pair.get(0), type, where);
+      List<Object> out = new ArrayList<>(2);
+      out.add((long) index);
+      out.add(typed(v.elements().get(index), pair.get(1), where + "<" + index + ">"));
+      return Collections.unmodifiableList(out);
+    }
+    if (type instanceof YtVariantStruct v) {
+      List<?> pair = list(raw, type, where);
+      YtMember member;
+      if (pair.get(0) instanceof RawNumber) {
+        member = v.members().get((int) signed(pair.get(0), type, where));
+      } else {
+        String name = text(string(pair.get(0), type, where));
+        member =
+            v.members().stream()
+                .filter(m -> m.name().equals(name))
+                .findFirst()
+                .orElseThrow(() -> mismatch(type, where));
+      }
+      List<Object> out = new ArrayList<>(2);
+      out.add(member.name());
+      out.add(typed(member.type(), pair.get(1), where + "<" + member.name() + ">"));
+      return Collections.unmodifiableList(out);
+    }
+    throw mismatch(type, where);
+  }
+
+  private static Object primitive(YtPrimitive type, Object raw, String where) {
+    switch (type) {
+      case UINT8, UINT16, UINT32, UINT64, DATE, DATETIME, TIMESTAMP:
+        if (raw instanceof RawNumber n && n.integral()) {
+          try {
+            return Long.parseUnsignedLong(n.text());
+          } catch (NumberFormatException e) {
+            throw new YtTransportException(where + ": " + n.text() + " is not a " + type, e);
+          }
+        }
+        throw mismatch(type, where);
+      case INT8, INT16, INT32, INT64, INTERVAL, DATE32, DATETIME64, TIMESTAMP64, INTERVAL64:
+        return signed(raw, type, where);
+      case FLOAT, DOUBLE:
+        if (raw instanceof RawNumber n) {
+          return Double.parseDouble(n.text());
+        }
+        if (raw instanceof RawString s) {
+          // stringify_nan_and_infinity (json_writer.cpp: "nan", "inf", "-inf").
+          switch (s.text()) {
+            case "nan":
+              return Double.NaN;
+            case "inf":
+              return Double.POSITIVE_INFINITY;
+            case "-inf":
+              return Double.NEGATIVE_INFINITY;
+            default:
+              break;
+          }
+        }
+        throw mismatch(type, where);
+      case BOOL:
+        if (raw instanceof Boolean) {
+          return raw;
+        }
+        throw mismatch(type, where);
+      case STRING:
+        return stringValue(bytes(string(raw, type, where)));
+      case UTF8:
+      case JSON:
+        String text = YtValues.utf8OrNull(bytes(string(raw, type, where)));
+        if (text == null) {
+          throw new YtTransportException(where + ": a " + type + " value is not UTF-8", null);
+        }
+        return text;
+      case UUID:
+        return bytes(string(raw, type, where));
+      case YSON:
+        return yson(raw);
+      case VOID:
+      case NULL:
+        throw mismatch(type, where);
+    }
+    throw mismatch(type, where);
+  }
+
+  private static long signed(Object raw, YtType type, String where) {
+    if (raw instanceof RawNumber n && n.integral()) {
+      try {
+        return Long.parseLong(n.text());
+      } catch (NumberFormatException e) {
+        throw new YtTransportException(where + ": " + n.text() + " does not fit " + type, e);
+      }
+    }
+    throw mismatch(type, where);
+  }
+
+  private static String string(Object raw, YtType type, String where) {
+    if (raw instanceof RawString s) {
+      return s.text();
+    }
+    throw mismatch(type, where);
+  }
+
+  private static List<?> list(Object raw, YtType type, String where) {
+    if (raw instanceof List<?> list) {
       return list;
     }
-    if (node.has("$value") && node.size() <= 2) {
-      // A YSON value with attributes, in JSON: {"$attributes":{...},"$value":...}.
-      return fromJson(node.get("$value"));
-    }
-    Map<String, Object> map = new LinkedHashMap<>();
-    Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
-    while (fields.hasNext()) {
-      Map.Entry<String, JsonNode> field = fields.next();
-      map.put(field.getKey(), fromJson(field.getValue()));
-    }
-    return map;
+    throw mismatch(type, where);
+  }
+
+  private static YtTransportException mismatch(YtType type, String where) {
+    return new YtTransportException(
+        "the server sent a value at " + where + " that is not a " + type.describe(), null);
   }
 }

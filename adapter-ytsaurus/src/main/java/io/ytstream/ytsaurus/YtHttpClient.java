@@ -22,14 +22,27 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Sends v4 commands: {@code <method> <proxy>/api/v4/<command>} with the parameters as JSON in
- * {@code X-YT-Parameters} ({@code X-YT-Header-Format: json}), JSON formats with {@code
- * encode_utf8=false}, a timeout on every request, bounded retries with exponential backoff where
- * {@link Repeat} allows them, and errors parsed into {@link YtHttpException}.
+ * {@code X-YT-Parameters} ({@code X-YT-Header-Format: json}), JSON formats ({@code
+ * encode_utf8=false} for structured answers, {@code true} for rows, see {@link JsonRows}), a
+ * timeout on every request, bounded retries with exponential backoff where {@link Repeat} allows
+ * them, and errors parsed into {@link YtHttpException}.
  */
 final class YtHttpClient {
 
   /** {@code {"$value":"json","$attributes":{"encode_utf8":false}}} (reference 2.1). */
   static final String JSON_FORMAT = "{\"$value\":\"json\",\"$attributes\":{\"encode_utf8\":false}}";
+
+  /**
+   * Rows sent: {@code encode_utf8=true}, the one JSON form that carries any bytes (formats.md,
+   * JSON; see {@link JsonRows}).
+   */
+  static final String TABULAR_INPUT_FORMAT =
+      "{\"$value\":\"json\",\"$attributes\":{\"encode_utf8\":true}}";
+
+  /** Rows received: as sent, and NaN/infinities as strings ({@code stringify_nan_and_infinity}). */
+  static final String TABULAR_OUTPUT_FORMAT =
+      "{\"$value\":\"json\",\"$attributes\":{\"encode_utf8\":true,"
+          + "\"stringify_nan_and_infinity\":true}}";
 
   private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
 
@@ -192,11 +205,13 @@ final class YtHttpClient {
             .header("X-YT-Header-Format", "json")
             .header("X-YT-Parameters", parameters)
             .header("X-YT-Correlation-Id", correlationId)
-            .header("X-YT-Output-Format", JSON_FORMAT);
+            .header(
+                "X-YT-Output-Format",
+                command.output() == Command.Output.TABULAR ? TABULAR_OUTPUT_FORMAT : JSON_FORMAT);
     if (command == Command.INSERT_ROWS
         || command == Command.DELETE_ROWS
         || command == Command.LOOKUP_ROWS) {
-      builder.header("X-YT-Input-Format", JSON_FORMAT);
+      builder.header("X-YT-Input-Format", TABULAR_INPUT_FORMAT);
     }
     HttpRequest.BodyPublisher publisher =
         body == null

@@ -1,6 +1,11 @@
 package io.ytstream.ytsaurus;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ytstream.core.model.YPath;
+import io.ytstream.core.schema.TableSchema;
+import io.ytstream.core.schema.TableSchemaJson;
+import io.ytstream.core.schema.YtType;
 import io.ytstream.ports.CheckpointStore;
 import io.ytstream.ports.ConsumerOffsets;
 import io.ytstream.ports.OutputTables;
@@ -10,6 +15,10 @@ import io.ytstream.ports.TableMetadata;
 import io.ytstream.ports.TabletTransactions;
 import io.ytstream.ports.TimeSource;
 import io.ytstream.ports.spi.YtCluster;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -27,6 +36,7 @@ public final class YtsaurusCluster implements YtCluster {
   private final ConsumerRows consumerRows;
   private final ScheduledExecutorService scheduler;
   private final String name;
+  private final Map<String, Map<String, YtType>> columnTypes = new ConcurrentHashMap<>();
 
   private final QueuePartitionReader queueReader = new HttpQueuePartitionReader(this);
   private final QueueMetadata queueMetadata = new HttpQueueMetadata(this);
@@ -40,7 +50,7 @@ public final class YtsaurusCluster implements YtCluster {
     this.config = config;
     this.client = new YtHttpClient(config);
     this.heavyProxies = new HeavyProxies(client, config.discoverHeavyProxies());
-    this.rows = new JsonRows(client.json());
+    this.rows = new JsonRows();
     this.consumerRows = new ConsumerRows(this);
     this.scheduler =
         Executors.newSingleThreadScheduledExecutor(
@@ -85,6 +95,37 @@ public final class YtsaurusCluster implements YtCluster {
 
   JsonRows rows() {
     return rows;
+  }
+
+  /**
+   * Column types of a table for the wire encoding, from {@code get <table>/@schema}, read once per
+   * table and connection (a table re-created under the same path with another schema needs a new
+   * connection).
+   */
+  Map<String, YtType> columnTypes(YPath table) {
+    Map<String, YtType> known = columnTypes.get(table.value());
+    if (known != null) {
+      return known;
+    }
+    Map<String, YtType> types = new LinkedHashMap<>();
+    schema(table).columns().forEach(c -> types.put(c.name(), c.type()));
+    Map<String, YtType> result = Collections.unmodifiableMap(types);
+    columnTypes.put(table.value(), result);
+    return result;
+  }
+
+  /** {@code get <table>/@schema}, parsed by core's {@link TableSchemaJson}. */
+  TableSchema schema(YPath table) {
+    ObjectNode params = client.params();
+    params.put("path", table.value() + "/@schema");
+    JsonNode value =
+        client.structured(client.primaryProxy(), Command.GET, params, Repeat.READ).path("value");
+    try {
+      return TableSchemaJson.parse(value.toString());
+    } catch (IllegalArgumentException e) {
+      throw new YtTransportException(
+          "the @schema of " + table.value() + " cannot be read: " + e.getMessage(), e);
+    }
   }
 
   ConsumerRows consumerRows() {

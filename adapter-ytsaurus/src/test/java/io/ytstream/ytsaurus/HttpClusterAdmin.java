@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ytstream.core.error.YtErrorCode;
 import io.ytstream.core.error.YtException;
 import io.ytstream.core.model.YPath;
+import io.ytstream.core.schema.TableSchemaJson;
 import io.ytstream.ports.TableDescription.Column;
 import java.time.Duration;
 import java.util.List;
@@ -80,8 +81,12 @@ final class HttpClusterAdmin {
     for (Column column : columns) {
       ObjectNode c = schema.addObject();
       c.put("name", column.name());
-      c.put("type", column.type());
-      c.put("required", column.required());
+      // type_v3 carries every type (composites too); the server derives type/required from it.
+      try {
+        c.set("type_v3", client().json().readTree(TableSchemaJson.writeType(column.typeV3())));
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
       if (column.key()) {
         c.put("sort_order", "ascending");
       }

@@ -191,10 +191,15 @@ class YtHttpClientTest {
         elapsedMillis < 2_500, "3 attempts of 300 ms, not the server's 3 s: " + elapsedMillis);
   }
 
+  /** The answer to the reader's {@code get //q/@schema}, which comes before its first pull. */
+  private static final ScriptedProxy.Step QUEUE_SCHEMA =
+      ScriptedProxy.ok("{\"value\":[{\"name\":\"v\",\"type\":\"string\"}]}");
+
   @Test
   void pullStopsAtAGapBetweenTwoReadsSoTheCallerSeesItAtTheNextStart() {
     // First pull: rows 0..2 (short). Second pull from 3 returns 5..6: rows 3..4 were trimmed.
     proxy
+        .then(QUEUE_SCHEMA)
         .then(
             ScriptedProxy.ok(
                 "{\"$tablet_index\":0,\"$row_index\":0,\"v\":\"a\"}\n"
@@ -221,18 +226,22 @@ class YtHttpClientTest {
 
   @Test
   void aPullThatGoesBackwardsIsAProtocolViolation() {
-    proxy.then(ScriptedProxy.ok("{\"$tablet_index\":0,\"$row_index\":3,\"v\":\"x\"}\n"));
+    proxy
+        .then(QUEUE_SCHEMA)
+        .then(ScriptedProxy.ok("{\"$tablet_index\":0,\"$row_index\":3,\"v\":\"x\"}\n"));
     try (YtsaurusCluster cluster = YtsaurusCluster.connect(config())) {
-      assertThrows(
-          YtTransportException.class,
-          () ->
-              cluster
-                  .queueReader()
-                  .pull(
-                      ConsumerId.of("scripted", "//c"),
-                      new PartitionId(QueueId.of("scripted", "//q"), 0),
-                      5,
-                      10));
+      YtTransportException error =
+          assertThrows(
+              YtTransportException.class,
+              () ->
+                  cluster
+                      .queueReader()
+                      .pull(
+                          ConsumerId.of("scripted", "//c"),
+                          new PartitionId(QueueId.of("scripted", "//q"), 0),
+                          5,
+                          10));
+      assertTrue(error.getMessage().contains("below the offset"), error.getMessage());
     }
   }
 }

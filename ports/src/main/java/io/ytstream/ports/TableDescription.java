@@ -1,6 +1,10 @@
 package io.ytstream.ports;
 
 import io.ytstream.core.model.YPath;
+import io.ytstream.core.schema.TypeV1;
+import io.ytstream.core.schema.YtOptional;
+import io.ytstream.core.schema.YtPrimitive;
+import io.ytstream.core.schema.YtType;
 import java.util.List;
 import java.util.Objects;
 
@@ -18,12 +22,44 @@ public record TableDescription(YPath path, boolean sorted, int tabletCount, List
   }
 
   /**
-   * One schema column; {@code type} is the YTsaurus type name (e.g. {@code int64}, {@code string}).
+   * One schema column. {@code type} is the old-style YTsaurus type name (e.g. {@code int64}, {@code
+   * string}, {@code any}) and {@code required} its flag; {@code typeV3} is the full type_v3 type
+   * (composites included), which is what values are checked and encoded against.
+   *
+   * <p>The four-argument constructor derives {@code typeV3} from {@code type}/{@code required}
+   * ({@code T, false} is {@code optional<T>}; a type_v3 primitive name is accepted too; an unknown
+   * name is taken as {@code any}); {@link #of(String, YtType, boolean)} derives {@code type}/{@code
+   * required} from a type_v3 type as the server reports them.
    */
-  public record Column(String name, String type, boolean key, boolean required) {
+  public record Column(String name, String type, boolean key, boolean required, YtType typeV3) {
     public Column {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(type, "type");
+      Objects.requireNonNull(typeV3, "typeV3");
+    }
+
+    public Column(String name, String type, boolean key, boolean required) {
+      this(name, type, key, required, typeV3Of(type, required));
+    }
+
+    /** A column of a type_v3 type; {@code type} and {@code required} follow the server's rule. */
+    public static Column of(String name, YtType typeV3, boolean key) {
+      TypeV1 v1 = TypeV1.fromTypeV3(typeV3);
+      return new Column(name, v1.name(), key, v1.required(), typeV3);
+    }
+
+    private static YtType typeV3Of(String type, boolean required) {
+      YtPrimitive primitive = YtPrimitive.fromV1Name(type);
+      if (primitive == null) {
+        primitive = YtPrimitive.fromV3Name(type);
+      }
+      if (primitive == null) {
+        primitive = YtPrimitive.YSON;
+      }
+      if (primitive.isNullable()) {
+        return primitive;
+      }
+      return required ? primitive : new YtOptional(primitive);
     }
   }
 }

@@ -19,8 +19,15 @@ record CommandSpec(
     Object run(CommandRequest request);
   }
 
-  /** Rows for a tabular output. */
-  record Tabular(java.util.List<java.util.Map<String, Object>> rows) {}
+  /** Rows for a tabular output, with the type_v3 types of the columns that have one. */
+  record Tabular(
+      java.util.List<java.util.Map<String, Object>> rows,
+      java.util.Map<String, io.ytstream.core.schema.YtType> types) {
+
+    Tabular(java.util.List<java.util.Map<String, Object>> rows) {
+      this(rows, java.util.Map.of());
+    }
+  }
 
   String method() {
     if (!inputType.equals("null")) {

@@ -6,6 +6,10 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ytstream.core.error.YtException;
 import io.ytstream.core.model.YPath;
+import io.ytstream.core.schema.ColumnSchema;
+import io.ytstream.core.schema.SortOrder;
+import io.ytstream.core.schema.TableSchema;
+import io.ytstream.core.schema.TableSchemaJson;
 import io.ytstream.inmemory.InMemoryCluster;
 import io.ytstream.ports.NodeStatus;
 import io.ytstream.ports.TableDescription;
@@ -134,23 +138,24 @@ final class CypressCommands {
       state.markUnmounted(path);
       return;
     }
-    JsonNode schema = attributes.path("schema");
-    if (schema.has("$value")) {
-      schema = schema.get("$value");
-    }
-    if (!schema.isArray() || schema.isEmpty()) {
+    JsonNode schemaNode = attributes.path("schema");
+    if (schemaNode.isMissingNode()
+        || schemaNode.path("$value").isMissingNode() && schemaNode.isEmpty()) {
       throw CommandError.badRequest("a dynamic table needs a non-empty attribute schema");
+    }
+    // The server's @schema: type_v3 and/or the old type/required (core's strict reading).
+    TableSchema schema;
+    try {
+      schema = TableSchemaJson.parse(schemaNode.toString());
+    } catch (IllegalArgumentException e) {
+      throw CommandError.badRequest("Invalid table schema for " + path + ": " + e.getMessage());
     }
     List<TableDescription.Column> columns = new ArrayList<>();
     boolean sorted = false;
-    for (JsonNode column : schema) {
-      String name = column.path("name").asText("");
-      String columnType = column.path("type").asText(column.path("type_v3").asText("any"));
-      boolean key = column.hasNonNull("sort_order");
+    for (ColumnSchema column : schema.columns()) {
+      boolean key = column.sortOrder().isKey();
       sorted |= key;
-      columns.add(
-          new TableDescription.Column(
-              name, columnType, key, column.path("required").asBoolean(false)));
+      columns.add(TableDescription.Column.of(column.name(), column.type(), key));
     }
     try {
       if (sorted) {
@@ -244,19 +249,19 @@ final class CypressCommands {
             .toList()
             .equals(List.of("queue_cluster", "queue_path", "partition_index"));
     attributes.put("treat_as_queue_consumer", consumer);
-    ObjectNode schema = attributes.putObject("schema");
-    ObjectNode schemaAttributes = schema.putObject("$attributes");
-    schemaAttributes.put("strict", true);
-    schemaAttributes.put("unique_keys", table.sorted());
-    ArrayNode columns = schema.putArray("$value");
+    List<ColumnSchema> schemaColumns = new ArrayList<>();
     for (TableDescription.Column column : table.columns()) {
-      ObjectNode c = columns.addObject();
-      c.put("name", column.name());
-      c.put("type", column.type());
-      c.put("required", column.required());
-      if (column.key()) {
-        c.put("sort_order", "ascending");
-      }
+      schemaColumns.add(
+          new ColumnSchema(
+              column.name(), column.typeV3(), column.key() ? SortOrder.ASCENDING : SortOrder.NONE));
+    }
+    try {
+      attributes.set(
+          "schema",
+          WireFormat.JSON.readTree(
+              TableSchemaJson.write(new TableSchema(schemaColumns, true, table.sorted()))));
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("core wrote a schema that is not JSON", e);
     }
     if (!table.sorted() && state.isMounted(path)) {
       ArrayNode tablets = attributes.putArray("tablets");

@@ -133,7 +133,7 @@ final class ProxyHandler implements HttpHandler {
       send(exchange, 200, bytes);
     } else if (result instanceof CommandSpec.Tabular tabular) {
       exchange.getResponseHeaders().set("Content-Type", "application/json");
-      send(exchange, 200, request.outputFormat().writeRows(tabular.rows()));
+      send(exchange, 200, request.outputFormat().writeRows(tabular.rows(), tabular.types()));
     } else {
       sendJson(exchange, 200, (JsonNode) result);
     }

@@ -11,6 +11,7 @@ import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.model.YPath;
+import io.ytstream.core.schema.YtType;
 import io.ytstream.inmemory.ConsumerRegistration;
 import io.ytstream.inmemory.InMemoryCluster;
 import io.ytstream.ports.QueueRow;
@@ -94,7 +95,7 @@ final class QueueAndTableCommands {
       row.cumulativeDataWeight().ifPresent(w -> values.put("$cumulative_data_weight", w));
       out.add(values);
     }
-    return new CommandSpec.Tabular(out);
+    return new CommandSpec.Tabular(out, types(describe(queuePath)));
   }
 
   Object advanceQueueConsumer(CommandRequest request) {
@@ -210,11 +211,18 @@ final class QueueAndTableCommands {
 
   // ---- rows ----
 
+  /** Column name to type_v3 type, for reading and writing values on the wire. */
+  private static Map<String, YtType> types(TableDescription table) {
+    Map<String, YtType> types = new LinkedHashMap<>();
+    table.columns().forEach(c -> types.put(c.name(), c.typeV3()));
+    return types;
+  }
+
   Object insertRows(CommandRequest request) {
     YPath path = request.path("path");
     state.requireMounted(path);
-    List<Row> rows = request.inputFormat().readRows(request.body());
     TableDescription table = describe(path);
+    List<Row> rows = request.inputFormat().readRows(request.body(), types(table));
     if (request.flag("update", false)) {
       throw CommandError.badRequest(
           table.sorted()
@@ -235,8 +243,9 @@ final class QueueAndTableCommands {
   Object deleteRows(CommandRequest request) {
     YPath path = request.path("path");
     state.requireMounted(path);
-    List<Row> keys = request.inputFormat().readRows(request.body());
-    if (!describe(path).sorted()) {
+    TableDescription described = describe(path);
+    List<Row> keys = request.inputFormat().readRows(request.body(), types(described));
+    if (!described.sorted()) {
       throw CommandError.badRequest(
           "Table " + path + " is ordered; delete_rows requires a sorted table");
     }
@@ -277,7 +286,7 @@ final class QueueAndTableCommands {
         out.add(query.project(row));
       }
     }
-    return new CommandSpec.Tabular(out);
+    return new CommandSpec.Tabular(out, types(table));
   }
 
   Object lookupRows(CommandRequest request) {
@@ -287,7 +296,7 @@ final class QueueAndTableCommands {
     if (!table.sorted()) {
       throw CommandError.badRequest("lookup_rows requires a sorted table; " + path + " is ordered");
     }
-    List<Row> keys = request.inputFormat().readRows(request.body());
+    List<Row> keys = request.inputFormat().readRows(request.body(), types(table));
     List<Map<String, Object>> rows = allRows(table);
     List<String> columnNames = new ArrayList<>();
     request.optional("column_names").ifPresent(n -> n.forEach(c -> columnNames.add(c.asText())));
@@ -313,7 +322,7 @@ final class QueueAndTableCommands {
         }
       }
     }
-    return new CommandSpec.Tabular(out);
+    return new CommandSpec.Tabular(out, types(table));
   }
 
   /**

@@ -2,9 +2,8 @@ package io.ytstream.emulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ytstream.core.schema.YtType;
 import io.ytstream.ports.Row;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -25,9 +24,15 @@ final class WireFormat {
   static final ObjectMapper JSON = new ObjectMapper();
 
   private final boolean encodeUtf8;
+  private final boolean stringifyNanAndInfinity;
+
+  private WireFormat(boolean encodeUtf8, boolean stringifyNanAndInfinity) {
+    this.encodeUtf8 = encodeUtf8;
+    this.stringifyNanAndInfinity = stringifyNanAndInfinity;
+  }
 
   private WireFormat(boolean encodeUtf8) {
-    this.encodeUtf8 = encodeUtf8;
+    this(encodeUtf8, false);
   }
 
   static WireFormat json(boolean encodeUtf8) {
@@ -58,7 +63,9 @@ final class WireFormat {
       if (!compact.endsWith("json")) {
         throw CommandError.badRequest("the emulator supports only the json format, got " + text);
       }
-      return new WireFormat(!compact.contains("encode_utf8=%false"));
+      return new WireFormat(
+          !compact.contains("encode_utf8=%false"),
+          compact.contains("stringify_nan_and_infinity=%true"));
     }
     JsonNode node;
     try {
@@ -71,11 +78,18 @@ final class WireFormat {
       throw CommandError.badRequest("the emulator supports only the json format, got " + text);
     }
     JsonNode encode = node.path("$attributes").path("encode_utf8");
-    return new WireFormat(encode.isMissingNode() || encode.asBoolean(true));
+    JsonNode stringify = node.path("$attributes").path("stringify_nan_and_infinity");
+    return new WireFormat(
+        encode.isMissingNode() || encode.asBoolean(true), stringify.asBoolean(false));
   }
 
-  /** Tabular input: one JSON object per line. */
-  List<Row> readRows(byte[] body) {
+  /**
+   * Tabular input: one JSON object per line, each column read against its type ({@code types};
+   * columns without a type, such as {@code $tablet_index}, are read as plain YSON values).
+   * Top-level keys are column names as they are, system columns included.
+   */
+  List<Row> readRows(byte[] body, Map<String, YtType> types) {
+    TypedJson typed = new TypedJson(encodeUtf8, stringifyNanAndInfinity);
     List<Row> rows = new ArrayList<>();
     String text = new String(body, StandardCharsets.UTF_8);
     int lineNumber = 0;
@@ -93,107 +107,32 @@ final class WireFormat {
       if (!node.isObject()) {
         throw CommandError.badRequest("input line " + lineNumber + " is not a JSON object");
       }
-      @SuppressWarnings("unchecked")
-      Map<String, Object> values = (Map<String, Object>) fromJson(node);
+      Map<String, Object> values = new LinkedHashMap<>();
+      Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
+      while (fields.hasNext()) {
+        Map.Entry<String, JsonNode> field = fields.next();
+        String column = typed.key(field.getKey());
+        values.put(
+            column,
+            typed.fromYson(
+                types.get(column),
+                typed.toYson(field.getValue()),
+                "line " + lineNumber + " column \"" + column + "\""));
+      }
       rows.add(Row.of(values));
     }
     return rows;
   }
 
-  /** Tabular output: one JSON object per line. */
-  byte[] writeRows(List<Map<String, Object>> rows) {
+  /** Tabular output: one JSON object per line, each column written as its type requires. */
+  byte[] writeRows(List<Map<String, Object>> rows, Map<String, YtType> types) {
+    TypedJson typed = new TypedJson(encodeUtf8, stringifyNanAndInfinity);
     StringBuilder out = new StringBuilder();
     for (Map<String, Object> row : rows) {
       ObjectNode node = JSON.createObjectNode();
-      row.forEach((k, v) -> node.set(k, toJson(v)));
+      row.forEach((k, v) -> node.set(typed.jsonKey(k), typed.toJson(types.get(k), v)));
       out.append(node.toString()).append('\n');
     }
     return out.toString().getBytes(StandardCharsets.UTF_8);
-  }
-
-  Object fromJson(JsonNode node) {
-    if (node == null || node.isNull() || node.isMissingNode()) {
-      return null;
-    }
-    if (node.isIntegralNumber()) {
-      return node.bigIntegerValue().longValue();
-    }
-    if (node.isNumber()) {
-      return node.doubleValue();
-    }
-    if (node.isBoolean()) {
-      return node.booleanValue();
-    }
-    if (node.isTextual()) {
-      return encodeUtf8 ? decodeByteString(node.textValue()) : node.textValue();
-    }
-    if (node.isArray()) {
-      List<Object> list = new ArrayList<>();
-      node.forEach(item -> list.add(fromJson(item)));
-      return list;
-    }
-    Map<String, Object> map = new LinkedHashMap<>();
-    Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
-    while (fields.hasNext()) {
-      Map.Entry<String, JsonNode> field = fields.next();
-      map.put(field.getKey(), fromJson(field.getValue()));
-    }
-    return map;
-  }
-
-  JsonNode toJson(Object value) {
-    JsonNodeFactory nodes = JsonNodeFactory.instance;
-    if (value == null) {
-      return nodes.nullNode();
-    }
-    if (value instanceof Long l) {
-      return nodes.numberNode(l);
-    }
-    if (value instanceof Integer i) {
-      return nodes.numberNode(i.longValue());
-    }
-    if (value instanceof Double d) {
-      return nodes.numberNode(d);
-    }
-    if (value instanceof Boolean b) {
-      return nodes.booleanNode(b);
-    }
-    if (value instanceof String s) {
-      return nodes.textNode(encodeUtf8 ? encodeByteString(s.getBytes(StandardCharsets.UTF_8)) : s);
-    }
-    if (value instanceof byte[] bytes) {
-      return nodes.textNode(
-          encodeUtf8 ? encodeByteString(bytes) : new String(bytes, StandardCharsets.UTF_8));
-    }
-    if (value instanceof List<?> list) {
-      ArrayNode array = nodes.arrayNode();
-      list.forEach(item -> array.add(toJson(item)));
-      return array;
-    }
-    if (value instanceof Map<?, ?> map) {
-      ObjectNode object = nodes.objectNode();
-      map.forEach((k, v) -> object.set(String.valueOf(k), toJson(v)));
-      return object;
-    }
-    return nodes.textNode(String.valueOf(value));
-  }
-
-  /** {@code encode_utf8=true}: every code point is one byte; the bytes are UTF-8 text. */
-  private static String decodeByteString(String text) {
-    byte[] bytes = new byte[text.length()];
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c > 0xff) {
-        throw CommandError.badRequest(
-            "with encode_utf8=true a string may hold only code points up to U+00FF; send"
-                + " encode_utf8=false for UTF-8 text");
-      }
-      bytes[i] = (byte) c;
-    }
-    return new String(bytes, StandardCharsets.UTF_8);
-  }
-
-  private static String encodeByteString(byte[] bytes) {
-    return new String(bytes, StandardCharsets.ISO_8859_1);
   }
 }
