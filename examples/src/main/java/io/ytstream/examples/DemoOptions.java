@@ -108,12 +108,12 @@ public record DemoOptions(
     }
   }
 
-  /** Transactional, 20,000 rows at 800 rows/s over 4 partitions, three kills. */
+  /** Transactional, 12,000 rows at 600 rows/s over 4 partitions, three kills. */
   public static DemoOptions defaults() {
     return new DemoOptions(
         DeliveryMode.TRANSACTIONAL,
-        20_000,
-        800,
+        12_000,
+        600,
         4,
         42,
         List.of(Kill.STOP, Kill.FAULT, Kill.CRASH),

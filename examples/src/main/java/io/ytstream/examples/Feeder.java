@@ -42,8 +42,24 @@ final class Feeder implements AutoCloseable {
     this.thread.setDaemon(true);
   }
 
+  /**
+   * Appends the first {@code rows} rows at once, before the steady feed starts (the demo lets the
+   * query warm up on them, so that the kills fall in the middle of the feed).
+   */
+  void prime(long rows) {
+    synchronized (lock) {
+      long to = Math.min(rows, options.rows());
+      write(chunk(fed.get(), to));
+      fed.set(to);
+    }
+  }
+
   void start() {
     thread.start();
+  }
+
+  boolean started() {
+    return thread.isAlive() || fed.get() >= options.rows();
   }
 
   long fed() {
@@ -85,7 +101,8 @@ final class Feeder implements AutoCloseable {
   private void feed() {
     try {
       long start = System.nanoTime();
-      long next = 0;
+      long primed = fed.get();
+      long next = primed;
       while (next < options.rows() && !closed) {
         long due;
         synchronized (lock) {
@@ -95,20 +112,9 @@ final class Feeder implements AutoCloseable {
           }
           pausedNanos += System.nanoTime() - pauseStart;
           double seconds = (System.nanoTime() - start - pausedNanos) / 1e9;
-          due = Math.min(options.rows(), (long) (seconds * options.rowsPerSecond()));
+          due = Math.min(options.rows(), primed + (long) (seconds * options.rowsPerSecond()));
           if (due > next) {
-            List<Row> rows = new ArrayList<>();
-            for (long id = next; id < due; id++) {
-              rows.add(
-                  Row.of(
-                      "$tablet_index",
-                      (long) random.nextInt(options.partitions()),
-                      "id",
-                      id,
-                      "payload",
-                      "row-" + id));
-            }
-            write(rows);
+            write(chunk(next, due));
             next = due;
             fed.set(next);
           }
@@ -120,6 +126,21 @@ final class Feeder implements AutoCloseable {
     } catch (RuntimeException e) {
       failure = e;
     }
+  }
+
+  private List<Row> chunk(long from, long to) {
+    List<Row> rows = new ArrayList<>();
+    for (long id = from; id < to; id++) {
+      rows.add(
+          Row.of(
+              "$tablet_index",
+              (long) random.nextInt(options.partitions()),
+              "id",
+              id,
+              "payload",
+              "row-" + id));
+    }
+    return rows;
   }
 
   private void write(List<Row> rows) {

@@ -177,23 +177,32 @@ public final class StreamingDemo {
             ticker.scheduleAtFixedRate(
                 () -> printProgress(admin, feeder, started), 1, 1, TimeUnit.SECONDS);
         List<String> kills = new ArrayList<>();
-        feeder.start();
         long batchesAtStart = batches.get();
+        // Warm-up: Spark's first batch is slow (planning, code generation); let the query finish
+        // one over a few primed rows before the steady feed starts.
+        feeder.prime(Math.max(1, options.rows() / 100));
         StreamingQuery query = startQuery();
+        awaitBatchSince(batchesAtStart, feeder);
+        out.printf(Locale.ROOT, "query warmed up on %,d rows; steady feed starts%n", feeder.fed());
+        feeder.start();
         int k = 0;
         for (Kill kill : options.kills()) {
           k++;
           long threshold = (long) options.rows() * k / (options.kills().size() + 1);
-          feeder.awaitFed(threshold);
-          awaitBatchSince(batchesAtStart);
+          // Kill k falls when the query has read k/(kills+1) of the rows (so rows are still
+          // pending and a fault has a batch to hit), and not before it finished a batch since it
+          // was last started.
+          awaitProcessed(threshold, feeder);
+          awaitBatchSince(batchesAtStart, feeder);
           String what = kill(kill, query, admin, feeder);
           String line =
               String.format(
                   Locale.ROOT,
-                  "kill %d/%d at %,d rows fed: %s -> %s",
+                  "kill %d/%d at %,d rows fed, %,d read: %s -> %s",
                   k,
                   options.kills().size(),
                   feeder.fed(),
+                  processedRows.get(),
                   kill.description(),
                   what);
           out.println(line);
@@ -224,10 +233,20 @@ public final class StreamingDemo {
     }
   }
 
+  private void awaitProcessed(long rows, Feeder feeder) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(KILL_TIMEOUT_MS * 2);
+    while (processedRows.get() < rows && System.nanoTime() < deadline) {
+      feeder.awaitFed(0);
+      Thread.sleep(20);
+    }
+  }
+
   /** Kills happen mid-stream: after the running query has finished a batch with data. */
-  private void awaitBatchSince(long count) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(KILL_TIMEOUT_MS * 4);
-    while (batches.get() <= count && System.nanoTime() < deadline) {
+  private void awaitBatchSince(long count, Feeder feeder) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(KILL_TIMEOUT_MS * 2);
+    while (batches.get() <= count
+        && System.nanoTime() < deadline
+        && (feeder.fed() < options.rows() || !feeder.started())) {
       Thread.sleep(20);
     }
   }
@@ -303,9 +322,12 @@ public final class StreamingDemo {
               case IDEMPOTENT -> ClusterOperation.OUTPUT_UPSERT;
               case AT_LEAST_ONCE -> ClusterOperation.OUTPUT_APPEND;
             };
+        // Outside a batch transaction a writer tries a failed chunk three times (adapter-spark's
+        // YtDataWriter); fail every attempt so that the task gives up.
+        int times = options.mode() == DeliveryMode.TRANSACTIONAL ? 1 : 3;
         admin
             .faults()
-            .failNext(write, 1, YtErrorCode.GENERIC, "injected by the demo: tablet node down");
+            .failNext(write, times, YtErrorCode.GENERIC, "injected by the demo: tablet node down");
         try {
           if (query.awaitTermination(KILL_TIMEOUT_MS)) {
             return "query ended without an error (unexpected)";
