@@ -394,7 +394,7 @@ public final class StreamingDemo {
     for (Row r : rows) {
       seen.merge((Long) r.get("id"), 1, Integer::sum);
     }
-    long duplicates = rows.size() - seen.size();
+    long duplicates = (long) rows.size() - seen.size();
     long lost = 0;
     for (long id = 0; id < fed; id++) {
       if (!seen.containsKey(id)) {
