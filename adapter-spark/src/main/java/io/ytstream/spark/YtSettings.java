@@ -34,7 +34,7 @@ record YtSettings(
 
   static YtSettings of(Map<String, String> conf) {
     TreeMap<String, String> connection = new TreeMap<>();
-    Optional.ofNullable(conf.get(TOKEN)).ifPresent(t -> connection.put("token", t));
+    Optional.ofNullable(conf.get(TOKEN)).ifPresent(t -> connection.put("yt.token", t));
     return new YtSettings(
         Optional.ofNullable(conf.get(PROXY)).filter(s -> !s.isBlank()),
         connection,
