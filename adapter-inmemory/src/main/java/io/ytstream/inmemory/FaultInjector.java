@@ -20,6 +20,9 @@ import java.util.function.Supplier;
  */
 public final class FaultInjector {
 
+  /** A placeholder in an operation's queue: the call runs normally and nothing is recorded. */
+  private static final ScheduledFault PASS_THROUGH = new ScheduledFault(null, 0, "pass through");
+
   private final ClusterState cluster;
   private final Map<ClusterOperation, ArrayDeque<ScheduledFault>> pending =
       new EnumMap<>(ClusterOperation.class);
@@ -32,6 +35,17 @@ public final class FaultInjector {
   /** The next {@code times} calls of {@code operation} fail with {@code code} before any effect. */
   public void failNext(ClusterOperation operation, int times, int code, String message) {
     schedule(operation, times, new ScheduledFault(FaultKind.FAIL_BEFORE, code, message));
+  }
+
+  /**
+   * The next {@code calls} calls of {@code operation} pass untouched; faults scheduled after this
+   * one fire from call {@code calls + 1} on. Lets a test pick, e.g. from a seed, which call of an
+   * operation breaks.
+   */
+  public void skipNext(ClusterOperation operation, int calls) {
+    if (calls > 0) {
+      schedule(operation, calls, PASS_THROUGH);
+    }
   }
 
   /** The next call of {@code operation} fails with {@code code} before any effect. */
@@ -155,7 +169,7 @@ public final class FaultInjector {
   <T> T call(ClusterOperation operation, Supplier<T> action, Runnable dropWithoutApplying) {
     ArrayDeque<ScheduledFault> queue = pending.get(operation);
     ScheduledFault fault = queue == null ? null : queue.poll();
-    if (fault == null) {
+    if (fault == null || fault.kind() == null) {
       return action.get();
     }
     fired.add(new FiredFault(fired.size() + 1L, operation, fault.kind(), fault.code()));

@@ -58,6 +58,22 @@ class FaultInjectorTest {
   }
 
   @Test
+  void skipNextLetsTheFaultHitALaterCall() {
+    cluster.outputTables().append(t.queue.path(), List.of(TestClusters.row(0, "a")));
+    faults.skipNext(ClusterOperation.PULL, 2);
+    faults.failNext(ClusterOperation.PULL, 1, YtErrorCode.ROW_IS_BLOCKED, "third pull");
+
+    assertEquals(1, cluster.queueReader().pull(t.consumer, t.partition(0), 0, 10).size());
+    assertEquals(1, cluster.queueReader().pull(t.consumer, t.partition(0), 0, 10).size());
+    assertThrows(
+        YtException.class, () -> cluster.queueReader().pull(t.consumer, t.partition(0), 0, 10));
+    assertEquals(1, cluster.queueReader().pull(t.consumer, t.partition(0), 0, 10).size());
+    assertEquals(
+        List.of(new FiredFault(1, ClusterOperation.PULL, FaultKind.FAIL_BEFORE, 1712)),
+        faults.fired());
+  }
+
+  @Test
   void faultsOfOneOperationFireInScheduleOrderAndLeaveOthersAlone() {
     faults.failNext(ClusterOperation.PARTITIONS, 1, 1, "first");
     faults.failNext(ClusterOperation.PARTITIONS, 1, 2, "second");

@@ -25,9 +25,11 @@ import org.slf4j.LoggerFactory;
  *       (append to an ordered table, upsert into a sorted one).
  *   <li>In transactional mode: rows are kept in the task until Spark lets the task commit, then
  *       sent into the batch transaction whose id came with the write plan. Spark's output commit
- *       coordinator lets exactly one attempt per partition commit, and fails the whole stage if an
- *       authorized attempt fails; so a failed or speculative attempt never reaches the transaction,
- *       and a partly written one makes the batch abort.
+ *       coordinator lets one attempt per partition commit at a time, so a failed-before-commit or
+ *       speculative attempt never reaches the transaction. An authorized attempt that fails while
+ *       inserting does not fail the stage (Spark 4.x clears its lock and lets a retry commit), so
+ *       the writer aborts the batch transaction itself: the batch fails and runs again after a
+ *       restart instead of committing the partition's rows twice.
  * </ul>
  *
  * Rows for an ordered table carry {@code $tablet_index}: row k of task p goes to tablet {@code (p +
@@ -113,14 +115,36 @@ final class YtDataWriter implements DataWriter<InternalRow> {
       flushOutsideTransaction();
     } else {
       TabletTransaction tx = cluster.transactions().attach(transaction);
-      for (int from = 0; from < buffer.size(); from += spec.dynBatchSize()) {
-        tx.insertRows(
-            spec.path(), buffer.subList(from, Math.min(buffer.size(), from + spec.dynBatchSize())));
+      try {
+        for (int from = 0; from < buffer.size(); from += spec.dynBatchSize()) {
+          tx.insertRows(
+              spec.path(),
+              buffer.subList(from, Math.min(buffer.size(), from + spec.dynBatchSize())));
+        }
+      } catch (RuntimeException e) {
+        // Part of this attempt's rows may be in the batch transaction, and Spark lets another
+        // attempt of the partition commit after an authorized one fails: abort the transaction
+        // so the batch can only fail (and run again after a restart), never commit twice.
+        abortAfterPartialInsert(tx, e);
+        throw e;
       }
       buffer.clear();
     }
     return new YtCommitMessage(
         partitionId, epochId, transaction == null ? null : transaction.value(), rowsPerTablet);
+  }
+
+  private void abortAfterPartialInsert(TabletTransaction tx, RuntimeException cause) {
+    LOG.warn(
+        "inserting rows of partition {} into batch transaction {} failed; aborting the batch"
+            + " transaction",
+        partitionId,
+        transaction);
+    try {
+      tx.abort();
+    } catch (RuntimeException e) {
+      cause.addSuppressed(e);
+    }
   }
 
   @Override

@@ -2,7 +2,12 @@ package io.ytstream.spark;
 
 import org.apache.spark.sql.SparkSession;
 
-/** One SparkSession per test fork (Surefire reuses the fork), local[2], no UI. */
+/**
+ * One SparkSession per test fork (Surefire reuses the fork), no UI. The master is {@code
+ * local[2,4]}: two threads, and a failed task attempt is retried up to 4 attempts as on a cluster
+ * ({@code local[2]} would end the query at the first task failure, which hides how the sinks behave
+ * when Spark retries a task). One SparkContext per JVM, so every test runs with retries.
+ */
 final class SharedSpark {
 
   private static SparkSession session;
@@ -13,7 +18,7 @@ final class SharedSpark {
     if (session == null) {
       session =
           SparkSession.builder()
-              .master("local[2]")
+              .master("local[2,4]")
               .appName("ytstream-adapter-spark-tests")
               .config("spark.ui.enabled", "false")
               .config("spark.driver.bindAddress", "127.0.0.1")
