@@ -79,7 +79,7 @@ public class YtFileSystem extends FileSystem {
     Map<String, String> settings = new java.util.TreeMap<>();
     String token = conf.get("yt.token", conf.get("spark.hadoop.yt.token"));
     if (token != null) {
-      settings.put("yt.token", token);
+      settings.put(YtSettings.TOKEN_SETTING, token);
     }
     if (address == null || address.isBlank()) {
       throw new IOException(

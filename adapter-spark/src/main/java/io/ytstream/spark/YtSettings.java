@@ -21,6 +21,7 @@ record YtSettings(
 
   static final String PROXY = "spark.hadoop.yt.proxy";
   static final String TOKEN = "spark.hadoop.yt.token";
+  static final String TOKEN_SETTING = "yt.token";
   static final String TRANSACTIONAL = "spark.yt.streaming.transactional";
   static final String DYN_BATCH_SIZE = "spark.yt.write.dynBatchSize";
   static final String TRANSACTION_TIMEOUT = "spark.yt.streaming.transactionTimeoutMs";
@@ -34,7 +35,8 @@ record YtSettings(
 
   static YtSettings of(Map<String, String> conf) {
     TreeMap<String, String> connection = new TreeMap<>();
-    Optional.ofNullable(conf.get(TOKEN)).ifPresent(t -> connection.put("yt.token", t));
+    // The connector SPI's key for the token is the Hadoop one (adapter-ytsaurus reads yt.token).
+    Optional.ofNullable(conf.get(TOKEN)).ifPresent(t -> connection.put(TOKEN_SETTING, t));
     return new YtSettings(
         Optional.ofNullable(conf.get(PROXY)).filter(s -> !s.isBlank()),
         connection,

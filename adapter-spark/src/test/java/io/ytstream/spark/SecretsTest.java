@@ -15,15 +15,15 @@ class SecretsTest {
   @Test
   void tokenIsRedactedFromSettingsAndClusterReferences() {
     YtSettings settings =
-        YtSettings.of(Map.of(YtSettings.PROXY, "http://nowhere:1", YtSettings.TOKEN, TOKEN));
+        YtSettings.of(Map.of(YtSettings.PROXY, "http://127.0.0.1:1", YtSettings.TOKEN, TOKEN));
     ClusterRef ref = settings.cluster(YtOptions.of(Map.of()));
     assertFalse(settings.toString().contains(TOKEN), settings.toString());
     assertFalse(ref.toString().contains(TOKEN), ref.toString());
     assertTrue(ref.toString().contains("<redacted>"), ref.toString());
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, ref::connect);
+    // The HTTP adapter is on the test class path: nothing listens there, so connecting fails.
+    RuntimeException e = assertThrows(RuntimeException.class, ref::connect);
     for (Throwable t = e; t != null; t = t.getCause()) {
       assertFalse(String.valueOf(t.getMessage()).contains(TOKEN), t.getMessage());
     }
-    assertTrue(e.getMessage().contains("io.ytstream:adapter-ytsaurus"), e.getMessage());
   }
 }
