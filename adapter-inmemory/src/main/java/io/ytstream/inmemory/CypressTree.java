@@ -3,7 +3,9 @@ package io.ytstream.inmemory;
 import io.ytstream.core.model.YPath;
 import io.ytstream.ports.TimeSource;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -16,6 +18,13 @@ final class CypressTree {
   private final TimeSource clock;
   private final MapNode root;
 
+  /**
+   * Tables already resolved, by path: every port call resolves its table, and walking the tree each
+   * time dominated the cost of a call. Nodes are never replaced in place, so an entry stays right
+   * until its path or an ancestor is removed ({@link #remove} drops it).
+   */
+  private final Map<YPath, TableNode> resolvedTables = new HashMap<>();
+
   CypressTree(TimeSource clock) {
     this.clock = clock;
     this.root = new MapNode(clock.nowMillis());
@@ -23,22 +32,43 @@ final class CypressTree {
 
   /** The node at {@code path}, or 500. */
   CypressNode resolve(YPath path) {
+    TableNode cached = resolvedTables.get(path);
+    if (cached != null) {
+      return cached;
+    }
+    List<String> segments = segments(path);
     CypressNode node = root;
-    String resolved = "/";
-    for (String segment : segments(path)) {
+    for (int i = 0; i < segments.size(); i++) {
       if (!(node instanceof MapNode map)) {
         throw YtErrors.resolveError(
-            path, "node " + resolved + " is a " + node.typeName() + " and has no children");
+            path,
+            "node "
+                + resolvedPrefix(segments, i)
+                + " is a "
+                + node.typeName()
+                + " and has no children");
       }
-      CypressNode child = map.children().get(segment);
+      CypressNode child = map.children().get(segments.get(i));
       if (child == null) {
         throw YtErrors.resolveError(
-            path, "node " + resolved + " has no child with key \"" + segment + "\"");
+            path,
+            "node "
+                + resolvedPrefix(segments, i)
+                + " has no child with key \""
+                + segments.get(i)
+                + "\"");
       }
       node = child;
-      resolved = resolved.endsWith("/") ? resolved + segment : resolved + "/" + segment;
+    }
+    if (node instanceof TableNode table) {
+      resolvedTables.put(path, table);
     }
     return node;
+  }
+
+  /** The path of the first {@code count} segments, as error messages show it. */
+  private static String resolvedPrefix(List<String> segments, int count) {
+    return "/" + String.join("/", segments.subList(0, count));
   }
 
   Optional<CypressNode> find(YPath path) {
@@ -103,6 +133,7 @@ final class CypressTree {
     if (parent.children().remove(lastSegment(path)) == null) {
       throw YtErrors.resolveError(path, "node does not exist");
     }
+    resolvedTables.keySet().removeIf(table -> isSameOrAncestor(path, table));
     parent.touch(clock.nowMillis());
   }
 
@@ -132,21 +163,28 @@ final class CypressTree {
   }
 
   static List<String> segments(YPath path) {
-    String rest = path.value().substring(2);
+    // A hand-rolled split: String.split was a visible share of every port call.
+    String value = path.value();
     List<String> segments = new ArrayList<>();
-    if (rest.isEmpty()) {
+    if (value.length() == 2) {
       return segments;
     }
-    for (String segment : rest.split("/", -1)) {
+    int start = 2;
+    while (true) {
+      int slash = value.indexOf('/', start);
+      String segment = value.substring(start, slash < 0 ? value.length() : slash);
       if (segment.isEmpty()) {
-        throw new IllegalArgumentException("YPath " + path.value() + " has an empty segment");
+        throw new IllegalArgumentException("YPath " + value + " has an empty segment");
       }
       if (segment.startsWith("@") || segment.startsWith("&")) {
         throw new IllegalArgumentException(
-            "YPath " + path.value() + ": attributes and links are not nodes of the in-memory tree");
+            "YPath " + value + ": attributes and links are not nodes of the in-memory tree");
       }
       segments.add(segment);
+      if (slash < 0) {
+        return segments;
+      }
+      start = slash + 1;
     }
-    return segments;
   }
 }

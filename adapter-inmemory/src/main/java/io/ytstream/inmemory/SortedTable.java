@@ -52,11 +52,13 @@ final class SortedTable extends TableNode {
 
   /** Rows whose key starts with {@code prefix}, in key order, as of {@code timestamp}. */
   List<Row> readPrefixAt(List<Object> prefix, long timestamp) {
+    // A prefix sorts right before the keys that extend it, and those keys are contiguous.
     List<Row> result = new ArrayList<>();
-    for (var entry : rows.entrySet()) {
-      if (entry.getKey().startsWith(prefix)) {
-        entry.getValue().at(timestamp).ifPresent(result::add);
+    for (var entry : rows.tailMap(new RowKey(prefix), true).entrySet()) {
+      if (!entry.getKey().startsWith(prefix)) {
+        break;
       }
+      entry.getValue().at(timestamp).ifPresent(result::add);
     }
     return result;
   }

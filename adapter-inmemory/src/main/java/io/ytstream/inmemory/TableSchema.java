@@ -48,6 +48,8 @@ final class TableSchema {
   private final ImmutableList<Column> dataColumns;
   private final ImmutableList<Column> keyColumns;
   private final Map<String, Column> dataColumnsByName;
+  private final ImmutableSet<String> columnNames;
+  private final int declaredSystemColumnCount;
 
   private TableSchema(boolean sorted, List<Column> columns) {
     this.sorted = sorted;
@@ -60,6 +62,11 @@ final class TableSchema {
         this.columns.stream().filter(Column::key).collect(ImmutableList.toImmutableList());
     this.dataColumnsByName = new LinkedHashMap<>();
     dataColumns.forEach(c -> dataColumnsByName.put(c.name(), c));
+    // Asked on every append; worked out once here.
+    this.columnNames =
+        this.columns.stream().map(Column::name).collect(ImmutableSet.toImmutableSet());
+    this.declaredSystemColumnCount =
+        (int) this.columns.stream().filter(c -> c.name().startsWith("$")).count();
   }
 
   /** An ordered (queue) table: no key columns; may declare {@code $timestamp} and friends. */
@@ -127,11 +134,11 @@ final class TableSchema {
   }
 
   boolean declares(String systemColumn) {
-    return columns.stream().anyMatch(c -> c.name().equals(systemColumn));
+    return columnNames.contains(systemColumn);
   }
 
   int declaredSystemColumnCount() {
-    return (int) columns.stream().filter(c -> c.name().startsWith("$")).count();
+    return declaredSystemColumnCount;
   }
 
   /**
