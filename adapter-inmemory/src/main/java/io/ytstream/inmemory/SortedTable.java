@@ -63,6 +63,28 @@ final class SortedTable extends TableNode {
     return result;
   }
 
+  /** The latest rows of the keys last written after {@code timestamp}, in key order. */
+  List<Row> latestRowsCommittedAfter(long timestamp) {
+    List<Row> result = new ArrayList<>();
+    for (KeyVersions versions : rows.values()) {
+      if (versions.lastCommitTimestamp() > timestamp) {
+        versions.latest().ifPresent(result::add);
+      }
+    }
+    return result;
+  }
+
+  /** How many keys hold a row now (deleted keys may linger until their versions are pruned). */
+  int liveRowCount() {
+    int count = 0;
+    for (KeyVersions versions : rows.values()) {
+      if (versions.latest().isPresent()) {
+        count++;
+      }
+    }
+    return count;
+  }
+
   /** The latest committed rows in key order. */
   List<Row> readAllLatest() {
     List<Row> result = new ArrayList<>();

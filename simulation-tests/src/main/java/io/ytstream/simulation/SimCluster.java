@@ -34,4 +34,9 @@ interface SimCluster {
   void setMaxRowsPerTabletTransaction(long limit);
 
   void advanceClock(long millis);
+
+  /**
+   * For the checker: how {@code table} changed since the previous call for it (first: all rows).
+   */
+  TableDelta readChanges(YPath table);
 }
