@@ -19,11 +19,12 @@ final class CypressTree {
   private final MapNode root;
 
   /**
-   * Tables already resolved, by path: every port call resolves its table, and walking the tree each
-   * time dominated the cost of a call. Nodes are never replaced in place, so an entry stays right
-   * until its path or an ancestor is removed ({@link #remove} drops it).
+   * Tables and map nodes already resolved, by path: every port call resolves its table or
+   * directory, and walking the tree each time dominated the cost of a call. Nodes are never
+   * replaced in place, so an entry stays right until its path or an ancestor is removed ({@link
+   * #remove} drops it). Files are left out: checkpoint files are many and short-lived.
    */
-  private final Map<YPath, TableNode> resolvedTables = new HashMap<>();
+  private final Map<YPath, CypressNode> resolved = new HashMap<>();
 
   CypressTree(TimeSource clock) {
     this.clock = clock;
@@ -32,7 +33,7 @@ final class CypressTree {
 
   /** The node at {@code path}, or 500. */
   CypressNode resolve(YPath path) {
-    TableNode cached = resolvedTables.get(path);
+    CypressNode cached = resolved.get(path);
     if (cached != null) {
       return cached;
     }
@@ -60,8 +61,8 @@ final class CypressTree {
       }
       node = child;
     }
-    if (node instanceof TableNode table) {
-      resolvedTables.put(path, table);
+    if (node instanceof TableNode || node instanceof MapNode) {
+      resolved.put(path, node);
     }
     return node;
   }
@@ -133,7 +134,14 @@ final class CypressTree {
     if (parent.children().remove(lastSegment(path)) == null) {
       throw YtErrors.resolveError(path, "node does not exist");
     }
-    resolvedTables.keySet().removeIf(table -> isSameOrAncestor(path, table));
+    String removed = path.value();
+    resolved
+        .keySet()
+        .removeIf(
+            p ->
+                p.value().startsWith(removed)
+                    && (p.value().length() == removed.length()
+                        || p.value().charAt(removed.length()) == '/'));
     parent.touch(clock.nowMillis());
   }
 
@@ -151,9 +159,19 @@ final class CypressTree {
     return YPath.of(slash <= 1 ? "//" : value.substring(0, slash));
   }
 
+  /**
+   * The last segment, checked like {@link #segments} checks each one. Callers have already resolved
+   * the parent, which checked the segments before it, so splitting the whole path is not needed.
+   */
   static String lastSegment(YPath path) {
-    List<String> segments = segments(path);
-    return segments.get(segments.size() - 1);
+    String value = path.value();
+    if (value.length() == 2) {
+      List<String> none = segments(path);
+      return none.get(none.size() - 1); // the root has no segment: fails as before
+    }
+    String segment = value.substring(Math.max(2, value.lastIndexOf('/') + 1));
+    checkSegment(value, segment);
+    return segment;
   }
 
   private static void checkNotRoot(YPath path) {
@@ -173,18 +191,22 @@ final class CypressTree {
     while (true) {
       int slash = value.indexOf('/', start);
       String segment = value.substring(start, slash < 0 ? value.length() : slash);
-      if (segment.isEmpty()) {
-        throw new IllegalArgumentException("YPath " + value + " has an empty segment");
-      }
-      if (segment.startsWith("@") || segment.startsWith("&")) {
-        throw new IllegalArgumentException(
-            "YPath " + value + ": attributes and links are not nodes of the in-memory tree");
-      }
+      checkSegment(value, segment);
       segments.add(segment);
       if (slash < 0) {
         return segments;
       }
       start = slash + 1;
+    }
+  }
+
+  private static void checkSegment(String path, String segment) {
+    if (segment.isEmpty()) {
+      throw new IllegalArgumentException("YPath " + path + " has an empty segment");
+    }
+    if (segment.startsWith("@") || segment.startsWith("&")) {
+      throw new IllegalArgumentException(
+          "YPath " + path + ": attributes and links are not nodes of the in-memory tree");
     }
   }
 }

@@ -182,7 +182,7 @@ final class InMemoryTransaction implements TabletTransaction {
     for (Row row : rows) {
       if (table instanceof OrderedTable ordered) {
         OptionalInt tablet = tabletIndexOf(path, ordered, row);
-        Row data = ordered.schema().normalize(path, row.without(TableSchema.TABLET_INDEX));
+        Row data = ordered.schema().normalize(path, row, true);
         validated.add(new BufferedWrite.OrderedAppend(path, tablet, data));
       } else {
         Row data = table.schema().normalize(path, row);

@@ -146,21 +146,43 @@ final class TableSchema {
    * has already taken {@code $tablet_index} out of ordered-table rows.
    */
   Row normalize(YPath table, Row row) {
+    return normalize(table, row, false);
+  }
+
+  /**
+   * As {@link #normalize(YPath, Row)}, ignoring {@code $tablet_index} when {@code
+   * ignoreTabletIndex}, so ordered-table appends need not copy the row to drop it first. A row that
+   * is already normalized is returned as it is (rows are immutable): appends mostly are.
+   */
+  Row normalize(YPath table, Row row, boolean ignoreTabletIndex) {
+    boolean inSchemaOrder = true;
+    int i = 0;
     for (String name : row.asMap().keySet()) {
+      if (ignoreTabletIndex && name.equals(TABLET_INDEX)) {
+        inSchemaOrder = false;
+        continue;
+      }
       if (!dataColumnsByName.containsKey(name)) {
         throw YtErrors.generic(
             name.startsWith("$")
                 ? "System column " + name + " cannot be written to table " + table.value()
                 : "No column \"" + name + "\" in the strict schema of table " + table.value());
       }
+      inSchemaOrder &= i < dataColumns.size() && dataColumns.get(i).name().equals(name);
+      i++;
     }
-    LinkedHashMap<String, Object> normalized = new LinkedHashMap<>();
-    for (Column column : dataColumns) {
+    inSchemaOrder &= i == dataColumns.size();
+    Object[] namesAndValues = inSchemaOrder ? null : new Object[dataColumns.size() * 2];
+    for (int c = 0; c < dataColumns.size(); c++) {
+      Column column = dataColumns.get(c);
       Object value = row.get(column.name());
       checkValue(table, column, value);
-      normalized.put(column.name(), value);
+      if (namesAndValues != null) {
+        namesAndValues[2 * c] = column.name();
+        namesAndValues[2 * c + 1] = value;
+      }
     }
-    return Row.of(normalized);
+    return namesAndValues == null ? row : Row.of(namesAndValues);
   }
 
   /** Checks a key row given to a delete and returns the key. */
