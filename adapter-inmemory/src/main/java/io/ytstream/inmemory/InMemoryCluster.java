@@ -215,6 +215,16 @@ public final class InMemoryCluster implements io.ytstream.ports.spi.YtCluster {
     }
   }
 
+  /**
+   * The commit timestamp of the newest write to a sorted table (deletions included), or {@code
+   * Long.MIN_VALUE}: unchanged means every read of it returns what it returned before.
+   */
+  public long lastWriteTimestamp(YPath sortedTable) {
+    synchronized (state) {
+      return state.sortedTable(sortedTable).lastWriteTimestamp();
+    }
+  }
+
   /** How many rows {@code OutputTables.readAll} would return for a sorted table. */
   public int rowCount(YPath sortedTable) {
     synchronized (state) {

@@ -15,6 +15,7 @@ final class SortedTable extends TableNode {
 
   private final boolean queueConsumer;
   private final NavigableMap<RowKey, KeyVersions> rows = new TreeMap<>();
+  private long lastWriteTimestamp = Long.MIN_VALUE;
 
   SortedTable(TableSchema schema, boolean queueConsumer, long nowMillis) {
     super(schema, nowMillis);
@@ -37,6 +38,7 @@ final class SortedTable extends TableNode {
   }
 
   void write(RowKey key, Optional<Row> row, long commitTimestamp, long oldestReaderTimestamp) {
+    lastWriteTimestamp = Math.max(lastWriteTimestamp, commitTimestamp);
     KeyVersions versions = rows.computeIfAbsent(key, k -> new KeyVersions());
     versions.add(commitTimestamp, row, oldestReaderTimestamp);
     if (versions.isDeadAfterPrune() && commitTimestamp <= oldestReaderTimestamp) {
@@ -61,6 +63,11 @@ final class SortedTable extends TableNode {
       entry.getValue().at(timestamp).ifPresent(result::add);
     }
     return result;
+  }
+
+  /** The commit timestamp of the newest write to any key, deletions included; MIN_VALUE if none. */
+  long lastWriteTimestamp() {
+    return lastWriteTimestamp;
   }
 
   /** The latest rows of the keys last written after {@code timestamp}, in key order. */

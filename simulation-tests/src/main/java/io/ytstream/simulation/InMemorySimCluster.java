@@ -92,6 +92,11 @@ final class InMemorySimCluster implements SimCluster {
   }
 
   @Override
+  public long consumerStamp(ConsumerId consumer) {
+    return cluster.lastWriteTimestamp(consumer.path());
+  }
+
+  @Override
   public TableDelta readChanges(YPath table) {
     IncrementalTableReader reader = readers.get(table);
     if (reader == null) {

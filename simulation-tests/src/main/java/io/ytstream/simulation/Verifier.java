@@ -61,6 +61,8 @@ final class Verifier {
   private final int[] inputCount;
   private long[] lastConsumer;
   private final OutputLedger ledger;
+  private long[] consumerCache;
+  private long consumerCacheStamp;
   private final Map<Invariant, Violation> violations = new EnumMap<>(Invariant.class);
   long lost;
   long duplicated;
@@ -203,7 +205,20 @@ final class Verifier {
     checkOutput(c, true);
   }
 
+  /**
+   * The consumer's offsets by partition ordinal. Asked after most steps, so the last answer is kept
+   * until the consumer table is written again.
+   */
   long[] consumer() {
+    long stamp = cluster.consumerStamp(Workload.CONSUMER);
+    if (consumerCache == null || stamp != consumerCacheStamp) {
+      consumerCache = readConsumer();
+      consumerCacheStamp = stamp;
+    }
+    return consumerCache.clone();
+  }
+
+  private long[] readConsumer() {
     long[] c = new long[w.partitions().size()];
     for (QueueId q : w.queues()) {
       StreamOffsets offsets = cluster.ports().consumerOffsets().read(Workload.CONSUMER, q);
