@@ -26,6 +26,8 @@ final class CypressTree {
    */
   private final Map<YPath, CypressNode> resolved = new HashMap<>();
 
+  private final Map<String, YPath> parentPaths = new HashMap<>();
+
   CypressTree(TimeSource clock) {
     this.clock = clock;
     this.root = new MapNode(clock.nowMillis());
@@ -85,7 +87,7 @@ final class CypressTree {
 
   /** The map node that holds (or would hold) {@code path}; 500 when it is missing. */
   MapNode parentOf(YPath path) {
-    YPath parent = parentPath(path);
+    YPath parent = cachedParentPath(path);
     CypressNode node = resolve(parent);
     if (!(node instanceof MapNode map)) {
       throw YtErrors.resolveError(
@@ -157,6 +159,23 @@ final class CypressTree {
     String value = path.value();
     int slash = value.lastIndexOf('/');
     return YPath.of(slash <= 1 ? "//" : value.substring(0, slash));
+  }
+
+  /**
+   * {@link #parentPath}, remembered: parents are the few directories, and building a YPath checks
+   * its text every time.
+   */
+  private YPath cachedParentPath(YPath path) {
+    checkNotRoot(path);
+    String value = path.value();
+    int slash = value.lastIndexOf('/');
+    String parent = slash <= 1 ? "//" : value.substring(0, slash);
+    YPath cached = parentPaths.get(parent);
+    if (cached == null) {
+      cached = YPath.of(parent);
+      parentPaths.put(parent, cached);
+    }
+    return cached;
   }
 
   /**

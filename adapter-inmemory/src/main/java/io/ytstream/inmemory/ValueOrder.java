@@ -44,6 +44,9 @@ final class ValueOrder implements Comparator<Object> {
    * bytes (a lone one encodes as '?').
    */
   private static int compareStrings(String x, String y) {
+    if (x.equals(y)) {
+      return 0; // the common case for key prefixes, and equals is vectorized
+    }
     int common = Math.min(x.length(), y.length());
     for (int i = 0; i < common; i++) {
       char cx = x.charAt(i);
