@@ -3,7 +3,9 @@ package io.ytstream.inmemory;
 import io.ytstream.core.model.YPath;
 import io.ytstream.ports.TimeSource;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -16,6 +18,16 @@ final class CypressTree {
   private final TimeSource clock;
   private final MapNode root;
 
+  /**
+   * Tables and map nodes already resolved, by path: every port call resolves its table or
+   * directory, and walking the tree each time dominated the cost of a call. Nodes are never
+   * replaced in place, so an entry stays right until its path or an ancestor is removed ({@link
+   * #remove} drops it). Files are left out: checkpoint files are many and short-lived.
+   */
+  private final Map<YPath, CypressNode> resolved = new HashMap<>();
+
+  private final Map<String, YPath> parentPaths = new HashMap<>();
+
   CypressTree(TimeSource clock) {
     this.clock = clock;
     this.root = new MapNode(clock.nowMillis());
@@ -23,22 +35,43 @@ final class CypressTree {
 
   /** The node at {@code path}, or 500. */
   CypressNode resolve(YPath path) {
+    CypressNode cached = resolved.get(path);
+    if (cached != null) {
+      return cached;
+    }
+    List<String> segments = segments(path);
     CypressNode node = root;
-    String resolved = "/";
-    for (String segment : segments(path)) {
+    for (int i = 0; i < segments.size(); i++) {
       if (!(node instanceof MapNode map)) {
         throw YtErrors.resolveError(
-            path, "node " + resolved + " is a " + node.typeName() + " and has no children");
+            path,
+            "node "
+                + resolvedPrefix(segments, i)
+                + " is a "
+                + node.typeName()
+                + " and has no children");
       }
-      CypressNode child = map.children().get(segment);
+      CypressNode child = map.children().get(segments.get(i));
       if (child == null) {
         throw YtErrors.resolveError(
-            path, "node " + resolved + " has no child with key \"" + segment + "\"");
+            path,
+            "node "
+                + resolvedPrefix(segments, i)
+                + " has no child with key \""
+                + segments.get(i)
+                + "\"");
       }
       node = child;
-      resolved = resolved.endsWith("/") ? resolved + segment : resolved + "/" + segment;
+    }
+    if (node instanceof TableNode || node instanceof MapNode) {
+      resolved.put(path, node);
     }
     return node;
+  }
+
+  /** The path of the first {@code count} segments, as error messages show it. */
+  private static String resolvedPrefix(List<String> segments, int count) {
+    return "/" + String.join("/", segments.subList(0, count));
   }
 
   Optional<CypressNode> find(YPath path) {
@@ -54,7 +87,7 @@ final class CypressTree {
 
   /** The map node that holds (or would hold) {@code path}; 500 when it is missing. */
   MapNode parentOf(YPath path) {
-    YPath parent = parentPath(path);
+    YPath parent = cachedParentPath(path);
     CypressNode node = resolve(parent);
     if (!(node instanceof MapNode map)) {
       throw YtErrors.resolveError(
@@ -103,6 +136,14 @@ final class CypressTree {
     if (parent.children().remove(lastSegment(path)) == null) {
       throw YtErrors.resolveError(path, "node does not exist");
     }
+    String removed = path.value();
+    resolved
+        .keySet()
+        .removeIf(
+            p ->
+                p.value().startsWith(removed)
+                    && (p.value().length() == removed.length()
+                        || p.value().charAt(removed.length()) == '/'));
     parent.touch(clock.nowMillis());
   }
 
@@ -120,9 +161,36 @@ final class CypressTree {
     return YPath.of(slash <= 1 ? "//" : value.substring(0, slash));
   }
 
+  /**
+   * {@link #parentPath}, remembered: parents are the few directories, and building a YPath checks
+   * its text every time.
+   */
+  private YPath cachedParentPath(YPath path) {
+    checkNotRoot(path);
+    String value = path.value();
+    int slash = value.lastIndexOf('/');
+    String parent = slash <= 1 ? "//" : value.substring(0, slash);
+    YPath cached = parentPaths.get(parent);
+    if (cached == null) {
+      cached = YPath.of(parent);
+      parentPaths.put(parent, cached);
+    }
+    return cached;
+  }
+
+  /**
+   * The last segment, checked like {@link #segments} checks each one. Callers have already resolved
+   * the parent, which checked the segments before it, so splitting the whole path is not needed.
+   */
   static String lastSegment(YPath path) {
-    List<String> segments = segments(path);
-    return segments.get(segments.size() - 1);
+    String value = path.value();
+    if (value.length() == 2) {
+      List<String> none = segments(path);
+      return none.get(none.size() - 1); // the root has no segment: fails as before
+    }
+    String segment = value.substring(Math.max(2, value.lastIndexOf('/') + 1));
+    checkSegment(value, segment);
+    return segment;
   }
 
   private static void checkNotRoot(YPath path) {
@@ -132,21 +200,32 @@ final class CypressTree {
   }
 
   static List<String> segments(YPath path) {
-    String rest = path.value().substring(2);
+    // A hand-rolled split: String.split was a visible share of every port call.
+    String value = path.value();
     List<String> segments = new ArrayList<>();
-    if (rest.isEmpty()) {
+    if (value.length() == 2) {
       return segments;
     }
-    for (String segment : rest.split("/", -1)) {
-      if (segment.isEmpty()) {
-        throw new IllegalArgumentException("YPath " + path.value() + " has an empty segment");
-      }
-      if (segment.startsWith("@") || segment.startsWith("&")) {
-        throw new IllegalArgumentException(
-            "YPath " + path.value() + ": attributes and links are not nodes of the in-memory tree");
-      }
+    int start = 2;
+    while (true) {
+      int slash = value.indexOf('/', start);
+      String segment = value.substring(start, slash < 0 ? value.length() : slash);
+      checkSegment(value, segment);
       segments.add(segment);
+      if (slash < 0) {
+        return segments;
+      }
+      start = slash + 1;
     }
-    return segments;
+  }
+
+  private static void checkSegment(String path, String segment) {
+    if (segment.isEmpty()) {
+      throw new IllegalArgumentException("YPath " + path + " has an empty segment");
+    }
+    if (segment.startsWith("@") || segment.startsWith("&")) {
+      throw new IllegalArgumentException(
+          "YPath " + path + ": attributes and links are not nodes of the in-memory tree");
+    }
   }
 }

@@ -10,6 +10,7 @@ import io.ytstream.ports.ConsumerOffsets;
 import io.ytstream.ports.OutputTables;
 import io.ytstream.ports.QueueMetadata;
 import io.ytstream.ports.QueuePartitionReader;
+import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription.Column;
 import io.ytstream.ports.TableMetadata;
 import io.ytstream.ports.TabletTransactions;
@@ -186,6 +187,55 @@ public final class InMemoryCluster implements io.ytstream.ports.spi.YtCluster {
   public List<PartitionBounds> partitions(YPath queue) {
     synchronized (state) {
       return bounds(state.orderedTable(queue));
+    }
+  }
+
+  /**
+   * Data of the rows of one tablet of an ordered table from {@code fromRow} on (trimmed skipped).
+   */
+  public List<Row> rows(YPath orderedTable, int tablet, long fromRow) {
+    synchronized (state) {
+      List<Row> rows = new ArrayList<>();
+      for (StoredQueueRow row :
+          state.tablet(orderedTable, tablet).read(fromRow, Integer.MAX_VALUE)) {
+        rows.add(row.data());
+      }
+      return rows;
+    }
+  }
+
+  /**
+   * The present rows of a sorted table whose newest version was committed after {@code timestamp},
+   * in key order, so a checker can follow a table without reading it whole. Deleted keys are not
+   * listed: compare {@link #rowCount} with what you hold to notice deletions.
+   */
+  public List<Row> rowsCommittedAfter(YPath sortedTable, long timestamp) {
+    synchronized (state) {
+      return state.sortedTable(sortedTable).latestRowsCommittedAfter(timestamp);
+    }
+  }
+
+  /**
+   * The commit timestamp of the newest write to a sorted table (deletions included), or {@code
+   * Long.MIN_VALUE}: unchanged means every read of it returns what it returned before.
+   */
+  public long lastWriteTimestamp(YPath sortedTable) {
+    synchronized (state) {
+      return state.sortedTable(sortedTable).lastWriteTimestamp();
+    }
+  }
+
+  /** How many rows {@code OutputTables.readAll} would return for a sorted table. */
+  public int rowCount(YPath sortedTable) {
+    synchronized (state) {
+      return state.sortedTable(sortedTable).liveRowCount();
+    }
+  }
+
+  /** The newest timestamp issued: every later commit is after it. */
+  public long lastTimestamp() {
+    synchronized (state) {
+      return state.timestamps().last();
     }
   }
 

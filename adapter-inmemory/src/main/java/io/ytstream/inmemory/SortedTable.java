@@ -15,6 +15,7 @@ final class SortedTable extends TableNode {
 
   private final boolean queueConsumer;
   private final NavigableMap<RowKey, KeyVersions> rows = new TreeMap<>();
+  private long lastWriteTimestamp = Long.MIN_VALUE;
 
   SortedTable(TableSchema schema, boolean queueConsumer, long nowMillis) {
     super(schema, nowMillis);
@@ -37,6 +38,7 @@ final class SortedTable extends TableNode {
   }
 
   void write(RowKey key, Optional<Row> row, long commitTimestamp, long oldestReaderTimestamp) {
+    lastWriteTimestamp = Math.max(lastWriteTimestamp, commitTimestamp);
     KeyVersions versions = rows.computeIfAbsent(key, k -> new KeyVersions());
     versions.add(commitTimestamp, row, oldestReaderTimestamp);
     if (versions.isDeadAfterPrune() && commitTimestamp <= oldestReaderTimestamp) {
@@ -52,13 +54,42 @@ final class SortedTable extends TableNode {
 
   /** Rows whose key starts with {@code prefix}, in key order, as of {@code timestamp}. */
   List<Row> readPrefixAt(List<Object> prefix, long timestamp) {
+    // A prefix sorts right before the keys that extend it, and those keys are contiguous.
     List<Row> result = new ArrayList<>();
-    for (var entry : rows.entrySet()) {
-      if (entry.getKey().startsWith(prefix)) {
-        entry.getValue().at(timestamp).ifPresent(result::add);
+    for (var entry : rows.tailMap(new RowKey(prefix), true).entrySet()) {
+      if (!entry.getKey().startsWith(prefix)) {
+        break;
+      }
+      entry.getValue().at(timestamp).ifPresent(result::add);
+    }
+    return result;
+  }
+
+  /** The commit timestamp of the newest write to any key, deletions included; MIN_VALUE if none. */
+  long lastWriteTimestamp() {
+    return lastWriteTimestamp;
+  }
+
+  /** The latest rows of the keys last written after {@code timestamp}, in key order. */
+  List<Row> latestRowsCommittedAfter(long timestamp) {
+    List<Row> result = new ArrayList<>();
+    for (KeyVersions versions : rows.values()) {
+      if (versions.lastCommitTimestamp() > timestamp) {
+        versions.latest().ifPresent(result::add);
       }
     }
     return result;
+  }
+
+  /** How many keys hold a row now (deleted keys may linger until their versions are pruned). */
+  int liveRowCount() {
+    int count = 0;
+    for (KeyVersions versions : rows.values()) {
+      if (versions.latest().isPresent()) {
+        count++;
+      }
+    }
+    return count;
   }
 
   /** The latest committed rows in key order. */

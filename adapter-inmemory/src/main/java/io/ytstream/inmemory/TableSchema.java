@@ -32,6 +32,8 @@ final class TableSchema {
   private final ImmutableList<Column> dataColumns;
   private final ImmutableList<Column> keyColumns;
   private final Map<String, Column> dataColumnsByName;
+  private final ImmutableSet<String> columnNames;
+  private final int declaredSystemColumnCount;
 
   private TableSchema(boolean sorted, List<Column> columns) {
     this.sorted = sorted;
@@ -44,6 +46,11 @@ final class TableSchema {
         this.columns.stream().filter(Column::key).collect(ImmutableList.toImmutableList());
     this.dataColumnsByName = new LinkedHashMap<>();
     dataColumns.forEach(c -> dataColumnsByName.put(c.name(), c));
+    // Asked on every append; worked out once here.
+    this.columnNames =
+        this.columns.stream().map(Column::name).collect(ImmutableSet.toImmutableSet());
+    this.declaredSystemColumnCount =
+        (int) this.columns.stream().filter(c -> c.name().startsWith("$")).count();
   }
 
   /** An ordered (queue) table: no key columns; may declare {@code $timestamp} and friends. */
@@ -111,11 +118,11 @@ final class TableSchema {
   }
 
   boolean declares(String systemColumn) {
-    return columns.stream().anyMatch(c -> c.name().equals(systemColumn));
+    return columnNames.contains(systemColumn);
   }
 
   int declaredSystemColumnCount() {
-    return (int) columns.stream().filter(c -> c.name().startsWith("$")).count();
+    return declaredSystemColumnCount;
   }
 
   /**
@@ -123,19 +130,45 @@ final class TableSchema {
    * has already taken {@code $tablet_index} out of ordered-table rows.
    */
   Row normalize(YPath table, Row row) {
+    return normalize(table, row, false);
+  }
+
+  /**
+   * As {@link #normalize(YPath, Row)}, ignoring {@code $tablet_index} when {@code
+   * ignoreTabletIndex}, so ordered-table appends need not copy the row to drop it first. A row that
+   * is already normalized is returned as it is (rows are immutable): appends mostly are.
+   */
+  Row normalize(YPath table, Row row, boolean ignoreTabletIndex) {
+    boolean inSchemaOrder = true;
+    int i = 0;
     for (String name : row.asMap().keySet()) {
+      if (ignoreTabletIndex && name.equals(TABLET_INDEX)) {
+        inSchemaOrder = false;
+        continue;
+      }
       if (!dataColumnsByName.containsKey(name)) {
         throw YtErrors.generic(
             name.startsWith("$")
                 ? "System column " + name + " cannot be written to table " + table.value()
                 : "No column \"" + name + "\" in the strict schema of table " + table.value());
       }
+      inSchemaOrder &= i < dataColumns.size() && dataColumns.get(i).name().equals(name);
+      i++;
     }
-    LinkedHashMap<String, Object> normalized = new LinkedHashMap<>();
-    for (Column column : dataColumns) {
-      normalized.put(column.name(), checkValue(table, column, row.get(column.name())));
+    inSchemaOrder &= i == dataColumns.size();
+    // Values are stored in their canonical form; the row is copied only when that or the column
+    // order differs from what was given.
+    boolean changed = !inSchemaOrder;
+    Object[] namesAndValues = new Object[dataColumns.size() * 2];
+    for (int c = 0; c < dataColumns.size(); c++) {
+      Column column = dataColumns.get(c);
+      Object value = row.get(column.name());
+      Object canonical = checkValue(table, column, value);
+      changed |= canonical != value;
+      namesAndValues[2 * c] = column.name();
+      namesAndValues[2 * c + 1] = canonical;
     }
-    return Row.of(normalized);
+    return changed ? Row.of(namesAndValues) : row;
   }
 
   /** Checks a key row given to a delete and returns the key. */

@@ -21,6 +21,11 @@ final class TimestampGenerator {
     this.clock = clock;
   }
 
+  /** The last timestamp handed out (0 before the first). */
+  long last() {
+    return last;
+  }
+
   long next() {
     last = Math.max(last + 1, clock.nowMillis() * TICKS_PER_MILLI);
     return last;

@@ -59,6 +59,14 @@ final class TransactionRegistry {
 
   /** The oldest snapshot a live transaction may still read; older versions can be dropped. */
   OptionalLong oldestStartTimestamp() {
-    return live.values().stream().mapToLong(InMemoryTransaction::startTimestamp).min();
+    // A loop, not a stream: this runs on every commit.
+    if (live.isEmpty()) {
+      return OptionalLong.empty();
+    }
+    long oldest = Long.MAX_VALUE;
+    for (InMemoryTransaction transaction : live.values()) {
+      oldest = Math.min(oldest, transaction.startTimestamp());
+    }
+    return OptionalLong.of(oldest);
   }
 }

@@ -32,7 +32,33 @@ final class ValueOrder implements Comparator<Object> {
     if (a instanceof Boolean x && b instanceof Boolean y) {
       return Boolean.compare(x, y);
     }
+    if (a instanceof String x && b instanceof String y) {
+      return compareStrings(x, y);
+    }
     return compareBytes(bytes(a), bytes(b));
+  }
+
+  /**
+   * UTF-8 byte order without encoding: below the surrogates, UTF-16 units sort like their UTF-8
+   * bytes, and an equal prefix encodes equally. Only a surrogate at the first difference needs the
+   * bytes (a lone one encodes as '?').
+   */
+  private static int compareStrings(String x, String y) {
+    if (x.equals(y)) {
+      return 0; // the common case for key prefixes, and equals is vectorized
+    }
+    int common = Math.min(x.length(), y.length());
+    for (int i = 0; i < common; i++) {
+      char cx = x.charAt(i);
+      char cy = y.charAt(i);
+      if (cx != cy) {
+        if (Character.isSurrogate(cx) || Character.isSurrogate(cy)) {
+          return compareBytes(bytes(x), bytes(y));
+        }
+        return Character.compare(cx, cy);
+      }
+    }
+    return Integer.compare(x.length(), y.length());
   }
 
   /** Fails unless {@code value} can be part of a key. */

@@ -9,13 +9,16 @@ import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription.Column;
 import io.ytstream.ports.spi.YtCluster;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /** The harness's view of adapter-inmemory's {@link InMemoryCluster} on a {@link ManualClock}. */
 final class InMemorySimCluster implements SimCluster {
 
   private final ManualClock clock = new ManualClock();
   private final InMemoryCluster cluster = new InMemoryCluster("primary", clock);
+  private final Map<YPath, IncrementalTableReader> readers = new HashMap<>();
 
   @Override
   public YtCluster ports() {
@@ -48,6 +51,7 @@ final class InMemorySimCluster implements SimCluster {
       schema.add(new Column(c, "int64", false, false));
     }
     cluster.createOrderedTable(table, schema, 1);
+    readers.put(table, new IncrementalTableReader(cluster, table, List.of()));
   }
 
   @Override
@@ -60,6 +64,7 @@ final class InMemorySimCluster implements SimCluster {
       schema.add(new Column(c, "int64", false, false));
     }
     cluster.createSortedTable(table, schema);
+    readers.put(table, new IncrementalTableReader(cluster, table, keyColumns));
   }
 
   @Override
@@ -84,5 +89,19 @@ final class InMemorySimCluster implements SimCluster {
   @Override
   public void advanceClock(long millis) {
     clock.advanceMillis(millis);
+  }
+
+  @Override
+  public long consumerStamp(ConsumerId consumer) {
+    return cluster.lastWriteTimestamp(consumer.path());
+  }
+
+  @Override
+  public TableDelta readChanges(YPath table) {
+    IncrementalTableReader reader = readers.get(table);
+    if (reader == null) {
+      throw new IllegalArgumentException("not a table the harness created: " + table);
+    }
+    return reader.read();
   }
 }

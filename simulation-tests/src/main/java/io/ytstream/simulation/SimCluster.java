@@ -34,4 +34,12 @@ interface SimCluster {
   void setMaxRowsPerTabletTransaction(long limit);
 
   void advanceClock(long millis);
+
+  /**
+   * For the checker: how {@code table} changed since the previous call for it (first: all rows).
+   */
+  TableDelta readChanges(YPath table);
+
+  /** A stamp that changes whenever the consumer's offsets may have (a write to its table). */
+  long consumerStamp(ConsumerId consumer);
 }

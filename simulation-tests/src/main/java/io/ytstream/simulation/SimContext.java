@@ -59,7 +59,9 @@ final class SimContext {
   void reportLoss(PartitionId partition, long fromRow, long toRow) {
     long ordinal = workload.ordinal(partition);
     for (long r = fromRow; r < toRow; r++) {
-      reportedLost.add(ordinal << 40 | r);
+      if (reportedLost.add(ordinal << 40 | r) && verifier != null) {
+        verifier.onReportedLost((int) ordinal, r);
+      }
     }
     trace("report data loss " + partition + " [" + fromRow + "," + toRow + ")");
   }

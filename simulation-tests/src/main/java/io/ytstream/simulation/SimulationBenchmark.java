@@ -10,8 +10,13 @@ import java.util.Locale;
  *
  * <pre>
  * mvn -B -o -q -pl simulation-tests -am exec:java \
- *   -Dexec.mainClass=io.ytstream.simulation.SimulationBenchmark -Dexec.args=1000
+ *   -Dexec.mainClass=io.ytstream.simulation.SimulationBenchmark -Dexec.args="1000 1000"
  * </pre>
+ *
+ * <p>Arguments: seeds measured per mode (default 1,000), warm-up seeds per mode (default 1,000).
+ * Every mode is warmed up before the first is measured: with 200 warm-up seeds of one mode, the
+ * first mode measured was largely the JIT compiling shared code, and on a loaded machine (compiler
+ * threads starved) that alone halved its figure.
  */
 public final class SimulationBenchmark {
 
@@ -20,11 +25,15 @@ public final class SimulationBenchmark {
   public static void main(String[] args) {
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     long seeds = args.length > 0 ? Long.parseLong(args[0]) : 1000;
+    long warmUp = args.length > 1 ? Long.parseLong(args[1]) : 1000;
     for (SimMode mode : SimMode.values()) {
       SimulationRun.Options options = new SimulationRun.Options(mode, 0, Mutant.NONE, 30, false);
-      for (long seed = 1_000_000; seed < 1_000_200; seed++) {
-        SimulationRun.run(seed, options); // warm-up
+      for (long seed = 1_000_000; seed < 1_000_000 + warmUp; seed++) {
+        SimulationRun.run(seed, options);
       }
+    }
+    for (SimMode mode : SimMode.values()) {
+      SimulationRun.Options options = new SimulationRun.Options(mode, 0, Mutant.NONE, 30, false);
       long batches = 0;
       long cpu = Simulate.cpuNanos();
       long wall = System.nanoTime();

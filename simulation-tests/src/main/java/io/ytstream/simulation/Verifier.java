@@ -6,10 +6,8 @@ import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StreamOffsets;
-import io.ytstream.ports.Row;
 import java.util.Arrays;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -62,6 +60,9 @@ final class Verifier {
   private final long[][] inputs;
   private final int[] inputCount;
   private long[] lastConsumer;
+  private final OutputLedger ledger;
+  private long[] consumerCache;
+  private long consumerCacheStamp;
   private final Map<Invariant, Violation> violations = new EnumMap<>(Invariant.class);
   long lost;
   long duplicated;
@@ -76,6 +77,7 @@ final class Verifier {
     inputs = new long[n][16];
     inputCount = new int[n];
     lastConsumer = new long[n];
+    ledger = new OutputLedger(ctx, this);
   }
 
   void recordInput(int ordinal, long value) {
@@ -88,6 +90,15 @@ final class Verifier {
 
   long inputCount(int ordinal) {
     return inputCount[ordinal];
+  }
+
+  long inputValue(int ordinal, long row) {
+    return inputs[ordinal][(int) row];
+  }
+
+  /** The query reported row {@code row} of partition {@code ordinal} lost (first report only). */
+  void onReportedLost(int ordinal, long row) {
+    ledger.excuse(ordinal, row);
   }
 
   List<Violation> violations() {
@@ -194,7 +205,20 @@ final class Verifier {
     checkOutput(c, true);
   }
 
+  /**
+   * The consumer's offsets by partition ordinal. Asked after most steps, so the last answer is kept
+   * until the consumer table is written again.
+   */
   long[] consumer() {
+    long stamp = cluster.consumerStamp(Workload.CONSUMER);
+    if (consumerCache == null || stamp != consumerCacheStamp) {
+      consumerCache = readConsumer();
+      consumerCacheStamp = stamp;
+    }
+    return consumerCache.clone();
+  }
+
+  private long[] readConsumer() {
     long[] c = new long[w.partitions().size()];
     for (QueueId q : w.queues()) {
       StreamOffsets offsets = cluster.ports().consumerOffsets().read(Workload.CONSUMER, q);
@@ -218,54 +242,49 @@ final class Verifier {
     return t;
   }
 
-  private static long key(int ordinal, long row, long copy) {
-    return (long) ordinal << 40 | row << 2 | copy;
-  }
-
+  /**
+   * The output checks. The ledger follows the table's changes; the rows behind the consumer are
+   * scanned only at the end or when the ledger's totals say a scan can find something new, so every
+   * check reports exactly what a scan of the whole table would.
+   */
   private void checkOutput(long[] c, boolean last) {
-    List<Row> rows = cluster.ports().outputTables().readAll(Workload.OUTPUT);
+    ledger.apply(
+        cluster.readChanges(Workload.OUTPUT),
+        row -> violate(Invariant.CORRUPT_OUTPUT, "output row " + row + " matches no input row"));
+    ledger.cover(c);
     if (last) {
-      rowsOut = rows.size();
+      rowsOut = ledger.rows();
     }
     if (w.query() == QueryKind.AGGREGATE) {
-      checkAggregate(rows, c, last);
+      checkAggregate(last);
       return;
     }
-    HashMap<Long, Integer> counts = new HashMap<>(rows.size() * 2);
-    for (Row row : rows) {
-      int ordinal;
-      long r;
-      long copy;
-      if (w.mode() == SimMode.IDEMPOTENT) {
-        ordinal =
-            w.ordinal(
-                new PartitionId(
-                    QueueId.parseKey((String) row.get(SRC_QUEUE)),
-                    ((Long) row.get(SRC_TABLET)).intValue()));
-        r = (Long) row.get(SRC_ROW);
-        copy = 0;
-      } else {
-        ordinal = ((Long) row.get("p")).intValue();
-        r = (Long) row.get("r");
-        copy = (Long) row.get("i");
-      }
-      if (ordinal < 0
-          || r >= inputCount[ordinal]
-          || copy >= w.query().fanOut(inputs[ordinal][(int) r])
-          || w.query().outputValue(inputs[ordinal][(int) r], (int) copy) != (Long) row.get("v")) {
-        violate(Invariant.CORRUPT_OUTPUT, "output row " + row + " matches no input row");
-        continue;
-      }
-      counts.merge(key(ordinal, r, copy), 1, Integer::sum);
+    boolean scan =
+        last
+            || (ledger.anyMissing()
+                && !(violated(Invariant.SILENT_DATA_LOSS)
+                    && violated(Invariant.CONSUMER_AHEAD_OF_OUTPUT)))
+            || (ledger.anyDuplicate() && w.mode().exactlyOnce() && !violated(Invariant.DUPLICATE))
+            || (ledger.anyAhead()
+                && w.mode() == SimMode.TRANSACTIONAL
+                && !violated(Invariant.PARTIAL_BATCH_VISIBLE));
+    if (scan) {
+      scanOutput(c, last);
     }
+  }
+
+  private boolean violated(Invariant invariant) {
+    return violations.containsKey(invariant);
+  }
+
+  private void scanOutput(long[] c, boolean last) {
     long[] trimmed = null;
     for (int o = 0; o < c.length; o++) {
-      for (long r = 0; r < c[o] && r < inputCount[o]; r++) {
+      for (long r = 0; r < ledger.covered(o); r++) {
         long v = inputs[o][(int) r];
         int copies = w.query().fanOut(v);
         for (int i = 0; i < copies; i++) {
-          Integer n = counts.remove(key(o, r, i));
-          int count = n == null ? 0 : n;
+          int count = ledger.count(o, r, i);
           // A row reported lost may still be in the output (read before the trim by an earlier
           // attempt); it only excuses absence.
           if (count == 0 && !ctx.isReportedLost(o, r)) {
@@ -308,38 +327,33 @@ final class Verifier {
         }
       }
     }
-    if (w.mode() == SimMode.TRANSACTIONAL && !counts.isEmpty()) {
-      long k = counts.keySet().stream().min(Long::compare).orElseThrow();
-      int o = (int) (k >>> 40);
-      violate(
-          Invariant.PARTIAL_BATCH_VISIBLE,
-          "row "
-              + ((k >>> 2) & ((1L << 38) - 1))
-              + " of "
-              + w.partitions().get(o)
-              + " is visible but the consumer is at "
-              + c[o]);
-    }
-  }
-
-  private void checkAggregate(List<Row> rows, long[] c, boolean last) {
-    TreeMap<Long, Long> actual = new TreeMap<>();
-    for (Row row : rows) {
-      actual.merge((Long) row.get("k"), (Long) row.get("n"), Long::sum);
-    }
-    // Rows reported lost may or may not have been counted: they widen the expected interval.
-    TreeMap<Long, Long> expected = new TreeMap<>();
-    TreeMap<Long, Long> excused = new TreeMap<>();
-    for (int o = 0; o < c.length; o++) {
-      for (long r = 0; r < c[o] && r < inputCount[o]; r++) {
-        long k = SimulationRun.keyOf(inputs[o][(int) r]);
-        if (ctx.isReportedLost(o, r)) {
-          excused.merge(k, 1L, Long::sum);
-        } else {
-          expected.merge(k, 1L, Long::sum);
+    if (w.mode() == SimMode.TRANSACTIONAL && ledger.anyAhead()) {
+      // The first visible copy ahead of the consumer, in (partition, row, copy) order.
+      for (int o = 0; o < c.length; o++) {
+        for (long r = ledger.covered(o); r < inputCount[o]; r++) {
+          for (int i = 0; i < 4; i++) {
+            if (ledger.count(o, r, i) > 0) {
+              violate(
+                  Invariant.PARTIAL_BATCH_VISIBLE,
+                  "row "
+                      + r
+                      + " of "
+                      + w.partitions().get(o)
+                      + " is visible but the consumer is at "
+                      + c[o]);
+              return;
+            }
+          }
         }
       }
     }
+  }
+
+  private void checkAggregate(boolean last) {
+    // Rows reported lost may or may not have been counted: they widen the expected interval.
+    TreeMap<Long, Long> actual = ledger.actual();
+    TreeMap<Long, Long> expected = ledger.expected();
+    TreeMap<Long, Long> excused = ledger.excused();
     TreeMap<Long, Long> keys = new TreeMap<>(expected);
     actual.forEach(keys::putIfAbsent);
     for (Long k : keys.keySet()) {

@@ -1,0 +1,271 @@
+package io.ytstream.simulation;
+
+import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.model.QueueId;
+import io.ytstream.ports.Row;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.TreeMap;
+
+/**
+ * The output table as the checker sees it, kept up to date from the table's changes instead of
+ * re-read after every consumer move (which made checking quadratic in the length of a run).
+ *
+ * <p>Stateless queries: how many times each (partition, row, copy) is in the output, plus running
+ * totals of what the invariants look for, so a check only scans when one of them is non-zero:
+ * copies behind the consumer that are missing and not reported lost, copies behind the consumer
+ * that are there more than once, and copies ahead of the consumer that are visible. Aggregates: the
+ * counted sums per key, and the expected (and excused, reported lost) counts behind the consumer.
+ *
+ * <p>"Behind the consumer" is {@code row < min(consumer, rows produced)}, as the checks define it.
+ */
+final class OutputLedger {
+
+  private final SimContext ctx;
+  private final Workload w;
+  private final Verifier verifier;
+  private final boolean aggregate;
+
+  /** Per partition, the count of {@code row * 4 + copy}. */
+  private final int[][] counts;
+
+  /** Per partition: rows below this are behind the consumer. */
+  private final long[] covered;
+
+  /** Rows that match no input row (yet): not counted, looked at again on every apply. */
+  private final List<Row> unmatched = new ArrayList<>();
+
+  private long rows;
+  private long missing;
+  private long duplicates;
+  private long ahead;
+
+  // Aggregates.
+  private final TreeMap<Long, Long> actual = new TreeMap<>();
+  private final TreeMap<Long, Long> actualRows = new TreeMap<>();
+  private final TreeMap<Long, Long> expected = new TreeMap<>();
+  private final TreeMap<Long, Long> excused = new TreeMap<>();
+
+  OutputLedger(SimContext ctx, Verifier verifier) {
+    this.ctx = ctx;
+    this.w = ctx.workload;
+    this.verifier = verifier;
+    this.aggregate = w.query() == QueryKind.AGGREGATE;
+    int n = w.partitions().size();
+    counts = new int[n][64];
+    covered = new long[n];
+  }
+
+  long rows() {
+    return rows;
+  }
+
+  long covered(int ordinal) {
+    return covered[ordinal];
+  }
+
+  int count(int ordinal, long row, int copy) {
+    int i = (int) (row * 4 + copy);
+    return i < counts[ordinal].length ? counts[ordinal][i] : 0;
+  }
+
+  /** True when a scan of the rows behind (and ahead of) the consumer could find something. */
+  boolean anyMissing() {
+    return missing > 0;
+  }
+
+  boolean anyDuplicate() {
+    return duplicates > 0;
+  }
+
+  boolean anyAhead() {
+    return ahead > 0;
+  }
+
+  TreeMap<Long, Long> actual() {
+    return actual;
+  }
+
+  TreeMap<Long, Long> expected() {
+    return expected;
+  }
+
+  TreeMap<Long, Long> excused() {
+    return excused;
+  }
+
+  /**
+   * Takes in a change of the table; each added row that matches no input row goes to {@code
+   * corrupt}, in table order.
+   */
+  void apply(TableDelta delta, java.util.function.Consumer<Row> corrupt) {
+    rows = delta.rowCount();
+    for (Row row : delta.removed()) {
+      if (aggregate) {
+        addSum(row, -1);
+      } else if (!removeUnmatched(row)) {
+        long key = position(row);
+        add((int) (key >>> 40), (key >>> 2) & ((1L << 38) - 1), (int) (key & 3), -1);
+      }
+    }
+    // A row that matched nothing may match once more rows are produced.
+    for (Iterator<Row> it = unmatched.iterator(); it.hasNext(); ) {
+      long key = position(it.next());
+      if (key >= 0) {
+        it.remove();
+        add((int) (key >>> 40), (key >>> 2) & ((1L << 38) - 1), (int) (key & 3), 1);
+      }
+    }
+    for (Row row : delta.added()) {
+      if (aggregate) {
+        addSum(row, 1);
+        continue;
+      }
+      long key = position(row);
+      if (key < 0) {
+        unmatched.add(row);
+        corrupt.accept(row);
+      } else {
+        add((int) (key >>> 40), (key >>> 2) & ((1L << 38) - 1), (int) (key & 3), 1);
+      }
+    }
+  }
+
+  /** Moves the consumer boundary of every partition to {@code min(consumer, rows produced)}. */
+  void cover(long[] consumer) {
+    for (int o = 0; o < consumer.length; o++) {
+      long target = Math.min(consumer[o], verifier.inputCount(o));
+      for (long r = covered[o]; r < target; r++) {
+        coverRow(o, r, true);
+      }
+      for (long r = covered[o] - 1; r >= target; r--) {
+        coverRow(o, r, false);
+      }
+      covered[o] = target;
+    }
+  }
+
+  /** A row was reported lost: missing copies of it behind the consumer are excused from now on. */
+  void excuse(int o, long r) {
+    if (r >= covered[o]) {
+      return;
+    }
+    long v = verifier.inputValue(o, r);
+    if (aggregate) {
+      long k = SimulationRun.keyOf(v);
+      bump(expected, k, -1);
+      bump(excused, k, 1);
+      return;
+    }
+    int copies = w.query().fanOut(v);
+    for (int i = 0; i < copies; i++) {
+      if (count(o, r, i) == 0) {
+        missing--;
+      }
+    }
+  }
+
+  private void coverRow(int o, long r, boolean in) {
+    long v = verifier.inputValue(o, r);
+    int sign = in ? 1 : -1;
+    if (aggregate) {
+      bump(ctx.isReportedLost(o, r) ? excused : expected, SimulationRun.keyOf(v), sign);
+      return;
+    }
+    boolean lost = ctx.isReportedLost(o, r);
+    int copies = w.query().fanOut(v);
+    for (int i = 0; i < copies; i++) {
+      int n = count(o, r, i);
+      if (n == 0 && !lost) {
+        missing += sign;
+      }
+      if (n > 1) {
+        duplicates += sign;
+      }
+      if (n > 0) {
+        ahead -= sign;
+      }
+    }
+  }
+
+  /** One more ({@code delta} 1) or one fewer (-1) copy of a matched row. */
+  private void add(int o, long r, int copy, int delta) {
+    int i = (int) (r * 4 + copy);
+    if (i >= counts[o].length) {
+      counts[o] = Arrays.copyOf(counts[o], Math.max(i + 1, counts[o].length * 2));
+    }
+    int before = counts[o][i];
+    int after = before + delta;
+    counts[o][i] = after;
+    if (r < covered[o]) {
+      if ((before == 0 || after == 0) && !ctx.isReportedLost(o, r)) {
+        missing -= delta;
+      }
+      if ((before == 1 && after == 2) || (before == 2 && after == 1)) {
+        duplicates += delta;
+      }
+    } else if (before == 0 || after == 0) {
+      ahead += delta;
+    }
+  }
+
+  private boolean removeUnmatched(Row row) {
+    for (Iterator<Row> it = unmatched.iterator(); it.hasNext(); ) {
+      if (it.next().equals(row)) { // equal rows are interchangeable here
+        it.remove();
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void addSum(Row row, int sign) {
+    Long k = (Long) row.get("k");
+    long n = (Long) row.get("n");
+    actual.merge(k, sign * n, Long::sum);
+    if (bump(actualRows, k, sign) == 0) {
+      actual.remove(k);
+    }
+  }
+
+  /** Adds {@code by} to a count; a count of 0 leaves the map, as if never there. */
+  private static long bump(TreeMap<Long, Long> map, long key, long by) {
+    long now = map.getOrDefault(key, 0L) + by;
+    if (now == 0) {
+      map.remove(key);
+    } else {
+      map.put(key, now);
+    }
+    return now;
+  }
+
+  /** {@code ordinal << 40 | row << 2 | copy} of the input row a row came from, or -1 if none. */
+  private long position(Row row) {
+    int ordinal;
+    long r;
+    long copy;
+    if (w.mode() == SimMode.IDEMPOTENT) {
+      ordinal =
+          w.ordinal(
+              new PartitionId(
+                  QueueId.parseKey((String) row.get(Verifier.SRC_QUEUE)),
+                  ((Long) row.get(Verifier.SRC_TABLET)).intValue()));
+      r = (Long) row.get(Verifier.SRC_ROW);
+      copy = 0;
+    } else {
+      ordinal = ((Long) row.get("p")).intValue();
+      r = (Long) row.get("r");
+      copy = (Long) row.get("i");
+    }
+    if (ordinal < 0
+        || r >= verifier.inputCount(ordinal)
+        || copy >= w.query().fanOut(verifier.inputValue(ordinal, r))
+        || w.query().outputValue(verifier.inputValue(ordinal, r), (int) copy)
+            != (Long) row.get("v")) {
+      return -1;
+    }
+    return (long) ordinal << 40 | r << 2 | copy;
+  }
+}
