@@ -17,9 +17,14 @@ public class PartitionCount {
 
   PlannerInputs inputs;
 
+  /** The checkpoint's offsets as a plain array, for {@link FloorBenchmark}. */
+  long[] floorOffsets;
+
   @Setup
   public void setUp() {
     inputs = PlannerInputs.of(partitions);
+    floorOffsets =
+        inputs.checkpoint().asMap().values().stream().mapToLong(Long::longValue).toArray();
   }
 
   /** For the smoke test, which runs without JMH. */

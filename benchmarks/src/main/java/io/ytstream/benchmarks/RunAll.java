@@ -38,6 +38,9 @@ public final class RunAll {
 
   static final int TARGET_PARTITIONS = 10_000;
 
+  /** The machine's floor ({@link FloorBenchmark}), which the other rows are compared with. */
+  static final String FLOOR = "Floor.appendOffsetsText";
+
   private RunAll() {}
 
   public static void main(String[] args)
@@ -116,9 +119,11 @@ public final class RunAll {
       StringBuilder text = new StringBuilder();
       String wallHeader = runs == 1 ? "wall µs/op ± error" : "wall µs/op median [min–max]";
       String cpuHeader = runs == 1 ? "cpu µs/op" : "cpu µs/op median [min–max]";
-      String row = "%-36s %6s  %-32s %-32s %8s%n";
+      String row = "%-36s %6s  %-32s %-32s %8s %7s%n";
       text.append(
-          String.format(Locale.ROOT, row, "benchmark", "parts", wallHeader, cpuHeader, "cpu ns/p"));
+          String.format(
+              Locale.ROOT, row, "benchmark", "parts", wallHeader, cpuHeader, "cpu ns/p", "×floor"));
+      TreeMap<Integer, List<Score>> floor = scores.getOrDefault(FLOOR, new TreeMap<>());
       StringBuilder fits = new StringBuilder();
       for (Map.Entry<String, TreeMap<Integer, List<Score>>> bench : scores.entrySet()) {
         List<double[]> wallPoints = new ArrayList<>();
@@ -141,7 +146,15 @@ public final class RunAll {
                   n,
                   wallText,
                   cpuText,
-                  String.format(Locale.ROOT, "%.0f", median(cpu) * 1000 / n)));
+                  String.format(Locale.ROOT, "%.0f", median(cpu) * 1000 / n),
+                  floor.containsKey(n)
+                      ? String.format(
+                          Locale.ROOT,
+                          "%.1f",
+                          median(cpu)
+                              / median(
+                                  floor.get(n).stream().mapToDouble(Score::cpu).sorted().toArray()))
+                      : "-"));
           wallPoints.add(new double[] {n, median(wall)});
           cpuPoints.add(new double[] {n, median(cpu)});
         }

@@ -33,7 +33,8 @@ class BenchmarkSmokeTest {
           BatchPlannerBenchmark.class,
           StartOffsetResolverBenchmark.class,
           OffsetsJsonBenchmark.class,
-          DriverBatchBenchmark.class);
+          DriverBatchBenchmark.class,
+          FloorBenchmark.class);
 
   @ParameterizedTest
   @ValueSource(ints = {16, 1000})
@@ -62,7 +63,7 @@ class BenchmarkSmokeTest {
         methods++;
       }
     }
-    assertEquals(6, methods, "benchmark methods found");
+    assertEquals(7, methods, "benchmark methods found");
     blackhole.evaporate("Yes, I am Stephen Hawking, and know a thing or two about black holes.");
   }
 
