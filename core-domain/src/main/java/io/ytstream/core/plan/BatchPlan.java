@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * One planned batch.
@@ -40,15 +41,16 @@ public record BatchPlan(
    * at the requested offset, not at the first surviving row.
    */
   public List<OffsetRange> commitRanges() {
+    TreeMap<PartitionId, Long> requested = new TreeMap<>();
+    for (DataLoss loss : losses) {
+      requested.put(loss.partition(), loss.requestedOffset());
+    }
     List<OffsetRange> result = new ArrayList<>();
     for (Map.Entry<PartitionId, Long> entry : end.asMap().entrySet()) {
       PartitionId partition = entry.getKey();
-      long from = start.getOrDefault(partition, entry.getValue());
-      for (DataLoss loss : losses) {
-        if (loss.partition().equals(partition)) {
-          from = loss.requestedOffset();
-        }
-      }
+      Long skippedFrom = requested.get(partition);
+      long from =
+          skippedFrom != null ? skippedFrom : start.getOrDefault(partition, entry.getValue());
       if (entry.getValue() > from) {
         result.add(new OffsetRange(partition, from, entry.getValue()));
       }
