@@ -1,6 +1,7 @@
 package io.ytstream.spark;
 
 import io.ytstream.core.model.YPath;
+import io.ytstream.core.schema.Yson;
 import io.ytstream.ports.TableDescription;
 import io.ytstream.ports.TableDescription.Column;
 import java.nio.charset.StandardCharsets;
@@ -160,6 +161,10 @@ final class YtTypes {
           : UTF8String.fromString(value.toString());
     }
     if (type.equals(DataTypes.BinaryType)) {
+      if (isYson(yt)) {
+        // Rows hold a yson column as core's YSON value model; Spark sees it as binary YSON.
+        return Yson.toBinary(value);
+      }
       return value instanceof byte[] bytes
           ? bytes
           : value.toString().getBytes(StandardCharsets.UTF_8);
@@ -172,6 +177,10 @@ final class YtTypes {
       return yt.equals("datetime") ? Math.multiplyExact(v, 1_000_000L) : v;
     }
     throw new IllegalStateException("no conversion to " + type);
+  }
+
+  private static boolean isYson(String ytType) {
+    return ytType.equals("any") || ytType.equals("yson");
   }
 
   /** A Spark value (InternalRow form) converted for a YTsaurus column of {@code ytType}. */
@@ -196,7 +205,9 @@ final class YtTypes {
       return value.toString();
     }
     if (type.equals(DataTypes.BinaryType)) {
-      return ((byte[]) value).clone();
+      byte[] bytes = (byte[]) value;
+      // A yson column takes YSON (text or binary) and stores its value model.
+      return isYson(yt) ? Yson.parse(bytes) : bytes.clone();
     }
     if (type.equals(DataTypes.DateType)) {
       return ((Number) value).longValue();
