@@ -95,6 +95,18 @@ class LocalClusterStreamingTest {
                 Encoders.LONG())
             .collectAsList();
     assertFalse(pids.contains(driver), "tasks ran outside the driver's JVM: " + pids);
+    // The worker runs in this JVM, so executors are its descendants: the token travels to them in
+    // Spark's configuration over RPC, never on a command line another user could read.
+    List<String> executors =
+        ProcessHandle.current()
+            .descendants()
+            .filter(p -> pids.contains(p.pid()))
+            .map(p -> p.info().commandLine().orElse(""))
+            .toList();
+    assertFalse(executors.isEmpty(), "executor processes found among this JVM's descendants");
+    for (String commandLine : executors) {
+      assertFalse(commandLine.contains(TOKEN), "an executor's command line shows the token");
+    }
   }
 
   @Test
