@@ -30,8 +30,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * The port contract suite against a real cluster: {@code mvn -B -Pyt-cluster -pl adapter-ytsaurus
  * -am verify -Dyt.proxy=<proxy> -Dyt.token=<token>} (the token may also come from {@code YT_TOKEN}
  * or {@code ~/.yt/token}; other {@code -Dyt.*} settings such as {@code
- * -Dyt.http.caCertificates=ca.pem} are passed on). Each test works in its own {@code //tmp/ytstream-contract-<uuid>} and
- * removes it. Without {@code -Dyt.proxy} the suite is skipped with one line saying so.
+ * -Dyt.http.caCertificates=ca.pem} are passed on). Each test works in its own {@code
+ * //tmp/ytstream-contract-<uuid>} and removes it. Without {@code -Dyt.proxy} the suite is skipped
+ * with one line saying so.
  */
 @Tag("yt-cluster")
 @ExtendWith(RealClusterContractTest.ProxyConfigured.class)
