@@ -37,6 +37,10 @@ final class SharedProxyConnections {
     synchronized (OPEN) {
       Entry entry = OPEN.get(config);
       if (entry != null) {
+        if (entry.references == 0) {
+          // Idle until now: the proxies may have changed meanwhile, so ask /hosts again.
+          entry.connection.heavyProxies().invalidate();
+        }
         entry.references++;
         entry.generation++;
         return entry.connection;

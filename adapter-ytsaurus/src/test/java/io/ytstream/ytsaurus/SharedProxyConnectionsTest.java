@@ -95,6 +95,25 @@ class SharedProxyConnectionsTest {
     }
   }
 
+  @Test
+  void anIdleConnectionReusedLaterAsksForHostsAgain() {
+    Map<String, String> settings = Map.of("yt.token", TOKEN, "yt.tx.pingPeriodMs", "0");
+    int port = emulator.port();
+    try (YtsaurusCluster first = connect(settings)) {
+      first.transactions().start(Duration.ofSeconds(30)).abort(); // fetches /hosts
+    }
+    emulator.close();
+    // The same address again, but its second proxy now listens on another port.
+    emulator = YtEmulator.start(EmulatorOptions.defaults().withToken(TOKEN).withPort(port));
+
+    try (YtsaurusCluster reused = connect(settings)) {
+      for (int i = 0; i < 2; i++) {
+        // Transactions go to each host of /hosts in turn: a stale list would name a dead port.
+        reused.transactions().start(Duration.ofSeconds(30)).abort();
+      }
+    }
+  }
+
   private static void sleep(long millis) {
     try {
       Thread.sleep(millis);
