@@ -100,8 +100,8 @@ final class BatchWriteJobListener extends SparkListener {
     synchronized (this) {
       WriteJob job = byTransaction.remove(transactionId);
       if (job != null) {
-        byJob.values().remove(job);
-        byStage.values().remove(job);
+        byJob.values().removeIf(j -> j == job);
+        byStage.values().removeIf(j -> j == job);
       }
     }
   }
@@ -131,7 +131,7 @@ final class BatchWriteJobListener extends SparkListener {
                 + epochId
                 + " was not committed: Spark's listener bus did not deliver the end of the"
                 + " batch's write job within "
-                + wait.toSeconds()
+                + wait.toMillis() / 1000.0
                 + " s, so the sink cannot tell whether a lost or failed task attempt left rows"
                 + " in batch transaction "
                 + transactionId
