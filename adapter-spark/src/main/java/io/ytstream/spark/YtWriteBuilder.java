@@ -70,7 +70,9 @@ final class YtWriteBuilder implements SupportsTruncate, SupportsStreamingUpdateA
         SparkSession spark = SparkSession.active();
         Configuration conf = HadoopConfs.forSession(spark);
         Path checkpoint = settings.transactional() ? checkpointRoot() : null;
-        return new YtStreamingWrite(spec, settings, checkpoint, conf);
+        BatchWriteJobListener writeJobs =
+            settings.transactional() ? BatchWriteJobListener.on(spark.sparkContext()) : null;
+        return new YtStreamingWrite(spec, settings, checkpoint, conf, writeJobs);
       }
     };
   }
