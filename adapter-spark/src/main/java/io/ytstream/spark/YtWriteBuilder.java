@@ -68,7 +68,7 @@ final class YtWriteBuilder implements SupportsTruncate, SupportsStreamingUpdateA
       @Override
       public StreamingWrite toStreaming() {
         SparkSession spark = SparkSession.active();
-        RealTimeQueries.checkSink(spark, spec.path().value());
+        RealTimeQueries.warnIfRealTime(spec.path().value());
         Configuration conf = HadoopConfs.forSession(spark);
         Path checkpoint = settings.transactional() ? checkpointRoot() : null;
         return new YtStreamingWrite(spec, settings, checkpoint, conf);
