@@ -103,14 +103,11 @@ abstract class TableForeachWriter extends ForeachWriter<org.apache.spark.sql.Row
   }
 
   /** The row's fields as YTsaurus values, each a column of the table (or a clear error). */
-  Map<String, Object> values(org.apache.spark.sql.Row row, String skip) {
+  Map<String, Object> values(org.apache.spark.sql.Row row) {
     StructType schema = row.schema();
     Map<String, Object> values = new LinkedHashMap<>();
     for (int i = 0; i < schema.fields().length; i++) {
       String name = schema.fields()[i].name();
-      if (name.equals(skip)) {
-        continue;
-      }
       Column c = columns.get(name);
       if (c == null) {
         throw new IllegalArgumentException(

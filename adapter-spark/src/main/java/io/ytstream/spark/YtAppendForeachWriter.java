@@ -52,7 +52,7 @@ public final class YtAppendForeachWriter extends TableForeachWriter {
 
   @Override
   Row toOutput(org.apache.spark.sql.Row row) {
-    Map<String, Object> values = values(row, null);
+    Map<String, Object> values = values(row);
     values.put("$tablet_index", (partitionId + rowCount) % Math.max(1, table.tabletCount()));
     rowCount++;
     return Row.of(values);

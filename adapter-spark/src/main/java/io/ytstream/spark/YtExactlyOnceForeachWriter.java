@@ -109,7 +109,7 @@ public final class YtExactlyOnceForeachWriter extends TableForeachWriter {
               + ": rows of different queues would overwrite each other. Add it to the key,"
               + " first");
     }
-    Map<String, Object> values = values(row, null);
+    Map<String, Object> values = values(row);
     if (queueKey && !rowHasQueue) {
       if (sourceQueue == null) {
         throw new IllegalArgumentException(
