@@ -68,6 +68,7 @@ final class YtWriteBuilder implements SupportsTruncate, SupportsStreamingUpdateA
       @Override
       public StreamingWrite toStreaming() {
         SparkSession spark = SparkSession.active();
+        RealTimeQueries.warnIfRealTime(spec.path().value());
         Configuration conf = HadoopConfs.forSession(spark);
         Path checkpoint = settings.transactional() ? checkpointRoot() : null;
         BatchWriteJobListener writeJobs =
