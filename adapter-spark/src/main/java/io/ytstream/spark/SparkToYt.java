@@ -210,6 +210,14 @@ final class SparkToYt {
     throw mismatch(path, target, source, YtToSpark.map(target).type().simpleString());
   }
 
+  /** A column's type as messages show it: a nullable column's {@code optional<T>} as T. */
+  static String columnTypeName(YtType type) {
+    if (type instanceof YtOptional o && !o.item().isNullable()) {
+      return o.item().describe();
+    }
+    return type.describe();
+  }
+
   private static Mismatch mismatch(String path, YtType target, DataType source, String expected) {
     return new Mismatch(
         path + ": Spark " + source.simpleString() + " cannot be written to " + target.describe(),
@@ -493,11 +501,7 @@ final class SparkToYt {
     }
     throw new Mismatch(
         path + ": Spark " + s.simpleString() + " cannot be written to " + p.v3Name(),
-        "cast it, e.g. col(\""
-            + path
-            + "\").cast(\""
-            + YtToSpark.map(p).type().sql().toLowerCase(java.util.Locale.ROOT)
-            + "\")");
+        "cast it, e.g. col(\"" + path + "\").cast(\"" + YtToSpark.map(p).type().typeName() + "\")");
   }
 
   private static BigInteger wholeNumber(Decimal d, String path) {

@@ -90,7 +90,7 @@ final class YtWriteSpec implements Serializable {
                 + "' is "
                 + field.dataType().simpleString()
                 + " in the DataFrame but "
-                + c.typeV3().describe()
+                + SparkToYt.columnTypeName(c.typeV3())
                 + " in "
                 + path
                 + " ("

@@ -225,7 +225,7 @@ class TypeMappingTest {
     assertEquals(
         "schema mismatch: column 'c' is struct<a:int> in the DataFrame but int64 in //out (c:"
             + " Spark struct<a:int> cannot be written to int64). To fix: cast it, e.g."
-            + " col(\"c\").cast(\"bigint\"), or change the table's schema",
+            + " col(\"c\").cast(\"long\"), or change the table's schema",
         wrongType);
 
     YtType struct = YtType.struct(member("a", YtPrimitive.INT64), member("b", YtPrimitive.UTF8));
