@@ -2,6 +2,7 @@ package io.ytstream.spark;
 
 import static org.apache.spark.sql.functions.col;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ytstream.core.model.YPath;
@@ -56,6 +57,45 @@ class TypeRoundTripTest {
   void everyTypeRoundTripsOverHttp(YtEmulator emulator) throws Exception {
     spark.conf().set(YtSettings.PROXY, emulator.url());
     roundTrips(emulator.cluster(), "types-http");
+  }
+
+  @Test
+  void aBadSwitchValueFailsAtLoadNamingTheOptionOrSetting() {
+    TestCluster c = TestCluster.create(spark, "types-bad");
+    c.queue("//q", 1).consumer("//c", "//q");
+    String option =
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                    spark
+                        .readStream()
+                        .format("yt")
+                        .option("consumer_path", "//c")
+                        .option("parsing_type_v3", "maybe")
+                        .load("//q"))
+            .getMessage();
+    assertTrue(
+        option.startsWith("option parsing_type_v3 must be true or false, got 'maybe'"), option);
+    spark.conf().set(TypeV3Options.READ_SETTING, "yes");
+    String setting =
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> spark.readStream().format("yt").option("consumer_path", "//c").load("//q"))
+            .getMessage();
+    assertTrue(
+        setting.startsWith("setting spark.yt.read.typeV3.enabled must be true or false"), setting);
+    // The option beats the (bad) setting.
+    assertEquals(
+        DataTypes.LongType,
+        spark
+            .readStream()
+            .format("yt")
+            .option("consumer_path", "//c")
+            .option("parsing_type_v3", "false")
+            .load("//q")
+            .schema()
+            .apply("id")
+            .dataType());
   }
 
   private void roundTrips(InMemoryCluster cluster, String ckpt) throws Exception {
