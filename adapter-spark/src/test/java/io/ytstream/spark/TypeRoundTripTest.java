@@ -50,13 +50,14 @@ class TypeRoundTripTest {
   void everyTypeRoundTripsInMemory() throws Exception {
     TestCluster c = TestCluster.create(spark, "types");
     roundTrips(c.cluster, "types-mem");
-    serviceColumnsCarryTheQueuesSystemColumns(c);
+    serviceColumnsCarryTheQueuesSystemColumns(c.cluster, "types-mem");
   }
 
   @Test
   void everyTypeRoundTripsOverHttp(YtEmulator emulator) throws Exception {
     spark.conf().set(YtSettings.PROXY, emulator.url());
     roundTrips(emulator.cluster(), "types-http");
+    serviceColumnsCarryTheQueuesSystemColumns(emulator.cluster(), "types-http");
   }
 
   @Test
@@ -188,8 +189,10 @@ class TypeRoundTripTest {
   /**
    * With include_service_columns the source adds the queue's $timestamp, $cumulative_data_weight.
    */
-  private void serviceColumnsCarryTheQueuesSystemColumns(TestCluster c) throws Exception {
-    c.consumer("//c3", "//q");
+  private void serviceColumnsCarryTheQueuesSystemColumns(InMemoryCluster cluster, String name)
+      throws Exception {
+    cluster.createConsumer(YPath.of("//c3"));
+    cluster.registerConsumer(YPath.of("//q"), YPath.of("//c3"), true);
     StreamingQuery query =
         spark
             .readStream()
@@ -203,8 +206,8 @@ class TypeRoundTripTest {
                 col("`$cumulative_data_weight`").as("weight"))
             .writeStream()
             .format("memory")
-            .queryName("type_service_columns")
-            .option("checkpointLocation", "yt:///ckpt/types-service")
+            .queryName(name.replace('-', '_'))
+            .option("checkpointLocation", "yt:///ckpt/" + name + "-service")
             .start();
     try {
       query.processAllAvailable();
@@ -213,17 +216,17 @@ class TypeRoundTripTest {
     }
     Map<Long, List<Long>> seen = new TreeMap<>();
     for (org.apache.spark.sql.Row r :
-        spark.sql("select id, ts, weight from type_service_columns").collectAsList()) {
+        spark.sql("select id, ts, weight from " + name.replace('-', '_')).collectAsList()) {
       seen.put(r.getLong(0), List.of(r.getLong(1), r.getLong(2)));
     }
     Map<Long, List<Long>> expected = new TreeMap<>();
     for (QueueRow r :
-        c.cluster
+        cluster
             .queueReader()
             .pull(
-                new io.ytstream.core.model.ConsumerId(c.name, YPath.of("//c")),
+                new io.ytstream.core.model.ConsumerId(cluster.name(), YPath.of("//c")),
                 new io.ytstream.core.model.PartitionId(
-                    new io.ytstream.core.model.QueueId(c.name, YPath.of("//q")), 0),
+                    new io.ytstream.core.model.QueueId(cluster.name(), YPath.of("//q")), 0),
                 0,
                 100)) {
       expected.put(
