@@ -18,6 +18,9 @@ final class ClusterRef implements Serializable {
   private static final String YT = "yt.";
   private static final String PROXY = "yt.proxy";
 
+  /** The connection setting that carries the YTsaurus token to the connector. */
+  static final String TOKEN_SETTING = "yt.token";
+
   private final String address;
   private final TreeMap<String, String> settings;
 

@@ -32,8 +32,7 @@ final class QueueRowConverter implements Serializable {
     int extra = includeServiceColumns ? (multiQueue ? 3 : 2) : 0;
     Object[] values = new Object[columns.size() + extra];
     for (int i = 0; i < columns.size(); i++) {
-      ColumnSpec c = columns.get(i);
-      values[i] = YtTypes.toSparkValue(row.data().get(c.name()), c.sparkType(), c.ytType());
+      values[i] = columns.get(i).read(row);
     }
     if (includeServiceColumns) {
       values[columns.size()] = (long) row.tabletIndex();

@@ -8,6 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.spark.sql.ForeachWriter;
+import org.apache.spark.sql.catalyst.CatalystTypeConverters;
+import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -27,6 +29,7 @@ abstract class TableForeachWriter extends ForeachWriter<org.apache.spark.sql.Row
   transient TableDescription table;
   transient Map<String, Column> columns;
   transient long partitionId;
+  private transient Map<String, ValueConverter> converters;
 
   TableForeachWriter(ForeachWriterConfig config) {
     this.config = config;
@@ -67,6 +70,7 @@ abstract class TableForeachWriter extends ForeachWriter<org.apache.spark.sql.Row
     }
     checkTable(table);
     columns = new TreeMap<>();
+    converters = new TreeMap<>();
     table.columns().forEach(c -> columns.put(c.name(), c));
     out =
         new BufferedTableWriter(
@@ -119,9 +123,29 @@ abstract class TableForeachWriter extends ForeachWriter<org.apache.spark.sql.Row
                 + columns.keySet()
                 + ": add it to the table or drop it from the query's select");
       }
-      values.put(name, SparkRowValues.toYt(row.isNullAt(i) ? null : row.get(i), name, c.type()));
+      Object value = row.isNullAt(i) ? null : row.get(i);
+      values.put(
+          name, converter(name, c, schema.fields()[i].dataType()).convert(toCatalyst(value)));
     }
     return values;
+  }
+
+  /**
+   * The sink's checked converter for a column (the same one {@code format("yt")} uses, with
+   * write_type_v3 on: a struct goes into a struct column), built once per task and column.
+   */
+  private ValueConverter converter(String name, Column column, DataType sparkType) {
+    ValueConverter known = converters.get(name);
+    if (known == null) {
+      known = SparkToYt.column(name, column.typeV3(), sparkType, true);
+      converters.put(name, known);
+    }
+    return known;
+  }
+
+  /** A ForeachWriter gets external Java values; the sink's converters take Catalyst ones. */
+  private static Object toCatalyst(Object value) {
+    return value == null ? null : CatalystTypeConverters.convertToCatalyst(value);
   }
 
   @Override

@@ -69,7 +69,7 @@ final class YtDataWriter implements DataWriter<InternalRow> {
     for (int i = 0; i < columns.size(); i++) {
       ColumnSpec c = columns.get(i);
       Object raw = record.isNullAt(i) ? null : record.get(i, c.sparkType());
-      values.put(c.name(), YtTypes.toYtValue(raw, c.sparkType(), c.ytType()));
+      c.writeInto(values, raw);
     }
     int tablet = 0;
     if (!spec.sorted()) {

@@ -110,7 +110,7 @@ final class YtPartitionReader implements PartitionReader<InternalRow> {
     Object[] values = new Object[columns.size() + extra];
     for (int i = 0; i < columns.size(); i++) {
       ColumnSpec c = columns.get(i);
-      values[i] = YtTypes.toSparkValue(row.data().get(c.name()), c.sparkType(), c.ytType());
+      values[i] = c.read(row);
     }
     if (includeServiceColumns) {
       values[columns.size()] = (long) row.tabletIndex();

@@ -42,6 +42,7 @@ record YtSourceSpec(
     PlanLimits limits = options.planLimits();
     boolean includeService = options.includeServiceColumns();
     boolean failOnDataLoss = options.failOnDataLoss();
+    boolean typeV3 = TypeV3Options.reading(options);
     ClusterRef ref = settings.cluster(options);
     try (YtCluster cluster = ref.connect()) {
       ConsumerId consumer = new ConsumerId(cluster.name(), consumerPath);
@@ -53,6 +54,7 @@ record YtSourceSpec(
       List<QueueId> queues = new ArrayList<>();
       List<Column> schema = null;
       YPath schemaOf = null;
+      List<TableDescription> described = new ArrayList<>();
       for (YPath path : queuePaths) {
         TableDescription d;
         try {
@@ -60,6 +62,7 @@ record YtSourceSpec(
         } catch (RuntimeException e) {
           throw YtErrors.describeFailed(path, "queue", e);
         }
+        described.add(d);
         if (d.sorted()) {
           throw new IllegalArgumentException(
               path
@@ -82,16 +85,16 @@ record YtSourceSpec(
                   + data
                   + "): one stream reads queues of one schema; read them in separate streams");
         }
-        for (Column c : data) {
-          YtTypes.toSpark(path, c);
-        }
         QueueId queue = new QueueId(cluster.name(), path);
         checkReadable(cluster, consumer, queue);
         queues.add(queue);
       }
       List<ColumnSpec> columns = new ArrayList<>();
       for (Column c : schema) {
-        columns.add(new ColumnSpec(c.name(), YtTypes.toSpark(schemaOf, c), c.type()));
+        columns.add(ColumnSpec.forRead(c.name(), c.typeV3(), typeV3));
+      }
+      if (includeService) {
+        columns.addAll(YtTypes.systemColumns(described));
       }
       return new YtSourceSpec(
           ref,
@@ -130,7 +133,8 @@ record YtSourceSpec(
       return false;
     }
     for (int i = 0; i < a.size(); i++) {
-      if (!a.get(i).name().equals(b.get(i).name()) || !a.get(i).type().equals(b.get(i).type())) {
+      if (!a.get(i).name().equals(b.get(i).name())
+          || !a.get(i).typeV3().equals(b.get(i).typeV3())) {
         return false;
       }
     }

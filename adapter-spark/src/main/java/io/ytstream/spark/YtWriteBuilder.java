@@ -52,7 +52,9 @@ final class YtWriteBuilder implements SupportsTruncate, SupportsStreamingUpdateA
       } catch (RuntimeException e) {
         throw YtErrors.describeFailed(options.outputPath(), "output table (option path)", e);
       }
-      spec = YtWriteSpec.check(ref, table, info.schema(), settings.dynBatchSize());
+      spec =
+          YtWriteSpec.check(
+              ref, table, info.schema(), settings.dynBatchSize(), TypeV3Options.writing(options));
     }
     return new Write() {
       @Override

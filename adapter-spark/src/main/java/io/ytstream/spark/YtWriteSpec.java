@@ -6,7 +6,6 @@ import io.ytstream.ports.TableDescription.Column;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -43,7 +42,11 @@ final class YtWriteSpec implements Serializable {
   }
 
   static YtWriteSpec check(
-      ClusterRef cluster, TableDescription table, StructType schema, int dynBatchSize) {
+      ClusterRef cluster,
+      TableDescription table,
+      StructType schema,
+      int dynBatchSize,
+      boolean writeTypeV3) {
     YPath path = table.path();
     List<ColumnSpec> columns = new ArrayList<>();
     List<String> names = new ArrayList<>();
@@ -53,6 +56,10 @@ final class YtWriteSpec implements Serializable {
           YtTypes.dataColumns(table).stream()
               .filter(c -> c.name().equals(field.name()))
               .findFirst();
+      if (column.isEmpty() && YtTypes.SYSTEM_COLUMNS.contains(field.name())) {
+        columns.add(ColumnSpec.notWritten(field.name(), field.dataType()));
+        continue;
+      }
       if (column.isEmpty()) {
         Optional<Column> caseless =
             YtTypes.dataColumns(table).stream()
@@ -73,23 +80,27 @@ final class YtWriteSpec implements Serializable {
                 + " table");
       }
       Column c = column.get();
-      if (!YtTypes.writable(field.dataType(), c.type())) {
+      ValueConverter toYt;
+      try {
+        toYt = SparkToYt.column(field.name(), c.typeV3(), field.dataType(), writeTypeV3);
+      } catch (SparkToYt.Mismatch e) {
         throw new IllegalArgumentException(
             "schema mismatch: column '"
                 + field.name()
                 + "' is "
                 + field.dataType().simpleString()
                 + " in the DataFrame but "
-                + c.type()
+                + SparkToYt.columnTypeName(c.typeV3())
                 + " in "
                 + path
-                + ". Cast it (e.g. col(\""
-                + field.name()
-                + "\").cast(\""
-                + suggestedCast(c.type())
-                + "\")) or change the table's schema");
+                + " ("
+                + e.getMessage()
+                + "). To fix: "
+                + e.fix()
+                + ", or change the table's schema",
+            e);
       }
-      columns.add(new ColumnSpec(field.name(), field.dataType(), c.type()));
+      columns.add(ColumnSpec.forWrite(field.name(), field.dataType(), c.typeV3(), toYt));
     }
     for (Column c : YtTypes.dataColumns(table)) {
       boolean written = columns.stream().anyMatch(w -> w.name().equals(c.name()));
@@ -113,22 +124,6 @@ final class YtWriteSpec implements Serializable {
         Math.max(1, table.tabletCount()),
         columns,
         dynBatchSize);
-  }
-
-  private static String suggestedCast(String ytType) {
-    return switch (ytType.toLowerCase(Locale.ROOT)) {
-      case "int8" -> "byte";
-      case "int16", "uint8" -> "short";
-      case "int32", "uint16" -> "int";
-      case "float" -> "float";
-      case "double" -> "double";
-      case "boolean", "bool" -> "boolean";
-      case "string", "utf8" -> "string";
-      case "date" -> "date";
-      case "datetime", "timestamp" -> "timestamp";
-      case "any", "yson" -> "binary";
-      default -> "long";
-    };
   }
 
   ClusterRef cluster() {

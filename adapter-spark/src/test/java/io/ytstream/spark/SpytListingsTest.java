@@ -13,6 +13,8 @@ import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.YPath;
+import io.ytstream.core.schema.YtPrimitive;
+import io.ytstream.core.schema.YtType;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription.Column;
@@ -194,7 +196,8 @@ class SpytListingsTest {
   /**
    * "Checkpoints in YTsaurus": the rate source, a watermarked sliding-window count, checkpoints in
    * yt:///, foreachBatch appending each batch with a static yt write. The window struct is
-   * flattened into two timestamp columns: composite types (type_v3) have their own issue.
+   * flattened into two timestamp columns, as a table without composite columns needs (see
+   * compositeTypesKeepTheirTypes for struct columns).
    */
   @Test
   void checkpointWithForeachBatchAndAWindowedAggregation() throws Exception {
@@ -252,5 +255,91 @@ class SpytListingsTest {
     assertTrue(
         c.cluster.exists(YPath.of("//home/spark/streaming/checkpoints/state")),
         "the aggregation's state store is in Cypress too");
+  }
+
+  /**
+   * "Composite types": read option parsing_type_v3=true, write option write_type_v3=true. The
+   * queue's list, struct and dict columns arrive as Spark array, struct and map (the query uses
+   * them as such) and land in the output's typed columns unchanged.
+   */
+  @Test
+  void compositeTypesKeepTheirTypes() throws Exception {
+    TestCluster c = TestCluster.create(spark, "spyt-composite");
+    YtType tags = YtType.list(YtPrimitive.UTF8);
+    YtType point =
+        YtType.struct(
+            YtType.member("x", YtPrimitive.DOUBLE),
+            YtType.member("y", YtType.optional(YtPrimitive.DOUBLE)));
+    YtType counts = YtType.dict(YtPrimitive.UTF8, YtPrimitive.UINT64);
+    List<Column> queue =
+        List.of(
+            Column.of("id", YtPrimitive.INT64, false),
+            Column.of("tags", tags, false),
+            Column.of("point", point, false),
+            Column.of("counts", YtType.optional(counts), false));
+    c.cluster.createOrderedTable(YPath.of("//q"), queue, 1);
+    c.consumer("//c", "//q");
+    List<Column> out = new ArrayList<>(queue);
+    out.add(Column.of("tag_count", YtPrimitive.INT32, false));
+    out.add(Column.of("x", YtPrimitive.DOUBLE, false));
+    c.cluster.createOrderedTable(YPath.of("//out"), out, 1);
+    Map<String, Object> p1 = new java.util.LinkedHashMap<>();
+    p1.put("x", 1.5);
+    p1.put("y", null);
+    c.cluster
+        .outputTables()
+        .append(
+            YPath.of("//q"),
+            List.of(
+                Row.of(
+                    "id",
+                    1L,
+                    "tags",
+                    List.of("a", "b"),
+                    "point",
+                    p1,
+                    "counts",
+                    List.of(List.of("k", -1L))),
+                Row.of(
+                    "id",
+                    2L,
+                    "tags",
+                    List.of(),
+                    "point",
+                    Map.of("x", -0.0, "y", 2.0),
+                    "counts",
+                    null)));
+
+    StreamingQuery query =
+        spark
+            .readStream()
+            .format("yt")
+            .option("consumer_path", "//c")
+            .option("parsing_type_v3", "true")
+            .load("//q")
+            .withColumn("tag_count", org.apache.spark.sql.functions.size(col("tags")))
+            .withColumn("x", col("point.x"))
+            .writeStream()
+            .format("yt")
+            .option("write_type_v3", "true")
+            .option("path", "//out")
+            .option("checkpointLocation", "yt:///ckpt/composite")
+            .trigger(Trigger.ProcessingTime(2000))
+            .start();
+    try {
+      query.processAllAvailable();
+    } finally {
+      query.stop();
+    }
+    List<Row> rows = c.rows("//out");
+    assertEquals(2, rows.size(), rows.toString());
+    assertEquals(List.of("a", "b"), rows.get(0).get("tags"));
+    assertEquals(p1, rows.get(0).get("point"));
+    assertEquals(List.of(List.of("k", -1L)), rows.get(0).get("counts"));
+    assertEquals(2L, rows.get(0).get("tag_count"));
+    assertEquals(1.5, rows.get(0).get("x"));
+    assertEquals(Map.of("x", -0.0, "y", 2.0), rows.get(1).get("point"));
+    assertEquals(0L, rows.get(1).get("tag_count"));
+    assertEquals(null, rows.get(1).get("counts"));
   }
 }

@@ -10,6 +10,8 @@ import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.YPath;
 import io.ytstream.core.plan.DataLossException;
+import io.ytstream.core.schema.YtPrimitive;
+import io.ytstream.core.schema.YtType;
 import io.ytstream.inmemory.InMemoryCluster;
 import io.ytstream.inmemory.InMemoryClusters;
 import io.ytstream.ports.Row;
@@ -19,7 +21,6 @@ import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.spark.sql.connector.read.streaming.SupportsRealTimeRead.RecordStatus;
-import org.apache.spark.sql.types.DataTypes;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,8 +32,8 @@ class YtRealTimeReaderTest {
   private static final AtomicInteger COUNTER = new AtomicInteger();
   private static final List<ColumnSpec> COLUMNS =
       List.of(
-          new ColumnSpec("id", DataTypes.LongType, "int64"),
-          new ColumnSpec("payload", DataTypes.StringType, "string"));
+          ColumnSpec.forRead("id", YtType.optional(YtPrimitive.INT64), false),
+          ColumnSpec.forRead("payload", YtType.optional(YtPrimitive.STRING), false));
 
   private final String name = "rt-reader-" + COUNTER.incrementAndGet();
   private final InMemoryCluster cluster = InMemoryClusters.getOrCreate(name);
