@@ -20,7 +20,8 @@ public record YPath(String value) implements Comparable<YPath> {
     }
     // A loop, not value.chars().anyMatch(...): paths are built on every checkpoint file access.
     for (int i = 0; i < value.length(); i++) {
-      if (Character.isWhitespace(value.charAt(i))) {
+      char c = value.charAt(i);
+      if ((c <= ' ' || c >= 0x80) && Character.isWhitespace(c)) {
         throw new IllegalArgumentException("YPath '" + value + "' contains white space");
       }
     }

@@ -31,7 +31,11 @@ public final class QueueBounds {
    *     {@code 0..n-1} in order)
    */
   public static QueueBounds of(Map<QueueId, List<PartitionBounds>> byQueue) {
-    TreeMap<QueueId, List<PartitionBounds>> sorted = new TreeMap<>(byQueue);
+    SortedMap<QueueId, List<PartitionBounds>> sorted =
+        byQueue instanceof SortedMap<QueueId, List<PartitionBounds>> given
+                && given.comparator() == null
+            ? given
+            : new TreeMap<>(byQueue);
     int total = 0;
     for (List<PartitionBounds> partitions : sorted.values()) {
       total += partitions.size();
