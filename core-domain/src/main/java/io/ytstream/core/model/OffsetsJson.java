@@ -57,9 +57,11 @@ public final class OffsetsJson {
       throw new IllegalArgumentException("offsets JSON is empty");
     }
     StreamOffsets canonical = CanonicalOffsetsJson.parse(json);
-    if (canonical != null) {
-      return canonical;
-    }
+    return canonical != null ? canonical : parseGeneral(json);
+  }
+
+  /** The general reader: any key order, escapes, white space; words every error. */
+  static StreamOffsets parseGeneral(String json) {
     Object root;
     try {
       root = new JsonText(json).readDocument();
