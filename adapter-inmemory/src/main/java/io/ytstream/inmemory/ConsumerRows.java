@@ -7,9 +7,7 @@ import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription.Column;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * The consumer table format (HTTP API reference, section 1.4): rows keyed by {@code (queue_cluster,
@@ -31,14 +29,14 @@ final class ConsumerRows {
           new Column(OFFSET, "uint64", false, true),
           new Column(META, "any", false, false));
 
+  /** Checked once: a schema is immutable, and every consumer has this one. */
+  static final TableSchema TABLE_SCHEMA = TableSchema.sorted(SCHEMA);
+
   private ConsumerRows() {}
 
   static RowKey key(PartitionId partition) {
-    return new RowKey(
-        List.of(
-            partition.queue().cluster(),
-            partition.queue().path().value(),
-            (long) partition.index()));
+    return RowKey.of(
+        partition.queue().cluster(), partition.queue().path().value(), (long) partition.index());
   }
 
   /** The row an advance writes; {@code meta} is left null (see the package notes). */
@@ -58,12 +56,17 @@ final class ConsumerRows {
 
   /** The stored offset of every partition of {@code queue} as of {@code timestamp}. */
   static StreamOffsets read(SortedTable consumer, QueueId queue, long timestamp) {
-    Map<Integer, Long> offsets = new TreeMap<>();
-    for (Row row :
-        consumer.readPrefixAt(List.of(queue.cluster(), queue.path().value()), timestamp)) {
-      offsets.put(Math.toIntExact((Long) row.get(PARTITION_INDEX)), offsetOf(Optional.of(row)));
+    List<Row> rows =
+        consumer.readPrefixAt(List.of(queue.cluster(), queue.path().value()), timestamp);
+    // Key order is partition order here: the prefix fixes the queue, partition_index comes next.
+    StreamOffsets.Builder offsets = StreamOffsets.builder(rows.size());
+    for (Row row : rows) {
+      Long offset = (Long) row.get(OFFSET);
+      offsets.add(
+          new PartitionId(queue, Math.toIntExact((Long) row.get(PARTITION_INDEX))),
+          offset == null ? 0 : offset);
     }
-    return StreamOffsets.ofQueue(queue, offsets);
+    return offsets.build();
   }
 
   /** A missing row, or a null offset, means 0. */

@@ -28,6 +28,13 @@ final class CypressTree {
 
   private final Map<String, YPath> parentPaths = new HashMap<>();
 
+  /** The last two paths {@link #cachedParentPath} answered for (by identity), and their parents. */
+  private YPath lastChild;
+
+  private YPath lastParent;
+  private YPath previousChild;
+  private YPath previousParent;
+
   CypressTree(TimeSource clock) {
     this.clock = clock;
     this.root = new MapNode(clock.nowMillis());
@@ -38,6 +45,15 @@ final class CypressTree {
     CypressNode cached = resolved.get(path);
     if (cached != null) {
       return cached;
+    }
+    MapNode cachedParent = cachedParentOf(path);
+    CypressNode known =
+        cachedParent == null ? null : cachedParent.children().get(lastSegment(path));
+    if (known != null) {
+      if (known instanceof TableNode || known instanceof MapNode) {
+        resolved.put(path, known);
+      }
+      return known;
     }
     List<String> segments = segments(path);
     CypressNode node = root;
@@ -75,6 +91,10 @@ final class CypressTree {
   }
 
   Optional<CypressNode> find(YPath path) {
+    MapNode cachedParent = cachedParentOf(path);
+    if (cachedParent != null) {
+      return Optional.ofNullable(cachedParent.children().get(lastSegment(path)));
+    }
     CypressNode node = root;
     for (String segment : segments(path)) {
       if (!(node instanceof MapNode map) || !map.children().containsKey(segment)) {
@@ -83,6 +103,19 @@ final class CypressTree {
       node = map.children().get(segment);
     }
     return Optional.of(node);
+  }
+
+  /**
+   * The directory holding {@code path} when it is cached (checkpoint files live in a few
+   * directories), else null: the caller then walks the tree, which also words any error.
+   */
+  private MapNode cachedParentOf(YPath path) {
+    String value = path.value();
+    int slash = value.lastIndexOf('/');
+    if (slash <= 1 || value.charAt(slash - 1) == '/') {
+      return null; // a child of the root, or an empty segment: leave both to the walk
+    }
+    return resolved.get(cachedParentPath(path)) instanceof MapNode parent ? parent : null;
   }
 
   /** The map node that holds (or would hold) {@code path}; 500 when it is missing. */
@@ -133,17 +166,21 @@ final class CypressTree {
   void remove(YPath path) {
     checkNotRoot(path);
     MapNode parent = parentOf(path);
-    if (parent.children().remove(lastSegment(path)) == null) {
+    CypressNode node = parent.children().remove(lastSegment(path));
+    if (node == null) {
       throw YtErrors.resolveError(path, "node does not exist");
     }
-    String removed = path.value();
-    resolved
-        .keySet()
-        .removeIf(
-            p ->
-                p.value().startsWith(removed)
-                    && (p.value().length() == removed.length()
-                        || p.value().charAt(removed.length()) == '/'));
+    if (!(node instanceof FileNode)) {
+      // A file is never cached and has no subtree: only directories and tables leave the cache.
+      String removed = path.value();
+      resolved
+          .keySet()
+          .removeIf(
+              p ->
+                  p.value().startsWith(removed)
+                      && (p.value().length() == removed.length()
+                          || p.value().charAt(removed.length()) == '/'));
+    }
     parent.touch(clock.nowMillis());
   }
 
@@ -165,7 +202,15 @@ final class CypressTree {
    * {@link #parentPath}, remembered: parents are the few directories, and building a YPath checks
    * its text every time.
    */
+  @SuppressWarnings("ReferenceEquality") // an identity cache: same object, same parent
   private YPath cachedParentPath(YPath path) {
+    // One call (a rename, a write) asks for the parents of the same one or two paths a few times.
+    if (path == lastChild) {
+      return lastParent;
+    }
+    if (path == previousChild) {
+      return previousParent;
+    }
     checkNotRoot(path);
     String value = path.value();
     int slash = value.lastIndexOf('/');
@@ -175,6 +220,10 @@ final class CypressTree {
       cached = YPath.of(parent);
       parentPaths.put(parent, cached);
     }
+    previousChild = lastChild;
+    previousParent = lastParent;
+    lastChild = path;
+    lastParent = cached;
     return cached;
   }
 

@@ -156,7 +156,7 @@ public final class InMemoryCluster implements io.ytstream.ports.spi.YtCluster {
 
   /** Creates a consumer: a sorted table with the consumer schema and the consumer flag. */
   public void createConsumer(YPath path) {
-    TableSchema schema = TableSchema.sorted(ConsumerRows.SCHEMA);
+    TableSchema schema = ConsumerRows.TABLE_SCHEMA;
     synchronized (state) {
       state.tree().add(path, new SortedTable(schema, true, state.nowMillis()), true);
     }
@@ -173,6 +173,27 @@ public final class InMemoryCluster implements io.ytstream.ports.spi.YtCluster {
           table.tabletCount(),
           tabletCount);
       table.growTo(tabletCount);
+    }
+  }
+
+  /**
+   * A producer's append to one tablet, in a transaction of its own: what {@code
+   * OutputTables.append} does with rows carrying {@code $tablet_index = tablet}, for rows that do
+   * not carry it (so a row already in schema order is stored as given, without a copy).
+   */
+  public void appendToTablet(YPath orderedTable, int tablet, List<Row> rows) {
+    synchronized (state) {
+      state
+          .faults()
+          .call(
+              ClusterOperation.OUTPUT_APPEND,
+              () -> {
+                InMemoryTransaction transaction = InMemoryTransaction.startForOneCall(state);
+                transaction.bufferInsertsToTablet(orderedTable, tablet, rows);
+                transaction.commitNow();
+                return null;
+              },
+              () -> {});
     }
   }
 

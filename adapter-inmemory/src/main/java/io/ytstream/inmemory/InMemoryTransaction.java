@@ -28,30 +28,32 @@ import java.util.OptionalLong;
 final class InMemoryTransaction implements TabletTransaction {
 
   private final ClusterState cluster;
-  private final TransactionId id;
+  private final long sequence;
   private final long startTimestamp;
   private final long timeoutMillis;
+
+  /** In the sticky pool: attachable, and removed from it when finished. */
+  private final boolean pooled;
+
   private final List<BufferedWrite> writes = new ArrayList<>();
+
+  /**
+   * Built on first use: a one-call transaction ({@code append}, {@code advance}) shows its id only
+   * in an error, and formatting it for every call was a visible cost. Racy but safe: the id is a
+   * value, and every thread builds the same one.
+   */
+  private TransactionId id;
 
   private long lastUsedMillis;
   private TransactionState state = TransactionState.ACTIVE;
 
-  private InMemoryTransaction(ClusterState cluster, long timeoutMillis) {
+  private InMemoryTransaction(ClusterState cluster, long timeoutMillis, boolean pooled) {
     this.cluster = cluster;
     this.timeoutMillis = timeoutMillis;
+    this.pooled = pooled;
     this.startTimestamp = cluster.timestamps().next();
-    long sequence = cluster.transactions().nextSequence();
-    // Shaped like a YTsaurus GUID; 0x10002 is the object type of a tablet transaction.
-    // Concatenated rather than String.format-ted: formatting was a visible cost of every commit.
-    this.id =
-        new TransactionId(
-            Long.toHexString(sequence)
-                + "-"
-                + Long.toHexString(startTimestamp >>> 32)
-                + "-"
-                + Integer.toHexString(0x10002)
-                + "-"
-                + Long.toHexString(startTimestamp & 0xffffffffL));
+    // Every transaction takes a sequence number, so ids do not depend on which ids were shown.
+    this.sequence = cluster.transactions().nextSequence();
     this.lastUsedMillis = cluster.nowMillis();
   }
 
@@ -61,7 +63,7 @@ final class InMemoryTransaction implements TabletTransaction {
         !timeout.isNegative() && !timeout.isZero(), "timeout must be > 0, got %s", timeout);
     // Abandoned transactions (a crashed executor's) must not pin old row versions forever.
     cluster.transactions().expireLapsed();
-    InMemoryTransaction transaction = new InMemoryTransaction(cluster, timeout.toMillis());
+    InMemoryTransaction transaction = new InMemoryTransaction(cluster, timeout.toMillis(), true);
     cluster.transactions().add(transaction);
     return transaction;
   }
@@ -71,12 +73,26 @@ final class InMemoryTransaction implements TabletTransaction {
    * advance}, {@code append}, {@code upsert}), so it is never pooled and cannot expire.
    */
   static InMemoryTransaction startForOneCall(ClusterState cluster) {
-    return new InMemoryTransaction(cluster, Long.MAX_VALUE);
+    return new InMemoryTransaction(cluster, Long.MAX_VALUE, false);
   }
 
   @Override
   public TransactionId id() {
-    return id;
+    TransactionId known = id;
+    if (known == null) {
+      // Shaped like a YTsaurus GUID; 0x10002 is the object type of a tablet transaction.
+      known =
+          new TransactionId(
+              Long.toHexString(sequence)
+                  + "-"
+                  + Long.toHexString(startTimestamp >>> 32)
+                  + "-"
+                  + Integer.toHexString(0x10002)
+                  + "-"
+                  + Long.toHexString(startTimestamp & 0xffffffffL));
+      id = known;
+    }
+    return known;
   }
 
   long startTimestamp() {
@@ -193,6 +209,28 @@ final class InMemoryTransaction implements TabletTransaction {
     writes.addAll(validated);
   }
 
+  /** Appends to one tablet of an ordered table; the rows do not name it ({@code $tablet_index}). */
+  void bufferInsertsToTablet(YPath path, int tablet, List<Row> rows) {
+    OrderedTable ordered = cluster.orderedTable(path);
+    if (tablet < 0 || tablet >= ordered.tabletCount()) {
+      throw YtErrors.generic(
+          "Invalid $tablet_index "
+              + tablet
+              + " for table "
+              + path.value()
+              + ": expected an int64 in [0, "
+              + ordered.tabletCount()
+              + ")");
+    }
+    OptionalInt target = OptionalInt.of(tablet);
+    List<BufferedWrite> validated = new ArrayList<>(rows.size());
+    for (Row row : rows) {
+      validated.add(
+          new BufferedWrite.OrderedAppend(path, target, ordered.schema().normalize(path, row)));
+    }
+    writes.addAll(validated);
+  }
+
   void bufferDeletes(YPath path, List<Row> keys) {
     SortedTable table = cluster.sortedTable(path);
     List<BufferedWrite> validated = new ArrayList<>(keys.size());
@@ -230,9 +268,9 @@ final class InMemoryTransaction implements TabletTransaction {
 
   void commitNow() {
     checkUsable("commit");
-    cluster.transactions().remove(id);
+    leavePool();
     try {
-      TransactionCommit.apply(cluster, id, startTimestamp, writes);
+      TransactionCommit.apply(cluster, this, writes);
       finish(TransactionState.COMMITTED);
     } catch (RuntimeException e) {
       // A failed commit applies nothing and ends the transaction, as in YTsaurus.
@@ -248,10 +286,10 @@ final class InMemoryTransaction implements TabletTransaction {
       case ACTIVE:
         return;
       case EXPIRED:
-        throw YtErrors.noSuchTransaction(id);
+        throw YtErrors.noSuchTransaction(id());
       case COMMITTED:
       case ABORTED:
-        throw YtErrors.invalidState(action, id, state);
+        throw YtErrors.invalidState(action, id(), state);
     }
   }
 
@@ -287,7 +325,13 @@ final class InMemoryTransaction implements TabletTransaction {
   private void finish(TransactionState finalState) {
     state = finalState;
     writes.clear();
-    cluster.transactions().remove(id);
+    leavePool();
+  }
+
+  private void leavePool() {
+    if (pooled) {
+      cluster.transactions().remove(id());
+    }
   }
 
   private static OptionalInt tabletIndexOf(YPath path, OrderedTable table, Row row) {

@@ -2,6 +2,7 @@ package io.ytstream.inmemory;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
@@ -14,9 +15,20 @@ final class RowKey implements Comparable<RowKey> {
   private final List<Object> values;
 
   RowKey(List<Object> values) {
-    // ImmutableList rejects nulls, and null is a legal key value.
-    this.values = Collections.unmodifiableList(new ArrayList<>(values));
-    values.forEach(ValueOrder.INSTANCE::validateKeyValue);
+    this(values.toArray());
+  }
+
+  /** The array becomes the key's own: no further copy (keys are made for every write). */
+  private RowKey(Object[] owned) {
+    // Not ImmutableList: it rejects nulls, and null is a legal key value.
+    this.values = Collections.unmodifiableList(Arrays.asList(owned));
+    for (Object value : owned) {
+      ValueOrder.INSTANCE.validateKeyValue(value);
+    }
+  }
+
+  static RowKey of(Object... values) {
+    return new RowKey(values);
   }
 
   List<Object> values() {

@@ -17,6 +17,9 @@ final class SortedTable extends TableNode {
   private final NavigableMap<RowKey, KeyVersions> rows = new TreeMap<>();
   private long lastWriteTimestamp = Long.MIN_VALUE;
 
+  /** Keys whose newest version holds a row, kept current by {@link #write}. */
+  private int liveRows;
+
   SortedTable(TableSchema schema, boolean queueConsumer, long nowMillis) {
     super(schema, nowMillis);
     this.queueConsumer = queueConsumer;
@@ -40,7 +43,9 @@ final class SortedTable extends TableNode {
   void write(RowKey key, Optional<Row> row, long commitTimestamp, long oldestReaderTimestamp) {
     lastWriteTimestamp = Math.max(lastWriteTimestamp, commitTimestamp);
     KeyVersions versions = rows.computeIfAbsent(key, k -> new KeyVersions());
+    boolean wasLive = versions.latest().isPresent();
     versions.add(commitTimestamp, row, oldestReaderTimestamp);
+    liveRows += (row.isPresent() ? 1 : 0) - (wasLive ? 1 : 0);
     if (versions.isDeadAfterPrune() && commitTimestamp <= oldestReaderTimestamp) {
       rows.remove(key);
     }
@@ -56,7 +61,7 @@ final class SortedTable extends TableNode {
   List<Row> readPrefixAt(List<Object> prefix, long timestamp) {
     // A prefix sorts right before the keys that extend it, and those keys are contiguous.
     List<Row> result = new ArrayList<>();
-    for (var entry : rows.tailMap(new RowKey(prefix), true).entrySet()) {
+    for (var entry : rows.tailMap(RowKey.of(prefix.toArray()), true).entrySet()) {
       if (!entry.getKey().startsWith(prefix)) {
         break;
       }
@@ -83,13 +88,7 @@ final class SortedTable extends TableNode {
 
   /** How many keys hold a row now (deleted keys may linger until their versions are pruned). */
   int liveRowCount() {
-    int count = 0;
-    for (KeyVersions versions : rows.values()) {
-      if (versions.latest().isPresent()) {
-        count++;
-      }
-    }
-    return count;
+    return liveRows;
   }
 
   /** The latest committed rows in key order. */

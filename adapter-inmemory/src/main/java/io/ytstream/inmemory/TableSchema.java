@@ -7,7 +7,7 @@ import io.ytstream.core.schema.YtValues;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription.Column;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -31,26 +31,50 @@ final class TableSchema {
   private final ImmutableList<Column> columns;
   private final ImmutableList<Column> dataColumns;
   private final ImmutableList<Column> keyColumns;
-  private final Map<String, Column> dataColumnsByName;
+  private final Set<String> dataColumnNames;
   private final ImmutableSet<String> columnNames;
   private final int declaredSystemColumnCount;
 
+  /**
+   * How errors name each data column ({@code column "v"}), built once: concatenating it for every
+   * value written was a visible share of every append.
+   */
+  private final String[] dataColumnWhere;
+
   private TableSchema(boolean sorted, List<Column> columns) {
+    // Loops rather than streams: the simulation creates a few tables for every seed.
     this.sorted = sorted;
     this.columns = ImmutableList.copyOf(columns);
-    this.dataColumns =
-        this.columns.stream()
-            .filter(c -> !c.name().startsWith("$"))
-            .collect(ImmutableList.toImmutableList());
-    this.keyColumns =
-        this.columns.stream().filter(Column::key).collect(ImmutableList.toImmutableList());
-    this.dataColumnsByName = new LinkedHashMap<>();
-    dataColumns.forEach(c -> dataColumnsByName.put(c.name(), c));
+    ImmutableList.Builder<Column> data = ImmutableList.builder();
+    ImmutableList.Builder<Column> keys = ImmutableList.builder();
+    ImmutableSet.Builder<String> names = ImmutableSet.builder();
+    int system = 0;
+    for (Column column : this.columns) {
+      if (column.name().startsWith("$")) {
+        system++;
+      } else {
+        data.add(column);
+      }
+      if (column.key()) {
+        keys.add(column);
+      }
+      names.add(column.name());
+    }
+    this.dataColumns = data.build();
+    this.keyColumns = keys.build();
     // Asked on every append; worked out once here.
-    this.columnNames =
-        this.columns.stream().map(Column::name).collect(ImmutableSet.toImmutableSet());
-    this.declaredSystemColumnCount =
-        (int) this.columns.stream().filter(c -> c.name().startsWith("$")).count();
+    this.columnNames = names.build();
+    this.declaredSystemColumnCount = system;
+    this.dataColumnNames = new HashSet<>();
+    this.dataColumnWhere = new String[dataColumns.size()];
+    for (int c = 0; c < dataColumns.size(); c++) {
+      dataColumnNames.add(dataColumns.get(c).name());
+      dataColumnWhere[c] = where(dataColumns.get(c));
+    }
+  }
+
+  private static String where(Column column) {
+    return "column \"" + column.name() + "\"";
   }
 
   /** An ordered (queue) table: no key columns; may declare {@code $timestamp} and friends. */
@@ -139,6 +163,10 @@ final class TableSchema {
    * is already normalized is returned as it is (rows are immutable): appends mostly are.
    */
   Row normalize(YPath table, Row row, boolean ignoreTabletIndex) {
+    Row exact = normalizeInSchemaOrder(table, row);
+    if (exact != null) {
+      return exact;
+    }
     boolean inSchemaOrder = true;
     int i = 0;
     for (String name : row.asMap().keySet()) {
@@ -146,7 +174,7 @@ final class TableSchema {
         inSchemaOrder = false;
         continue;
       }
-      if (!dataColumnsByName.containsKey(name)) {
+      if (!dataColumnNames.contains(name)) {
         throw YtErrors.generic(
             name.startsWith("$")
                 ? "System column " + name + " cannot be written to table " + table.value()
@@ -163,12 +191,55 @@ final class TableSchema {
     for (int c = 0; c < dataColumns.size(); c++) {
       Column column = dataColumns.get(c);
       Object value = row.get(column.name());
-      Object canonical = checkValue(table, column, value);
+      Object canonical = checkValue(table, column, dataColumnWhere[c], value);
       changed |= canonical != value;
       namesAndValues[2 * c] = column.name();
       namesAndValues[2 * c + 1] = canonical;
     }
     return changed ? Row.of(namesAndValues) : row;
+  }
+
+  /**
+   * {@link #normalize} for a row holding exactly the data columns in schema order, the usual case,
+   * in one pass over its entries; null for any other row. Checks values in schema order, as the
+   * general path does, so the first error is the same.
+   */
+  private Row normalizeInSchemaOrder(YPath table, Row row) {
+    Map<String, Object> values = row.asMap();
+    if (values.size() != dataColumns.size()) {
+      return null;
+    }
+    int c = 0;
+    for (String name : values.keySet()) {
+      if (!name.equals(dataColumns.get(c++).name())) {
+        return null;
+      }
+    }
+    // Names are right; now the values, in schema order. Copied only if one is not canonical.
+    Object[] namesAndValues = null;
+    c = 0;
+    for (Object value : values.values()) {
+      Column column = dataColumns.get(c);
+      Object canonical = checkValue(table, column, dataColumnWhere[c], value);
+      if (canonical != value && namesAndValues == null) {
+        namesAndValues = new Object[dataColumns.size() * 2];
+        int i = 0;
+        for (Object before : values.values()) {
+          if (i == c) {
+            break;
+          }
+          namesAndValues[2 * i] = dataColumns.get(i).name();
+          namesAndValues[2 * i + 1] = before;
+          i++;
+        }
+      }
+      if (namesAndValues != null) {
+        namesAndValues[2 * c] = column.name();
+        namesAndValues[2 * c + 1] = canonical;
+      }
+      c++;
+    }
+    return namesAndValues == null ? row : Row.of(namesAndValues);
   }
 
   /** Checks a key row given to a delete and returns the key. */
@@ -181,22 +252,24 @@ final class TableSchema {
     }
     List<Object> key = new ArrayList<>(keyColumns.size());
     for (Column column : keyColumns) {
-      key.add(checkValue(table, column, keyRow.get(column.name())));
+      key.add(checkValue(table, column, where(column), keyRow.get(column.name())));
     }
     return new RowKey(key);
   }
 
   RowKey keyOf(Row row) {
-    List<Object> key = new ArrayList<>(keyColumns.size());
-    keyColumns.forEach(c -> key.add(row.get(c.name())));
-    return new RowKey(key);
+    Object[] key = new Object[keyColumns.size()];
+    for (int i = 0; i < key.length; i++) {
+      key[i] = row.get(keyColumns.get(i).name());
+    }
+    return RowKey.of(key);
   }
 
   /**
    * Checks a value against its column's type_v3 type and returns the canonical form {@link
    * YtValues} defines (which is what the cluster stores and reads back).
    */
-  private static Object checkValue(YPath table, Column column, Object value) {
+  private static Object checkValue(YPath table, Column column, String where, Object value) {
     if (value == null) {
       if (column.required()) {
         throw YtErrors.generic(
@@ -205,7 +278,7 @@ final class TableSchema {
       return null;
     }
     try {
-      return YtValues.normalize(column.typeV3(), value, "column \"" + column.name() + "\"");
+      return YtValues.normalize(column.typeV3(), value, where);
     } catch (IllegalArgumentException e) {
       throw YtErrors.generic(
           "Cannot write into table "

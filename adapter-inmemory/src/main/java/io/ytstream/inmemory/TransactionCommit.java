@@ -2,8 +2,8 @@ package io.ytstream.inmemory;
 
 import io.ytstream.core.model.YPath;
 import io.ytstream.ports.Row;
-import io.ytstream.ports.TransactionId;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -16,85 +16,146 @@ import java.util.TreeMap;
  */
 final class TransactionCommit {
 
-  private record TabletRef(YPath table, int tablet) implements Comparable<TabletRef> {
-    @Override
-    public int compareTo(TabletRef other) {
-      int byTable = table.compareTo(other.table);
-      return byTable != 0 ? byTable : Integer.compare(tablet, other.tablet);
+  private record PlannedAppend(OrderedTable table, int tablet, Row data) {}
+
+  /** What the transaction writes to one table. */
+  private static final class TableWrites {
+    final YPath path;
+    final OrderedTable ordered; // null for a sorted table
+    final SortedTable sorted; // null for an ordered table
+
+    /** Rows per tablet, for the row limit (a sorted table has one tablet). */
+    final int[] rowsPerTablet;
+
+    /** Ordered: the next tablet for a row without {@code $tablet_index}; -1 until one comes. */
+    int nextUntargetedTablet = -1;
+
+    /** Sorted: the last write per key wins inside one transaction. */
+    final TreeMap<RowKey, Optional<Row>> sortedWrites;
+
+    TableWrites(YPath path, OrderedTable ordered, SortedTable sorted) {
+      this.path = path;
+      this.ordered = ordered;
+      this.sorted = sorted;
+      this.rowsPerTablet = new int[ordered != null ? ordered.tabletCount() : 1];
+      this.sortedWrites = sorted != null ? new TreeMap<>() : null;
     }
   }
 
-  private record PlannedAppend(OrderedTable table, int tablet, Row data) {}
-
   private final ClusterState cluster;
-  private final TransactionId id;
-  private final long startTimestamp;
+  private final InMemoryTransaction transaction;
 
-  private final Map<YPath, OrderedTable> orderedTables = new TreeMap<>();
-  private final Map<YPath, SortedTable> sortedTables = new TreeMap<>();
-  private final Map<YPath, Integer> nextUntargetedTablet = new TreeMap<>();
-  private final Map<TabletRef, Integer> rowsPerTablet = new TreeMap<>();
+  /**
+   * By path, so checks and sorted writes run in one defined order. Made when a second table comes:
+   * most commits write one table ({@link #first}).
+   */
+  private Map<YPath, TableWrites> tables;
+
+  private TableWrites first;
+
   private final List<PlannedAppend> appends = new ArrayList<>();
 
-  /** Last write per key wins inside one transaction. */
-  private final Map<YPath, TreeMap<RowKey, Optional<Row>>> sortedWrites = new TreeMap<>();
+  /** The table of the previous write: a call's writes all go to one table, found once. */
+  private TableWrites last;
 
-  private TransactionCommit(ClusterState cluster, TransactionId id, long startTimestamp) {
+  private TransactionCommit(ClusterState cluster, InMemoryTransaction transaction) {
     this.cluster = cluster;
-    this.id = id;
-    this.startTimestamp = startTimestamp;
+    this.transaction = transaction;
   }
 
   /** Applies {@code writes} atomically and returns the commit timestamp. */
   static long apply(
-      ClusterState cluster, TransactionId id, long startTimestamp, List<BufferedWrite> writes) {
-    TransactionCommit commit = new TransactionCommit(cluster, id, startTimestamp);
-    writes.forEach(commit::plan);
+      ClusterState cluster, InMemoryTransaction transaction, List<BufferedWrite> writes) {
+    TransactionCommit commit = new TransactionCommit(cluster, transaction);
+    for (BufferedWrite write : writes) {
+      commit.plan(write);
+    }
     commit.checkRowLimit();
     commit.checkLockConflicts();
     return commit.applyPlanned();
   }
 
+  @SuppressWarnings("ReferenceEquality") // a cache keyed by the caller's YPath object
+  private TableWrites tableOf(YPath path, boolean ordered) {
+    if (last != null && last.path == path) {
+      return last;
+    }
+    TableWrites found =
+        tables != null ? tables.get(path) : first != null && first.path.equals(path) ? first : null;
+    if (found == null) {
+      found =
+          ordered
+              ? new TableWrites(path, cluster.orderedTable(path), null)
+              : new TableWrites(path, null, cluster.sortedTable(path));
+      if (first == null) {
+        first = found;
+      } else {
+        if (tables == null) {
+          tables = new TreeMap<>();
+          tables.put(first.path, first);
+        }
+        tables.put(path, found);
+      }
+    } else if ((found.ordered != null) != ordered) {
+      // Re-created as the other kind since the first write: fails as resolving it would.
+      TableNode unused = ordered ? cluster.orderedTable(path) : cluster.sortedTable(path);
+    }
+    last = found;
+    return found;
+  }
+
+  /** Every table written, by path. */
+  private Collection<TableWrites> written() {
+    return tables != null ? tables.values() : first != null ? List.of(first) : List.of();
+  }
+
   private void plan(BufferedWrite write) {
     if (write instanceof BufferedWrite.OrderedAppend append) {
-      OrderedTable table = orderedTables.computeIfAbsent(append.table(), cluster::orderedTable);
+      TableWrites writes = tableOf(append.table(), true);
+      OrderedTable table = writes.ordered;
       int tablet;
       if (append.tablet().isPresent()) {
         tablet = append.tablet().getAsInt();
       } else {
         int next =
-            nextUntargetedTablet.getOrDefault(append.table(), table.nextTabletForUntargetedRow());
+            writes.nextUntargetedTablet >= 0
+                ? writes.nextUntargetedTablet
+                : table.nextTabletForUntargetedRow();
         tablet = next % table.tabletCount();
-        nextUntargetedTablet.put(append.table(), (tablet + 1) % table.tabletCount());
+        writes.nextUntargetedTablet = (tablet + 1) % table.tabletCount();
       }
       appends.add(new PlannedAppend(table, tablet, append.data()));
-      rowsPerTablet.merge(new TabletRef(append.table(), tablet), 1, Integer::sum);
+      writes.rowsPerTablet[tablet]++;
     } else if (write instanceof BufferedWrite.SortedWrite sorted) {
-      sortedTables.computeIfAbsent(sorted.table(), cluster::sortedTable);
-      sortedWrites
-          .computeIfAbsent(sorted.table(), t -> new TreeMap<>())
-          .put(sorted.key(), sorted.row());
-      rowsPerTablet.merge(new TabletRef(sorted.table(), 0), 1, Integer::sum);
+      TableWrites writes = tableOf(sorted.table(), false);
+      writes.sortedWrites.put(sorted.key(), sorted.row());
+      writes.rowsPerTablet[0]++;
     }
   }
 
+  /** The first tablet over the limit, in (table path, tablet) order. */
   private void checkRowLimit() {
     int limit = cluster.maxRowsPerTabletPerTransaction();
-    for (Map.Entry<TabletRef, Integer> entry : rowsPerTablet.entrySet()) {
-      if (entry.getValue() > limit) {
-        throw YtErrors.tooManyRows(
-            entry.getKey().table(), entry.getKey().tablet(), entry.getValue(), limit);
+    for (TableWrites writes : written()) {
+      for (int tablet = 0; tablet < writes.rowsPerTablet.length; tablet++) {
+        int rows = writes.rowsPerTablet[tablet];
+        if (rows > limit) {
+          throw YtErrors.tooManyRows(writes.path, tablet, rows, limit);
+        }
       }
     }
   }
 
   /** First committer wins: a key committed by someone else after we started is a conflict. */
   private void checkLockConflicts() {
-    for (Map.Entry<YPath, TreeMap<RowKey, Optional<Row>>> table : sortedWrites.entrySet()) {
-      SortedTable sorted = sortedTables.get(table.getKey());
-      for (RowKey key : table.getValue().keySet()) {
-        if (sorted.lastCommitTimestamp(key) > startTimestamp) {
-          throw YtErrors.lockConflict(id, table.getKey(), key);
+    long startTimestamp = transaction.startTimestamp();
+    for (TableWrites writes : written()) {
+      if (writes.sorted == null) {
+        continue;
+      }
+      for (RowKey key : writes.sortedWrites.keySet()) {
+        if (writes.sorted.lastCommitTimestamp(key) > startTimestamp) {
+          throw YtErrors.lockConflict(transaction.id(), writes.path, key);
         }
       }
     }
@@ -113,13 +174,17 @@ final class TransactionCommit {
               commitTimestamp,
               DataWeight.ofRow(append.data(), schema.declaredSystemColumnCount()));
     }
-    nextUntargetedTablet.forEach(
-        (path, next) -> orderedTables.get(path).setNextTabletForUntargetedRow(next));
-    sortedWrites.forEach(
-        (path, rows) -> {
-          SortedTable table = sortedTables.get(path);
-          rows.forEach((key, row) -> table.write(key, row, commitTimestamp, oldestReader));
-        });
+    for (TableWrites writes : written()) {
+      if (writes.ordered != null && writes.nextUntargetedTablet >= 0) {
+        writes.ordered.setNextTabletForUntargetedRow(writes.nextUntargetedTablet);
+      }
+    }
+    for (TableWrites writes : written()) {
+      if (writes.sorted != null) {
+        writes.sortedWrites.forEach(
+            (key, row) -> writes.sorted.write(key, row, commitTimestamp, oldestReader));
+      }
+    }
     return commitTimestamp;
   }
 }

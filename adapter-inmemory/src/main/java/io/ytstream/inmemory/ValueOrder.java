@@ -16,6 +16,13 @@ final class ValueOrder implements Comparator<Object> {
 
   @Override
   public int compare(Object a, Object b) {
+    // The common pairs first (same type, so the type rank cannot decide); then the general rule.
+    if (a instanceof String x && b instanceof String y) {
+      return compareStrings(x, y);
+    }
+    if (a instanceof Long x && b instanceof Long y) {
+      return Long.compare(x, y);
+    }
     int byType = Integer.compare(rank(a), rank(b));
     if (byType != 0) {
       return byType;

@@ -57,6 +57,33 @@ class InMemoryClusterTest {
   }
 
   @Test
+  void appendToTabletStoresWhatAnAppendWithTabletIndexStores() {
+    TestClusters other = new TestClusters("admin", 2);
+    YPath q = TestClusters.QUEUE;
+    cluster.appendToTablet(q, 1, List.of(Row.of("value", "a"), Row.of("value", "b")));
+    other
+        .cluster
+        .outputTables()
+        .append(q, List.of(TestClusters.row(1, "a"), TestClusters.row(1, "b")));
+
+    assertEquals(other.cluster.rows(q, 1, 0), cluster.rows(q, 1, 0));
+    assertEquals(List.of(Row.of("value", "a"), Row.of("value", "b")), cluster.rows(q, 1, 0));
+    assertEquals(other.cluster.partitions(q), cluster.partitions(q));
+    YtException outside =
+        assertThrows(
+            YtException.class, () -> cluster.appendToTablet(q, 2, List.of(Row.of("value", "c"))));
+    assertTrue(
+        outside.getMessage().contains("Invalid $tablet_index 2 for table //home/q"),
+        outside.getMessage());
+    assertEquals(
+        YtErrorCode.GENERIC,
+        code(() -> cluster.appendToTablet(q, 0, List.of(Row.of("nope", "c")))));
+    // A failed append applies nothing.
+    assertEquals(
+        List.of(new PartitionBounds(0, 0, 0), new PartitionBounds(1, 0, 2)), cluster.partitions(q));
+  }
+
+  @Test
   void creatingAnExistingNodeFailsWith501() {
     assertEquals(
         YtErrorCode.ALREADY_EXISTS,

@@ -93,8 +93,19 @@ final class Driver {
 
   /** One step; {@code task}/{@code attempt} are used by task steps. */
   record Step(Kind kind, int task, int attempt, boolean speculative) {
+    private static final Step[] PLAIN = plainSteps();
+
+    /** The step of a kind without task or attempt: one shared value per kind. */
     static Step of(Kind kind) {
-      return new Step(kind, 0, 0, false);
+      return PLAIN[kind.ordinal()];
+    }
+
+    private static Step[] plainSteps() {
+      Step[] steps = new Step[Kind.values().length];
+      for (Kind kind : Kind.values()) {
+        steps[kind.ordinal()] = new Step(kind, 0, 0, false);
+      }
+      return steps;
     }
 
     @Override
@@ -117,6 +128,9 @@ final class Driver {
   private final YPath commitsDir = Workload.CHECKPOINT.child("commits");
   private final YPath sourcesDir = Workload.CHECKPOINT.child("sources").child("0");
   private final YPath initialOffsetsFile = sourcesDir.child("0");
+
+  /** The text form of each queue, by queue index (what the idempotent sink keys rows by). */
+  private final String[] queueKeys;
 
   private boolean initialized;
   private long nextBatchId;
@@ -152,14 +166,7 @@ final class Driver {
     Batch(long id, StreamOffsets start, StreamOffsets end, List<OffsetRange> readRanges) {
       this.id = id;
       this.end = end;
-      List<OffsetRange> logical = new ArrayList<>();
-      for (Map.Entry<PartitionId, Long> e : end.asMap().entrySet()) {
-        long lower = start.getOrDefault(e.getKey(), 0);
-        if (e.getValue() > lower) {
-          logical.add(new OffsetRange(e.getKey(), lower, e.getValue()));
-        }
-      }
-      this.logicalRanges = logical;
+      this.logicalRanges = movesBetween(start, end);
       this.tasks = readRanges.isEmpty() ? List.of() : TaskAssigner.assign(readRanges, w.maxTasks());
       resetAttempt();
     }
@@ -194,6 +201,10 @@ final class Driver {
     this.ctx = ctx;
     this.w = ctx.workload;
     this.id = id;
+    this.queueKeys = new String[w.queues().size()];
+    for (int q = 0; q < queueKeys.length; q++) {
+      queueKeys[q] = w.queues().get(q).key();
+    }
   }
 
   /** The old driver goes on with its batch (and at most one more) after a new one took over. */
@@ -293,7 +304,9 @@ final class Driver {
     OptionalLong latestOffsets = latest(offsetsDir);
     OptionalLong latestCommit = latest(commitsDir);
     CheckpointRecovery.Decision d = CheckpointRecovery.decide(latestOffsets, latestCommit);
-    ctx.trace("d" + id + " recovery " + d.action() + " " + d.batch());
+    if (ctx.tracing()) {
+      ctx.trace("d" + id + " recovery " + d.action() + " " + d.batch());
+    }
     switch (d.action()) {
       case START_FRESH -> {
         nextBatchId = 0;
@@ -311,18 +324,25 @@ final class Driver {
         StreamOffsets end = readOffsets(n);
         StreamOffsets start = n > 0 ? readOffsets(n - 1) : readInitial();
         ctx.verifier.onRecovery(d, start, end);
-        List<OffsetRange> ranges = new ArrayList<>();
-        for (Map.Entry<PartitionId, Long> e : end.asMap().entrySet()) {
-          long lower = start.getOrDefault(e.getKey(), 0);
-          if (e.getValue() > lower) {
-            ranges.add(new OffsetRange(e.getKey(), lower, e.getValue()));
-          }
-        }
-        batch = new Batch(n, start, end, ranges);
+        batch = new Batch(n, start, end, movesBetween(start, end));
         enqueueRun();
       }
     }
     initialized = true;
+  }
+
+  /** The range of every partition whose offset moves from {@code start} (absent: 0) to end. */
+  private static List<OffsetRange> movesBetween(StreamOffsets start, StreamOffsets end) {
+    List<OffsetRange> ranges = new ArrayList<>();
+    StreamOffsets.Cursor startAt = start.cursor();
+    for (int i = 0; i < end.size(); i++) {
+      PartitionId partition = end.partitionAt(i);
+      long lower = startAt.getOrDefault(partition, 0);
+      if (end.offsetAt(i) > lower) {
+        ranges.add(new OffsetRange(partition, lower, end.offsetAt(i)));
+      }
+    }
+    return ranges;
   }
 
   // ---- planning (constructNextBatch) --------------------------------------------------------
@@ -690,14 +710,16 @@ final class Driver {
     for (QueueRow row : rows) {
       long v = (Long) row.data().get("v");
       int copies = w.query().fanOut(v);
+      int queue = ((Long) row.data().get("q")).intValue();
+      long ordinal =
+          keyed ? -1 : w.ordinal(new PartitionId(w.queues().get(queue), row.tabletIndex()));
       for (int c = 0; c < copies; c++) {
         long value = w.query().outputValue(v, c);
-        PartitionId p = new PartitionId(queueOf(row), row.tabletIndex());
         if (keyed) {
           out.add(
               Row.of(
                   Verifier.SRC_QUEUE,
-                  p.queue().key(),
+                  queueKeys[queue],
                   Verifier.SRC_TABLET,
                   (long) row.tabletIndex(),
                   Verifier.SRC_ROW,
@@ -705,15 +727,11 @@ final class Driver {
                   "v",
                   value));
         } else {
-          out.add(Row.of("p", (long) w.ordinal(p), "r", row.rowIndex(), "i", (long) c, "v", value));
+          out.add(Row.of("p", ordinal, "r", row.rowIndex(), "i", (long) c, "v", value));
         }
       }
     }
     return out;
-  }
-
-  private QueueId queueOf(QueueRow row) {
-    return w.queues().get(((Long) row.data().get("q")).intValue());
   }
 
   private void sinkCommit() {
@@ -741,7 +759,9 @@ final class Driver {
       snapshot = snapshot.overlay(batch.tx.readConsumer(Workload.CONSUMER, q));
     }
     RecoveryVerdict verdict = batch.commit.consumerRead(snapshot);
-    ctx.trace("d" + id + " verdict " + verdict.decision());
+    if (ctx.tracing()) {
+      ctx.trace("d" + id + " verdict " + verdict.decision());
+    }
     switch (verdict.decision()) {
       case COMMIT -> {
         steps.addFirst(Step.of(Kind.COMMIT_TXN));
@@ -789,7 +809,9 @@ final class Driver {
       error = e;
     }
     CommitOutcome outcome = batch.commit.commitFinished(error);
-    ctx.trace("d" + id + " commit outcome " + outcome);
+    if (ctx.tracing()) {
+      ctx.trace("d" + id + " commit outcome " + outcome);
+    }
     if (outcome == CommitOutcome.COMMITTED) {
       enqueueCommitLog();
     } else if (outcome == CommitOutcome.UNKNOWN) {
@@ -801,7 +823,9 @@ final class Driver {
 
   private void resolveUnknown() {
     RecoveryVerdict verdict = batch.commit.outcomeResolved(readConsumer());
-    ctx.trace("d" + id + " resolved " + verdict.decision() + " -> " + batch.commit.state());
+    if (ctx.tracing()) {
+      ctx.trace("d" + id + " resolved " + verdict.decision() + " -> " + batch.commit.state());
+    }
     if (batch.commit.state() == TransactionalBatchCommit.State.COMMITTED) {
       enqueueCommitLog();
     } else {
@@ -842,7 +866,9 @@ final class Driver {
     ctx.batchesCommitted++;
     nextBatchId = batch.id + 1;
     nextStart = batch.end;
-    ctx.trace("d" + id + " batch " + batch.id + " done, end " + OffsetsJson.write(batch.end));
+    if (ctx.tracing()) {
+      ctx.trace("d" + id + " batch " + batch.id + " done, end " + OffsetsJson.write(batch.end));
+    }
     batch = null;
     if (zombie && --zombieBatchesLeft <= 0) {
       finished = true;

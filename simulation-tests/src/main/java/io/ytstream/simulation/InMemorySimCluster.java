@@ -69,11 +69,7 @@ final class InMemorySimCluster implements SimCluster {
 
   @Override
   public void append(QueueId queue, int partition, List<Row> rows) {
-    List<Row> targeted = new ArrayList<>(rows.size());
-    for (Row r : rows) {
-      targeted.add(r.with("$tablet_index", (long) partition));
-    }
-    cluster.outputTables().append(queue.path(), targeted);
+    cluster.appendToTablet(queue.path(), partition, rows);
   }
 
   @Override

@@ -28,6 +28,9 @@ final class OutputLedger {
   private final Verifier verifier;
   private final boolean aggregate;
 
+  /** The text form of each of the workload's queues, by queue index. */
+  private final String[] queueKeys;
+
   /** Per partition, the count of {@code row * 4 + copy}. */
   private final int[][] counts;
 
@@ -53,6 +56,10 @@ final class OutputLedger {
     this.w = ctx.workload;
     this.verifier = verifier;
     this.aggregate = w.query() == QueryKind.AGGREGATE;
+    this.queueKeys = new String[w.queues().size()];
+    for (int q = 0; q < queueKeys.length; q++) {
+      queueKeys[q] = w.queues().get(q).key();
+    }
     int n = w.partitions().size();
     counts = new int[n][64];
     covered = new long[n];
@@ -241,6 +248,18 @@ final class OutputLedger {
     return now;
   }
 
+  /**
+   * The queue a {@code <cluster>:<path>} key names: one of the workload's, found without parsing.
+   */
+  private QueueId queueOfKey(String key) {
+    for (int q = 0; q < queueKeys.length; q++) {
+      if (queueKeys[q].equals(key)) {
+        return w.queues().get(q);
+      }
+    }
+    return QueueId.parseKey(key);
+  }
+
   /** {@code ordinal << 40 | row << 2 | copy} of the input row a row came from, or -1 if none. */
   private long position(Row row) {
     int ordinal;
@@ -250,7 +269,7 @@ final class OutputLedger {
       ordinal =
           w.ordinal(
               new PartitionId(
-                  QueueId.parseKey((String) row.get(Verifier.SRC_QUEUE)),
+                  queueOfKey((String) row.get(Verifier.SRC_QUEUE)),
                   ((Long) row.get(Verifier.SRC_TABLET)).intValue()));
       r = (Long) row.get(Verifier.SRC_ROW);
       copy = 0;

@@ -59,7 +59,10 @@ final class SimulationRun {
         new SimContext(w, cluster, faults, options.mutant(), rowLimit, options.tracing());
     Verifier verifier = new Verifier(ctx);
     ctx.verifier = verifier;
-    ctx.trace("seed " + seed + " " + w + " schedule [" + schedule + "] mutant " + options.mutant());
+    if (ctx.tracing()) {
+      ctx.trace(
+          "seed " + seed + " " + w + " schedule [" + schedule + "] mutant " + options.mutant());
+    }
     setUp(cluster, w);
 
     SplittableRandom random = new SplittableRandom(seed);
@@ -158,21 +161,23 @@ final class SimulationRun {
     for (SimFault f : SimFault.values()) {
       fired[f.ordinal()] = faults.fired(f);
     }
-    ctx.trace(
-        "end: steps "
-            + step
-            + " batches "
-            + ctx.batchesCommitted
-            + " rows in "
-            + verifier.rowsIn
-            + " out "
-            + verifier.rowsOut
-            + " lost "
-            + verifier.lost
-            + " duplicated "
-            + verifier.duplicated
-            + " consumer "
-            + consumerText(verifier));
+    if (ctx.tracing()) {
+      ctx.trace(
+          "end: steps "
+              + step
+              + " batches "
+              + ctx.batchesCommitted
+              + " rows in "
+              + verifier.rowsIn
+              + " out "
+              + verifier.rowsOut
+              + " lost "
+              + verifier.lost
+              + " duplicated "
+              + verifier.duplicated
+              + " consumer "
+              + consumerText(verifier));
+    }
     return new RunResult(
         seed,
         w.toString(),

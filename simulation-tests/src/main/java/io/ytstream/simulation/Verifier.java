@@ -222,10 +222,10 @@ final class Verifier {
     long[] c = new long[w.partitions().size()];
     for (QueueId q : w.queues()) {
       StreamOffsets offsets = cluster.ports().consumerOffsets().read(Workload.CONSUMER, q);
-      for (Map.Entry<PartitionId, Long> e : offsets.asMap().entrySet()) {
-        int o = w.ordinal(e.getKey());
+      for (int i = 0; i < offsets.size(); i++) {
+        int o = w.ordinal(offsets.partitionAt(i));
         if (o >= 0) {
-          c[o] = e.getValue();
+          c[o] = offsets.offsetAt(i);
         }
       }
     }

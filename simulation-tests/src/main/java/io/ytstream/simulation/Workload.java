@@ -6,6 +6,7 @@ import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.YPath;
 import io.ytstream.core.plan.DataLossPolicy;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -78,9 +79,10 @@ record Workload(
         1 + random.nextInt(2));
   }
 
-  /** The ordinal of a partition in {@link #partitions}. */
+  /** The ordinal of a partition in {@link #partitions} (which is sorted), or -1. */
   int ordinal(PartitionId partition) {
-    return partitions.indexOf(partition);
+    int i = Collections.binarySearch(partitions, partition);
+    return i >= 0 ? i : -1;
   }
 
   @Override

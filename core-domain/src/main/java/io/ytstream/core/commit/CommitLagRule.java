@@ -4,7 +4,6 @@ import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.StreamOffsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * When and how far the consumer may move outside a batch transaction.
@@ -28,10 +27,12 @@ public final class CommitLagRule {
    */
   public static List<ConsumerAdvance> catchUp(StreamOffsets durableEnd, StreamOffsets consumer) {
     List<ConsumerAdvance> advances = new ArrayList<>();
-    for (Map.Entry<PartitionId, Long> entry : durableEnd.asMap().entrySet()) {
-      long current = consumer.getOrDefault(entry.getKey(), 0);
-      if (current < entry.getValue()) {
-        advances.add(new ConsumerAdvance(entry.getKey(), current, entry.getValue()));
+    StreamOffsets.Cursor consumerAt = consumer.cursor();
+    for (int i = 0; i < durableEnd.size(); i++) {
+      PartitionId partition = durableEnd.partitionAt(i);
+      long current = consumerAt.getOrDefault(partition, 0);
+      if (current < durableEnd.offsetAt(i)) {
+        advances.add(new ConsumerAdvance(partition, current, durableEnd.offsetAt(i)));
       }
     }
     return advances;
@@ -45,10 +46,11 @@ public final class CommitLagRule {
   public static List<PartitionId> partitionsAhead(
       StreamOffsets durableEnd, StreamOffsets consumer) {
     List<PartitionId> ahead = new ArrayList<>();
-    for (Map.Entry<PartitionId, Long> entry : consumer.asMap().entrySet()) {
-      if (durableEnd.get(entry.getKey()).isPresent()
-          && entry.getValue() > durableEnd.getOrDefault(entry.getKey(), 0)) {
-        ahead.add(entry.getKey());
+    StreamOffsets.Cursor durableAt = durableEnd.cursor();
+    for (int i = 0; i < consumer.size(); i++) {
+      int at = durableAt.find(consumer.partitionAt(i));
+      if (at >= 0 && consumer.offsetAt(i) > durableEnd.offsetAt(at)) {
+        ahead.add(consumer.partitionAt(i));
       }
     }
     return ahead;

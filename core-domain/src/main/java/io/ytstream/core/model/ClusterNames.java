@@ -11,7 +11,7 @@ final class ClusterNames {
     }
     for (int i = 0; i < cluster.length(); i++) {
       char c = cluster.charAt(i);
-      if (c == ':' || c == '/' || Character.isWhitespace(c)) {
+      if (c == ':' || c == '/' || ((c <= ' ' || c >= 0x80) && Character.isWhitespace(c))) {
         throw new IllegalArgumentException(
             "cluster name '" + cluster + "' must not contain ':', '/' or white space");
       }

@@ -8,8 +8,10 @@ import java.util.TreeMap;
  *
  * <pre>{"version":1,"queues":{"primary://home/q":{"0":42,"1":7}}}</pre>
  *
- * <p>The parser accepts exactly this shape, rejects any other version (a newer writer's format must
- * not be misread), and names what is wrong and where.
+ * <p>What {@link #write} produces is read by a single pass over the text ({@link
+ * CanonicalOffsetsJson}); anything else goes through the general reader. The parser accepts exactly
+ * this shape, rejects any other version (a newer writer's format must not be misread), and names
+ * what is wrong and where.
  */
 public final class OffsetsJson {
 
@@ -18,13 +20,16 @@ public final class OffsetsJson {
 
   private OffsetsJson() {}
 
+  @SuppressWarnings("ReferenceEquality") // identity first, equals when the objects differ
   public static String write(StreamOffsets offsets) {
-    StringBuilder out = new StringBuilder(32 + offsets.size() * 16);
+    int n = offsets.size();
+    StringBuilder out = new StringBuilder(64 + n * 20);
     out.append("{\"version\":").append(VERSION).append(",\"queues\":{");
     QueueId current = null;
-    for (Map.Entry<PartitionId, Long> entry : offsets.asMap().entrySet()) {
-      QueueId queue = entry.getKey().queue();
-      if (!queue.equals(current)) {
+    for (int i = 0; i < n; i++) {
+      PartitionId partition = offsets.partitionAt(i);
+      QueueId queue = partition.queue();
+      if (queue != current && !queue.equals(current)) {
         if (current != null) {
           out.append("},");
         }
@@ -34,7 +39,7 @@ public final class OffsetsJson {
       } else {
         out.append(',');
       }
-      out.append('"').append(entry.getKey().index()).append("\":").append(entry.getValue());
+      out.append('"').append(partition.index()).append("\":").append(offsets.offsetAt(i));
     }
     if (current != null) {
       out.append('}');
@@ -51,6 +56,12 @@ public final class OffsetsJson {
     if (json == null || json.isBlank()) {
       throw new IllegalArgumentException("offsets JSON is empty");
     }
+    StreamOffsets canonical = CanonicalOffsetsJson.parse(json);
+    return canonical != null ? canonical : parseGeneral(json);
+  }
+
+  /** The general reader: any key order, escapes, white space; words every error. */
+  static StreamOffsets parseGeneral(String json) {
     Object root;
     try {
       root = new JsonText(json).readDocument();
@@ -86,7 +97,7 @@ public final class OffsetsJson {
       throw new IllegalArgumentException(
           "offsets JSON has no \"queues\" object: " + abbreviate(json));
     }
-    TreeMap<PartitionId, Long> result = new TreeMap<>();
+    Map<PartitionId, Long> result = new TreeMap<>();
     for (Map.Entry<?, ?> queueEntry : queues.entrySet()) {
       QueueId queue = QueueId.parseKey((String) queueEntry.getKey());
       if (!(queueEntry.getValue() instanceof Map<?, ?> partitions)) {

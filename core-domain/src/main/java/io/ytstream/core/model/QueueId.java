@@ -1,6 +1,5 @@
 package io.ytstream.core.model;
 
-import java.util.Comparator;
 import java.util.Objects;
 
 /**
@@ -8,9 +7,6 @@ import java.util.Objects;
  * the key used in the versioned offsets JSON.
  */
 public record QueueId(String cluster, YPath path) implements Comparable<QueueId> {
-
-  private static final Comparator<QueueId> ORDER =
-      Comparator.comparing(QueueId::cluster).thenComparing(QueueId::path);
 
   public QueueId {
     ClusterNames.validate(cluster);
@@ -37,7 +33,11 @@ public record QueueId(String cluster, YPath path) implements Comparable<QueueId>
 
   @Override
   public int compareTo(QueueId other) {
-    return ORDER.compare(this, other);
+    if (this == other) {
+      return 0;
+    }
+    int byCluster = cluster.compareTo(other.cluster);
+    return byCluster != 0 ? byCluster : path.compareTo(other.path);
   }
 
   @Override

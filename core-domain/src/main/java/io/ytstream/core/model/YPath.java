@@ -18,8 +18,12 @@ public record YPath(String value) implements Comparable<YPath> {
       throw new IllegalArgumentException(
           "YPath '" + value + "' ends with '/': drop the trailing slash");
     }
-    if (value.chars().anyMatch(Character::isWhitespace)) {
-      throw new IllegalArgumentException("YPath '" + value + "' contains white space");
+    // A loop, not value.chars().anyMatch(...): paths are built on every checkpoint file access.
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if ((c <= ' ' || c >= 0x80) && Character.isWhitespace(c)) {
+        throw new IllegalArgumentException("YPath '" + value + "' contains white space");
+      }
     }
   }
 

@@ -3,11 +3,10 @@ package io.ytstream.core.plan;
 import io.ytstream.core.model.OffsetRange;
 import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.model.PartitionOrder;
 import io.ytstream.core.model.StreamOffsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Plans one batch: for every partition {@code lower} = the start offset and {@code upper =
@@ -26,13 +25,17 @@ public final class BatchPlanner {
    *     the checkpoint or consumer belongs to another queue or was edited
    */
   public static BatchPlan plan(StreamOffsets start, QueueBounds bounds, PlanLimits limits) {
-    TreeMap<PartitionId, Long> lowers = new TreeMap<>();
-    TreeMap<PartitionId, Long> uppers = new TreeMap<>();
-    List<DataLoss> losses = new ArrayList<>();
-    for (Map.Entry<PartitionId, PartitionBounds> entry : bounds.asMap().entrySet()) {
-      PartitionId partition = entry.getKey();
-      PartitionBounds b = entry.getValue();
-      long lower = start.getOrDefault(partition, b.trimmedRowCount());
+    // Flat arrays indexed by the partition's position in bounds: no tree, no boxing.
+    int n = bounds.size();
+    long[] lowers = new long[n];
+    long[] uppers = new long[n];
+    List<DataLoss> losses = new ArrayList<>(0);
+    long maxRows = limits.maxRowsPerPartition();
+    StreamOffsets.Cursor startAt = start.cursor();
+    for (int i = 0; i < n; i++) {
+      PartitionId partition = bounds.partitionAt(i);
+      PartitionBounds b = bounds.boundsAt(i);
+      long lower = startAt.getOrDefault(partition, b.trimmedRowCount());
       if (lower > b.totalRowCount()) {
         throw new IllegalStateException(
             "offset "
@@ -49,74 +52,95 @@ public final class BatchPlanner {
         losses.add(new DataLoss(partition, lower, b.trimmedRowCount()));
         lower = b.trimmedRowCount();
       }
-      lowers.put(partition, lower);
-      uppers.put(
-          partition, lower + Math.min(limits.maxRowsPerPartition(), b.totalRowCount() - lower));
+      lowers[i] = lower;
+      uppers[i] = lower + Math.min(maxRows, b.totalRowCount() - lower);
     }
     if (!losses.isEmpty() && limits.dataLossPolicy() == DataLossPolicy.FAIL) {
       throw new DataLossException(losses);
     }
-    limits.outputTabletCap().ifPresent(cap -> applyCap(cap, lowers, uppers));
+    if (limits.outputTabletCap().isPresent()) {
+      applyCap(limits.outputTabletCap().get(), lowers, uppers);
+    }
 
-    List<OffsetRange> ranges = new ArrayList<>();
-    uppers.forEach(
-        (partition, upper) -> {
-          long lower = lowers.get(partition);
-          if (upper > lower) {
-            ranges.add(new OffsetRange(partition, lower, upper));
-          }
-        });
-    // Partitions the metadata no longer lists keep their offsets.
-    TreeMap<PartitionId, Long> end = new TreeMap<>(start.asMap());
-    end.putAll(uppers);
-    TreeMap<PartitionId, Long> effectiveStart = new TreeMap<>(start.asMap());
-    effectiveStart.putAll(lowers);
-    return new BatchPlan(StreamOffsets.of(effectiveStart), StreamOffsets.of(end), ranges, losses);
+    int nonEmpty = 0;
+    for (int i = 0; i < n; i++) {
+      if (uppers[i] > lowers[i]) {
+        nonEmpty++;
+      }
+    }
+    List<OffsetRange> ranges = new ArrayList<>(nonEmpty);
+    for (int i = 0; i < n; i++) {
+      if (uppers[i] > lowers[i]) {
+        ranges.add(new OffsetRange(bounds.partitionAt(i), lowers[i], uppers[i]));
+      }
+    }
+    // The listed partitions at their planned offsets, merged with the ones only start has:
+    // partitions the metadata no longer lists keep their offsets.
+    int known = start.size();
+    StreamOffsets.Builder end = StreamOffsets.builder(Math.max(n, known));
+    StreamOffsets.Builder effectiveStart = StreamOffsets.builder(Math.max(n, known));
+    PartitionOrder order = new PartitionOrder();
+    int i = 0;
+    int j = 0;
+    while (i < n || j < known) {
+      int c =
+          i == n ? 1 : j == known ? -1 : order.compare(bounds.partitionAt(i), start.partitionAt(j));
+      if (c <= 0) {
+        PartitionId partition = bounds.partitionAt(i);
+        end.add(partition, uppers[i]);
+        effectiveStart.add(partition, lowers[i]);
+        i++;
+        if (c == 0) {
+          j++;
+        }
+      } else {
+        end.add(start.partitionAt(j), start.offsetAt(j));
+        effectiveStart.add(start.partitionAt(j), start.offsetAt(j));
+        j++;
+      }
+    }
+    return new BatchPlan(effectiveStart.build(), end.build(), ranges, losses);
   }
 
   /**
    * Shrinks ranges so that no output tablet gets more rows than the cap. Within one output tablet
    * the budget is shared by water-filling in partition order: every range gets an equal share, and
-   * what small ranges do not use goes to the larger ones.
+   * what small ranges do not use goes to the larger ones. Positions are partition ordinals (the
+   * i-th planned partition writes to output tablet {@code i % outputTabletCount}).
    */
-  private static void applyCap(
-      OutputTabletCap cap, TreeMap<PartitionId, Long> lowers, TreeMap<PartitionId, Long> uppers) {
-    List<List<PartitionId>> groups = new ArrayList<>();
-    for (int t = 0; t < cap.outputTabletCount(); t++) {
-      groups.add(new ArrayList<>());
-    }
-    int ordinal = 0;
-    for (PartitionId partition : uppers.keySet()) {
-      groups.get(cap.outputTabletOf(ordinal++)).add(partition);
-    }
-    for (List<PartitionId> group : groups) {
-      long budget = cap.maxInputRowsPerTablet();
-      List<PartitionId> open = new ArrayList<>();
-      for (PartitionId p : group) {
-        if (uppers.get(p) > lowers.get(p)) {
-          open.add(p);
+  private static void applyCap(OutputTabletCap cap, long[] lowers, long[] uppers) {
+    int n = lowers.length;
+    int tablets = cap.outputTabletCount();
+    long[] granted = new long[n];
+    int[] open = new int[n / tablets + 1];
+    for (int tablet = 0; tablet < tablets && tablet < n; tablet++) {
+      int openCount = 0;
+      for (int i = tablet; i < n; i += tablets) {
+        if (uppers[i] > lowers[i]) {
+          open[openCount++] = i;
         }
       }
-      TreeMap<PartitionId, Long> granted = new TreeMap<>();
-      while (!open.isEmpty() && budget > 0) {
-        long share = Math.max(1, budget / open.size());
-        List<PartitionId> stillOpen = new ArrayList<>();
-        for (PartitionId p : open) {
+      long budget = cap.maxInputRowsPerTablet();
+      while (openCount > 0 && budget > 0) {
+        long share = Math.max(1, budget / openCount);
+        int stillOpen = 0;
+        for (int k = 0; k < openCount; k++) {
           if (budget == 0) {
             break;
           }
-          long want = uppers.get(p) - lowers.get(p) - granted.getOrDefault(p, 0L);
+          int i = open[k];
+          long want = uppers[i] - lowers[i] - granted[i];
           long give = Math.min(Math.min(want, share), budget);
-          granted.merge(p, give, Long::sum);
+          granted[i] += give;
           budget -= give;
           if (give < want) {
-            stillOpen.add(p);
+            open[stillOpen++] = i;
           }
         }
-        open = stillOpen;
+        openCount = stillOpen;
       }
-      for (PartitionId p : group) {
-        uppers.put(p, lowers.get(p) + granted.getOrDefault(p, 0L));
+      for (int i = tablet; i < n; i += tablets) {
+        uppers[i] = lowers[i] + granted[i];
       }
     }
   }

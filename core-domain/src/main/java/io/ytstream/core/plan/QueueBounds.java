@@ -3,18 +3,27 @@ package io.ytstream.core.plan;
 import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
+import io.ytstream.core.model.SortedPartitionMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
-/** The current bounds of every partition of every queue a stream reads, in partition order. */
+/**
+ * The current bounds of every partition of every queue a stream reads, in partition order. Held as
+ * arrays sorted by partition, read by position ({@link #partitionAt}, {@link #boundsAt}) in the
+ * planner's passes; {@link #asMap} is a read-only view.
+ */
 public final class QueueBounds {
 
-  private final SortedMap<PartitionId, PartitionBounds> bounds;
+  private final PartitionId[] partitions;
+  private final PartitionBounds[] bounds;
+  private final SortedMap<PartitionId, PartitionBounds> view;
 
-  private QueueBounds(SortedMap<PartitionId, PartitionBounds> bounds) {
+  private QueueBounds(PartitionId[] partitions, PartitionBounds[] bounds) {
+    this.partitions = partitions;
     this.bounds = bounds;
+    this.view = SortedPartitionMap.over(partitions, i -> bounds[i]);
   }
 
   /**
@@ -22,25 +31,38 @@ public final class QueueBounds {
    *     {@code 0..n-1} in order)
    */
   public static QueueBounds of(Map<QueueId, List<PartitionBounds>> byQueue) {
-    TreeMap<PartitionId, PartitionBounds> all = new TreeMap<>();
-    new TreeMap<>(byQueue)
-        .forEach(
-            (queue, partitions) -> {
-              for (int i = 0; i < partitions.size(); i++) {
-                PartitionBounds p = partitions.get(i);
-                if (p.index() != i) {
-                  throw new IllegalArgumentException(
-                      "partitions of "
-                          + queue
-                          + " must be listed by index 0..n-1; entry "
-                          + i
-                          + " has index "
-                          + p.index());
-                }
-                all.put(new PartitionId(queue, i), p);
-              }
-            });
-    return new QueueBounds(all);
+    SortedMap<QueueId, List<PartitionBounds>> sorted =
+        byQueue instanceof SortedMap<QueueId, List<PartitionBounds>> given
+                && given.comparator() == null
+            ? given
+            : new TreeMap<>(byQueue);
+    int total = 0;
+    for (List<PartitionBounds> partitions : sorted.values()) {
+      total += partitions.size();
+    }
+    PartitionId[] ids = new PartitionId[total];
+    PartitionBounds[] all = new PartitionBounds[total];
+    int at = 0;
+    for (Map.Entry<QueueId, List<PartitionBounds>> entry : sorted.entrySet()) {
+      QueueId queue = entry.getKey();
+      List<PartitionBounds> partitions = entry.getValue();
+      for (int i = 0; i < partitions.size(); i++) {
+        PartitionBounds p = partitions.get(i);
+        if (p.index() != i) {
+          throw new IllegalArgumentException(
+              "partitions of "
+                  + queue
+                  + " must be listed by index 0..n-1; entry "
+                  + i
+                  + " has index "
+                  + p.index());
+        }
+        ids[at] = new PartitionId(queue, i);
+        all[at] = p;
+        at++;
+      }
+    }
+    return new QueueBounds(ids, all);
   }
 
   public static QueueBounds ofQueue(QueueId queue, List<PartitionBounds> partitions) {
@@ -48,10 +70,26 @@ public final class QueueBounds {
   }
 
   public SortedMap<PartitionId, PartitionBounds> asMap() {
-    return java.util.Collections.unmodifiableSortedMap(bounds);
+    return view;
   }
 
+  /** The bounds of {@code partition}, or null when no listed queue has it. */
   public PartitionBounds get(PartitionId partition) {
-    return bounds.get(partition);
+    return view.get(partition);
+  }
+
+  /** How many partitions all queues have together. */
+  public int size() {
+    return partitions.length;
+  }
+
+  /** The partition at {@code position} ({@code 0 <= position < size()}), in partition order. */
+  public PartitionId partitionAt(int position) {
+    return partitions[position];
+  }
+
+  /** The bounds of {@link #partitionAt partitionAt(position)}. */
+  public PartitionBounds boundsAt(int position) {
+    return bounds[position];
   }
 }

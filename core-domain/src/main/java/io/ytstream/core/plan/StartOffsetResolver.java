@@ -1,11 +1,9 @@
 package io.ytstream.core.plan;
 
-import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.model.PartitionOrder;
 import io.ytstream.core.model.StreamOffsets;
-import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * Where a stream starts reading each partition.
@@ -26,27 +24,44 @@ public final class StartOffsetResolver {
 
   public static StreamOffsets resolve(
       Optional<StreamOffsets> checkpoint, StreamOffsets consumer, QueueBounds bounds) {
-    TreeMap<PartitionId, Long> start = new TreeMap<>();
-    for (Map.Entry<PartitionId, PartitionBounds> entry : bounds.asMap().entrySet()) {
-      PartitionId partition = entry.getKey();
-      long offset;
-      if (checkpoint.isEmpty()) {
-        offset = consumer.getOrDefault(partition, 0);
-      } else if (checkpoint.get().get(partition).isPresent()) {
-        offset = checkpoint.get().getOrDefault(partition, 0);
-      } else {
-        offset = consumer.getOrDefault(partition, entry.getValue().trimmedRowCount());
+    int listed = bounds.size();
+    StreamOffsets.Cursor consumerAt = consumer.cursor();
+    if (checkpoint.isEmpty()) {
+      StreamOffsets.Builder start = StreamOffsets.builder(listed);
+      for (int i = 0; i < listed; i++) {
+        PartitionId partition = bounds.partitionAt(i);
+        start.add(partition, consumerAt.getOrDefault(partition, 0));
       }
-      start.put(partition, offset);
+      return start.build();
     }
-    checkpoint.ifPresent(
-        c ->
-            c.asMap()
-                .forEach(
-                    (partition, offset) -> {
-                      // Keep partitions that metadata no longer lists, so nothing is forgotten.
-                      start.putIfAbsent(partition, offset);
-                    }));
-    return StreamOffsets.of(start);
+    // One merge of the listed partitions with the checkpoint's, both in partition order.
+    StreamOffsets logged = checkpoint.get();
+    int loggedCount = logged.size();
+    StreamOffsets.Builder start = StreamOffsets.builder(Math.max(listed, loggedCount));
+    PartitionOrder order = new PartitionOrder();
+    int i = 0;
+    int j = 0;
+    while (i < listed || j < loggedCount) {
+      int c =
+          i == listed
+              ? 1
+              : j == loggedCount ? -1 : order.compare(bounds.partitionAt(i), logged.partitionAt(j));
+      if (c < 0) {
+        // Not in the checkpoint: the tablet count grew after it was written.
+        PartitionId partition = bounds.partitionAt(i);
+        start.add(
+            partition, consumerAt.getOrDefault(partition, bounds.boundsAt(i).trimmedRowCount()));
+        i++;
+      } else if (c == 0) {
+        start.add(bounds.partitionAt(i), logged.offsetAt(j));
+        i++;
+        j++;
+      } else {
+        // Keep partitions that metadata no longer lists, so nothing is forgotten.
+        start.add(logged.partitionAt(j), logged.offsetAt(j));
+        j++;
+      }
+    }
+    return start.build();
   }
 }

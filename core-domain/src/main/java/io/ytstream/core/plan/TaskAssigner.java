@@ -2,7 +2,6 @@ package io.ytstream.core.plan;
 
 import io.ytstream.core.model.OffsetRange;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -26,10 +25,7 @@ public final class TaskAssigner {
       byTask.add(new ArrayList<>());
     }
     List<OffsetRange> largestFirst = new ArrayList<>(ranges);
-    largestFirst.sort(
-        Comparator.comparingLong(OffsetRange::rowCount)
-            .reversed()
-            .thenComparing(OffsetRange::partition));
+    largestFirst.sort(TaskAssigner::largestFirst);
     for (OffsetRange range : largestFirst) {
       int target = 0;
       for (int t = 1; t < tasks; t++) {
@@ -43,9 +39,15 @@ public final class TaskAssigner {
     List<TaskAssignment> result = new ArrayList<>(tasks);
     for (int t = 0; t < tasks; t++) {
       List<OffsetRange> own = byTask.get(t);
-      own.sort(Comparator.comparing(OffsetRange::partition));
+      own.sort((a, b) -> a.partition().compareTo(b.partition()));
       result.add(new TaskAssignment(t, own));
     }
     return result;
+  }
+
+  /** More rows first, then partition order (written out: a Comparator chain boxed every key). */
+  private static int largestFirst(OffsetRange a, OffsetRange b) {
+    int byRows = Long.compare(b.rowCount(), a.rowCount());
+    return byRows != 0 ? byRows : a.partition().compareTo(b.partition());
   }
 }
