@@ -52,7 +52,7 @@ record YtSettings(
         connection,
         bool(conf, TRANSACTIONAL, false),
         (int) positive(conf, DYN_BATCH_SIZE, DEFAULT_DYN_BATCH_SIZE),
-        Duration.ofMillis(positive(conf, TRANSACTION_TIMEOUT, 120_000)),
+        Duration.ofMillis(positive(conf, TRANSACTION_TIMEOUT, 30_000)),
         positive(conf, MAX_ROWS_PER_TABLET, 100_000));
   }
 
