@@ -42,7 +42,7 @@ final class BatchOverheadBench {
 
   private static final String QUEUE = "//bench/tiny";
   private static final String BARE_ROWS = "tiny";
-  private static final long QUERY_TIMEOUT_MS = TimeUnit.MINUTES.toMillis(5);
+  private static final long QUERY_TIMEOUT_MS = TimeUnit.MINUTES.toMillis(30);
 
   private final BenchContext ctx;
 
