@@ -60,7 +60,8 @@ class SparkBenchSmokeTest {
       assertTrue(table.contains("Items 1-2"), table);
       assertTrue(table.contains("Item 3"), table);
       assertTrue(table.contains("Item 4"), table);
-      assertTrue(table.contains("met"), "targets are marked: " + table);
+      assertTrue(
+          table.contains("met (>=") || table.contains("NOT MET"), "targets are marked: " + table);
     }
   }
 
