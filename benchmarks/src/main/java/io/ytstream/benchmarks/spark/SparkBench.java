@@ -1,0 +1,321 @@
+package io.ytstream.benchmarks.spark;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Runs the Spark benchmarks of issue 8 (items 1, 2, 3, 4 and 6) in one JVM and one session, the
+ * variants of an item side by side in every round, and prints the table with each target marked met
+ * or not met; the table also goes to {@code <out>/spark-table.txt}. See {@link
+ * SparkBenchOptions#USAGE} and benchmarks/README.md.
+ *
+ * <pre>
+ * java -Xmx3g &lt;Spark's add-opens&gt; -cp benchmarks.jar:&lt;spark-classpath.txt&gt; \
+ *     io.ytstream.benchmarks.spark.SparkBench --runs 3
+ * </pre>
+ */
+public final class SparkBench {
+
+  private final BenchContext ctx;
+  private final SparkBenchOptions options;
+  private final PrintStream out;
+
+  /** Per item: variant name -> samples over the measured rounds. */
+  final Map<String, Samples> throughput = new LinkedHashMap<>();
+
+  final Map<String, Samples> throughputRatio = new LinkedHashMap<>();
+  final Map<String, Samples> modes = new LinkedHashMap<>();
+  final Map<String, Samples> modeRatio = new LinkedHashMap<>();
+  final Map<String, Samples> overhead = new LinkedHashMap<>();
+  final Map<String, Samples> overheadRatio = new LinkedHashMap<>();
+  final List<BacklogBench.Outcome> backlog = new ArrayList<>();
+
+  SparkBench(BenchContext ctx) {
+    this.ctx = ctx;
+    this.options = ctx.options;
+    this.out = ctx.out;
+  }
+
+  public static void main(String[] args) throws Exception {
+    PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+    SparkBenchOptions options;
+    try {
+      options = SparkBenchOptions.parse(args);
+    } catch (IllegalArgumentException e) {
+      out.println(e.getMessage());
+      System.exit(2);
+      return;
+    }
+    SparkSession spark = BenchSession.getOrCreate();
+    int code = 0;
+    try (BenchContext ctx = new BenchContext(spark, options, out)) {
+      SparkBench bench = new SparkBench(ctx);
+      bench.runAll();
+      String table = bench.table();
+      Files.createDirectories(options.out());
+      Files.writeString(options.out().resolve("spark-table.txt"), table, StandardCharsets.UTF_8);
+      out.println();
+      out.print(table);
+    } catch (Exception e) {
+      out.println("spark benchmarks failed: " + e);
+      e.printStackTrace(out);
+      code = 1;
+    } finally {
+      spark.stop();
+    }
+    System.exit(code);
+  }
+
+  void runAll() throws Exception {
+    if (options.items().contains(1)) {
+      ThroughputBench bench = new ThroughputBench(ctx);
+      bench.setUp();
+      rounds("items 1-2 throughput", bench::round, throughput);
+      bench.tearDown();
+      ratios(throughput, ThroughputBench.BARE, throughputRatio);
+      Samples wire = new Samples();
+      Samples http = throughput.get(ThroughputBench.YT_HTTP);
+      Samples memory = throughput.get(ThroughputBench.YT_MEMORY);
+      for (int i = 0; i < http.size(); i++) {
+        wire.add(http.get(i) / memory.get(i));
+      }
+      throughputRatio.put("wire", wire);
+    }
+    if (options.items().contains(3)) {
+      ModeBench bench = new ModeBench(ctx);
+      rounds("item 3 modes", bench::round, modes);
+      ratios(modes, ModeBench.AT_LEAST_ONCE, modeRatio);
+    }
+    if (options.items().contains(4)) {
+      BatchOverheadBench bench = new BatchOverheadBench(ctx);
+      bench.setUp();
+      rounds("item 4 per-batch overhead", bench::round, overhead);
+      bench.tearDown();
+      ratios(overhead, BatchOverheadBench.FLOOR, overheadRatio);
+    }
+    if (options.items().contains(6)) {
+      backlog.addAll(new BacklogBench(options, out).run(BacklogBench.variants()));
+    }
+  }
+
+  private void rounds(
+      String item, Callable<Map<String, Double>> round, Map<String, Samples> samples)
+      throws Exception {
+    if (options.warmup()) {
+      long t = System.nanoTime();
+      Map<String, Double> warm = round.call();
+      out.printf(
+          Locale.ROOT,
+          "%s: warm-up round (not counted) %.1f s: %s%n",
+          item,
+          (System.nanoTime() - t) / 1e9,
+          brief(warm));
+    }
+    for (int r = 1; r <= options.runs(); r++) {
+      long t = System.nanoTime();
+      Map<String, Double> result = round.call();
+      result.forEach((k, v) -> samples.computeIfAbsent(k, x -> new Samples()).add(v));
+      out.printf(
+          Locale.ROOT,
+          "%s: round %d of %d, %.1f s: %s%n",
+          item,
+          r,
+          options.runs(),
+          (System.nanoTime() - t) / 1e9,
+          brief(result));
+    }
+  }
+
+  private static String brief(Map<String, Double> result) {
+    List<String> parts = new ArrayList<>();
+    result.forEach((k, v) -> parts.add(String.format(Locale.ROOT, "%s %,.1f", k, v)));
+    return String.join(", ", parts);
+  }
+
+  /** Per round, each variant over the base variant of the same round. */
+  private static void ratios(
+      Map<String, Samples> samples, String base, Map<String, Samples> ratios) {
+    Samples b = samples.get(base);
+    samples.forEach(
+        (k, s) -> {
+          Samples r = new Samples();
+          for (int i = 0; i < s.size(); i++) {
+            r.add(s.get(i) / b.get(i));
+          }
+          ratios.put(k, r);
+        });
+  }
+
+  static String verdict(Samples ratio, double target) {
+    double m = ratio.median();
+    return m >= target
+        ? String.format(Locale.ROOT, "met (>= %.2f)", target)
+        : String.format(
+            Locale.ROOT, "NOT MET (%.2f < %.2f, %.0f%% short)", m, target, (1 - m / target) * 100);
+  }
+
+  String table() {
+    StringBuilder t = new StringBuilder();
+    String runs = options.runs() + (options.runs() == 1 ? " run" : " runs, median [min–max]");
+    if (!throughput.isEmpty()) {
+      t.append(
+          String.format(
+              Locale.ROOT,
+              "Items 1-2, source throughput: %,d rows in %d partitions, select id, upper(payload)"
+                  + " -> noop, one AvailableNow batch; rows/s of the batch (%s)%n",
+              options.rowsPerPartition() * options.partitions(),
+              options.partitions(),
+              runs));
+      t.append(
+          String.format(
+              Locale.ROOT, "%-22s %-36s %-26s %s%n", "source", "rows/s", "× bare", "target"));
+      for (String v : ThroughputBench.VARIANTS) {
+        String target =
+            switch (v) {
+              case ThroughputBench.YT_MEMORY ->
+                  "item 1: × bare >= 0.8: " + verdict(throughputRatio.get(v), 0.8);
+              case ThroughputBench.YT_HTTP ->
+                  String.format(
+                      Locale.ROOT,
+                      "item 2: × yt in-memory %s >= 0.5: %s",
+                      throughputRatio.get("wire").format("%.2f"),
+                      verdict(throughputRatio.get("wire"), 0.5));
+              default -> "";
+            };
+        t.append(
+            String.format(
+                Locale.ROOT,
+                "%-22s %-36s %-26s %s%n",
+                v,
+                throughput.get(v).format("%,.0f"),
+                throughputRatio.get(v).format("%.2f"),
+                target));
+      }
+      t.append('\n');
+    }
+    if (!modes.isEmpty()) {
+      t.append(
+          String.format(
+              Locale.ROOT,
+              "Item 3, mode cost: %,d rows, yt source and sink in-memory, yt:/// checkpoints,"
+                  + " max_rows_per_partition 100000 (AvailableNow); rows/s over the batches (%s)%n",
+              options.modeRows() / options.partitions() * options.partitions(),
+              runs));
+      t.append(
+          String.format(
+              Locale.ROOT,
+              "%-22s %-36s %-26s %s%n",
+              "mode",
+              "rows/s",
+              "× at-least-once",
+              "target"));
+      for (String v : ModeBench.VARIANTS) {
+        t.append(
+            String.format(
+                Locale.ROOT,
+                "%-22s %-36s %-26s %s%n",
+                v,
+                modes.get(v).format("%,.0f"),
+                modeRatio.get(v).format("%.2f"),
+                v.equals(ModeBench.AT_LEAST_ONCE)
+                    ? ""
+                    : ">= 0.8: " + verdict(modeRatio.get(v), 0.8)));
+      }
+      t.append('\n');
+    }
+    if (!overhead.isEmpty()) {
+      t.append(
+          String.format(
+              Locale.ROOT,
+              "Item 4, per-batch overhead: ProcessingTime(0), 1 row per batch, yt source in-memory"
+                  + " -> noop; batches/s over %d batches after %d (%s)%n",
+              options.batches(),
+              SparkBenchOptions.SKIPPED_BATCHES,
+              runs));
+      t.append(
+          String.format(
+              Locale.ROOT,
+              "%-32s %-30s %-10s %-26s %s%n",
+              "checkpoint",
+              "batches/s",
+              "ms/batch",
+              "× floor",
+              "target"));
+      Samples file = overhead.get(BatchOverheadBench.FILE);
+      for (String v : BatchOverheadBench.VARIANTS) {
+        Samples s = overhead.get(v);
+        String target =
+            switch (v) {
+              case BatchOverheadBench.YT_MEMORY ->
+                  ">= 0.8: " + verdict(overheadRatio.get(v), 0.8) + "; " + faster(s, file);
+              case BatchOverheadBench.YT_HTTP ->
+                  ">= 0.5: " + verdict(overheadRatio.get(v), 0.5) + "; " + faster(s, file);
+              default -> "";
+            };
+        t.append(
+            String.format(
+                Locale.ROOT,
+                "%-32s %-30s %-10.1f %-26s %s%n",
+                v,
+                s.format("%,.1f"),
+                1000 / s.median(),
+                overheadRatio.get(v).format("%.2f"),
+                target));
+      }
+      t.append('\n');
+    }
+    if (!backlog.isEmpty()) {
+      long backlogRows = options.backlogRows() / options.partitions() * options.partitions();
+      t.append(
+          String.format(
+              Locale.ROOT,
+              "Item 6, memory: a backlog of %,d rows (%d partitions) drained by a child JVM with"
+                  + " -Xmx%s over HTTP (yt source -> yt sink, AvailableNow)%n",
+              backlogRows,
+              options.partitions(),
+              options.backlogHeap()));
+      for (BacklogBench.Outcome o : backlog) {
+        t.append(
+            String.format(
+                Locale.ROOT,
+                "%-56s %s: exit %d, %s; rows out %,d, consumer %,d, %.0f s%n",
+                o.variant().label(),
+                o.completed(backlogRows) ? "completed" : "DID NOT COMPLETE",
+                o.exitCode(),
+                o.result(),
+                o.rowsOut(),
+                o.consumerTotal(),
+                o.seconds()));
+        if (!o.completed(backlogRows)) {
+          for (String line : o.errorTail()) {
+            t.append("    ").append(line).append('\n');
+          }
+        }
+      }
+      t.append('\n');
+    }
+    return t.toString();
+  }
+
+  private static String faster(Samples s, Samples file) {
+    if (file == null) {
+      return "";
+    }
+    double x = s.median() / file.median();
+    return String.format(
+        Locale.ROOT, "%s than file:// (%.1f×)", x > 1 ? "faster" : "NOT faster", x);
+  }
+
+  static void writeQuietly(java.nio.file.Path path, String text) throws IOException {
+    Files.writeString(path, text, StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,81 @@
+package io.ytstream.benchmarks.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs every Spark harness once at tiny sizes, so that a broken harness fails the build; the
+ * figures themselves mean nothing here. Item 6 runs its first variant only (one child JVM).
+ */
+class SparkBenchSmokeTest {
+
+  @TempDir Path out;
+
+  @Test
+  void everyHarnessRunsAndReportsEveryVariant() throws Exception {
+    SparkBenchOptions options =
+        SparkBenchOptions.parse(
+            "--runs",
+            "1",
+            "--no-warmup",
+            "--items",
+            "1,3,4",
+            "--rows",
+            "2000",
+            "--mode-rows",
+            "2000",
+            "--batches",
+            "3",
+            "--backlog-rows",
+            "2000",
+            "--out",
+            out.toString());
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream log = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    try (BenchContext ctx = new BenchContext(BenchSession.getOrCreate(), options, log)) {
+      SparkBench bench = new SparkBench(ctx);
+      bench.runAll();
+
+      assertEquals(ThroughputBench.VARIANTS, List.copyOf(bench.throughput.keySet()));
+      assertEquals(ModeBench.VARIANTS, List.copyOf(bench.modes.keySet()));
+      assertEquals(BatchOverheadBench.VARIANTS, List.copyOf(bench.overhead.keySet()));
+      for (Map<String, Samples> item : List.of(bench.throughput, bench.modes, bench.overhead)) {
+        item.forEach(
+            (variant, s) ->
+                assertTrue(s.size() == 1 && s.median() > 0, variant + " has a figure: " + s));
+      }
+      assertEquals(1.0, bench.throughputRatio.get(ThroughputBench.BARE).median(), 1e-9);
+      assertTrue(bench.throughputRatio.containsKey("wire"), "item 2's ratio is computed");
+
+      String table = bench.table();
+      assertTrue(table.contains("Items 1-2"), table);
+      assertTrue(table.contains("Item 3"), table);
+      assertTrue(table.contains("Item 4"), table);
+      assertTrue(
+          table.contains("met (>=") || table.contains("NOT MET"), "targets are marked: " + table);
+    }
+  }
+
+  @Test
+  void theBacklogChildJvmDrainsAQueueAndIsChecked() throws Exception {
+    SparkBenchOptions options =
+        SparkBenchOptions.parse(
+            "--backlog-rows", "2000", "--backlog-heap", "600m", "--out", out.toString());
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    List<BacklogBench.Outcome> outcomes =
+        new BacklogBench(options, new PrintStream(bytes, true, StandardCharsets.UTF_8))
+            .run(List.of(BacklogBench.variants().get(0)));
+    BacklogBench.Outcome o = outcomes.get(0);
+    assertTrue(o.completed(2000), "drained: " + o + "\n" + bytes.toString(StandardCharsets.UTF_8));
+    assertTrue(o.result().startsWith("RESULT rows=2000 "), o.result());
+  }
+}
