@@ -14,6 +14,9 @@ import java.util.TreeMap;
 final class ClusterRef implements Serializable {
 
   private static final long serialVersionUID = 1L;
+  private static final String SPARK_HADOOP = "spark.hadoop.";
+  private static final String YT = "yt.";
+  private static final String PROXY = "yt.proxy";
 
   private final String address;
   private final TreeMap<String, String> settings;
@@ -25,6 +28,34 @@ final class ClusterRef implements Serializable {
 
   String address() {
     return address;
+  }
+
+  /** The settings handed to the connector (secrets included: never print this map). */
+  Map<String, String> settings() {
+    return java.util.Collections.unmodifiableMap(settings);
+  }
+
+  /**
+   * The connection settings in a Spark or Hadoop configuration: every {@code yt.*} key (read with
+   * and without the {@code spark.hadoop.} prefix, the prefixed one winning) except the address
+   * {@code yt.proxy}, passed on as {@code yt.*}. So the adapter's own settings ({@code yt.token},
+   * {@code yt.http.*}, {@code yt.tx.pingPeriodMs}, ...) reach it without adapter-spark knowing
+   * them.
+   */
+  static Map<String, String> connectionSettings(Map<String, String> conf) {
+    TreeMap<String, String> settings = new TreeMap<>();
+    for (String prefix : new String[] {"", SPARK_HADOOP}) {
+      conf.forEach(
+          (key, value) -> {
+            if (key.startsWith(prefix + YT) && value != null) {
+              String name = key.substring(prefix.length());
+              if (!name.equals(PROXY)) {
+                settings.put(name, value);
+              }
+            }
+          });
+    }
+    return settings;
   }
 
   /**

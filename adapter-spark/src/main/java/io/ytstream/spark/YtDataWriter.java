@@ -10,9 +10,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.spark.TaskContext;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.write.DataWriter;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
+import org.apache.spark.util.TaskFailureListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,7 +31,9 @@ import org.slf4j.LoggerFactory;
  *       speculative attempt never reaches the transaction. An authorized attempt that fails while
  *       inserting does not fail the stage (Spark 4.x clears its lock and lets a retry commit), so
  *       the writer aborts the batch transaction itself: the batch fails and runs again after a
- *       restart instead of committing the partition's rows twice.
+ *       restart instead of committing the partition's rows twice. A writer that cannot abort (its
+ *       executor died) is caught on the driver by {@link BatchWriteJobListener}; for it every
+ *       failure after the first insert is marked as such.
  * </ul>
  *
  * Rows for an ordered table carry {@code $tablet_index}: row k of task p goes to tablet {@code (p +
@@ -115,6 +119,7 @@ final class YtDataWriter implements DataWriter<InternalRow> {
       flushOutsideTransaction();
     } else {
       TabletTransaction tx = cluster.transactions().attach(transaction);
+      markFailuresFromHereOn();
       try {
         for (int from = 0; from < buffer.size(); from += spec.dynBatchSize()) {
           tx.insertRows(
@@ -132,6 +137,22 @@ final class YtDataWriter implements DataWriter<InternalRow> {
     }
     return new YtCommitMessage(
         partitionId, epochId, transaction == null ? null : transaction.value(), rowsPerTablet);
+  }
+
+  /**
+   * From the first insert on, any failure of this task (an insert, {@link #close}, whatever Spark
+   * runs next) carries {@link BatchWriteJobListener.InsertsStarted}, so the driver's listener does
+   * not take it for a failure before inserting, which a retry may follow harmlessly.
+   */
+  private void markFailuresFromHereOn() {
+    TaskContext task = TaskContext.get();
+    if (task != null && !buffer.isEmpty()) {
+      String id = transaction.value();
+      task.addTaskFailureListener(
+          (TaskFailureListener)
+              (context, error) ->
+                  error.addSuppressed(new BatchWriteJobListener.InsertsStarted(id, partitionId)));
+    }
   }
 
   private void abortAfterPartialInsert(TabletTransaction tx, RuntimeException cause) {

@@ -76,11 +76,11 @@ public class YtFileSystem extends FileSystem {
     this.uri = URI.create(SCHEME + ":///");
     this.workingDir = new Path("/");
     String address = conf.get(PROXY_KEY, conf.get("spark.hadoop." + PROXY_KEY));
-    Map<String, String> settings = new java.util.TreeMap<>();
-    String token = conf.get("yt.token", conf.get("spark.hadoop.yt.token"));
-    if (token != null) {
-      settings.put(YtSettings.TOKEN_SETTING, token);
-    }
+    Map<String, String> all = new java.util.TreeMap<>();
+    conf.getPropsWithPrefix("yt.").forEach((k, v) -> all.put("yt." + k, v));
+    conf.getPropsWithPrefix("spark.hadoop.yt.")
+        .forEach((k, v) -> all.put("spark.hadoop.yt." + k, v));
+    Map<String, String> settings = ClusterRef.connectionSettings(all);
     if (address == null || address.isBlank()) {
       throw new IOException(
           "the yt file system needs the cluster: set spark.hadoop.yt.proxy (Hadoop setting"

@@ -21,12 +21,15 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.SparkContext;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.streaming.MicroBatchStream;
 import org.apache.spark.sql.connector.read.streaming.Offset;
+import org.apache.spark.sql.connector.read.streaming.PartitionOffset;
 import org.apache.spark.sql.connector.read.streaming.ReadLimit;
 import org.apache.spark.sql.connector.read.streaming.ReportsSourceMetrics;
+import org.apache.spark.sql.connector.read.streaming.SupportsRealTimeMode;
 import org.apache.spark.sql.connector.read.streaming.SupportsTriggerAvailableNow;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,9 +44,17 @@ import org.slf4j.LoggerFactory;
  * start} = the end of the last batch whose {@code commits/N} entry is written (also after a
  * restart), so that is a safe point to bring the consumer level, even when the queue is idle and no
  * new batch runs; {@link #commit(Offset)} does the same as soon as Spark reports a batch done.
+ *
+ * <p>Real-time Mode ({@link SupportsRealTimeMode}): one task per queue partition, open-ended, from
+ * the batch's start; the tasks report where they stopped and {@link #mergeOffsets} makes that the
+ * batch's end. Spark calls {@code latestOffset} and {@code commit} at each real-time batch boundary
+ * too, so the consumer follows the same commit-lag rule as in micro-batches.
  */
 final class YtMicroBatchStream
-    implements MicroBatchStream, SupportsTriggerAvailableNow, ReportsSourceMetrics {
+    implements MicroBatchStream,
+        SupportsTriggerAvailableNow,
+        ReportsSourceMetrics,
+        SupportsRealTimeMode {
 
   private static final Logger LOG = LoggerFactory.getLogger(YtMicroBatchStream.class);
 
@@ -55,6 +66,8 @@ final class YtMicroBatchStream
   private volatile QueueBounds lastBounds;
   private volatile Optional<QueueBounds> availableNowTarget = Optional.empty();
   private final AtomicLong lostRows = new AtomicLong();
+  private volatile boolean realTime;
+  private volatile StreamOffsets realTimeStart = StreamOffsets.empty();
 
   YtMicroBatchStream(YtSourceSpec spec, String metadataPath, Configuration hadoopConf) {
     this.spec = spec;
@@ -189,7 +202,48 @@ final class YtMicroBatchStream
 
   @Override
   public PartitionReaderFactory createReaderFactory() {
-    return new YtReaderFactory(spec);
+    return realTime ? new YtRealTimeReaderFactory(spec) : new YtReaderFactory(spec);
+  }
+
+  @Override
+  public void prepareForRealTimeMode() {
+    realTime = true;
+    RealTimeQueries.markThisQueryThread();
+    SparkContext sc = SparkContext.getOrCreate();
+    RealTimeSlots.check(
+        readBounds().asMap().keySet(),
+        RealTimeSlots.of(sc),
+        RealTimeSlots.fixed(sc) ? 0 : RealTimeSlots.REGISTRATION_WAIT_MS);
+  }
+
+  /** Real-time Mode: one open-ended task per queue partition, starting at {@code start}. */
+  @Override
+  public InputPartition[] planInputPartitions(Offset startOffset) {
+    StreamOffsets start = YtOffset.of(startOffset);
+    QueueBounds bounds = readBounds();
+    lastBounds = bounds;
+    SparkContext sc = SparkContext.getOrCreate();
+    // Checked again per batch: the queue may have been resharded since the query started.
+    RealTimeSlots.check(bounds.asMap().keySet(), RealTimeSlots.of(sc), 0);
+    StreamOffsets resolved =
+        StartOffsetResolver.resolve(Optional.of(start), readConsumer(), bounds);
+    realTimeStart = resolved;
+    List<InputPartition> tasks = new ArrayList<>();
+    for (PartitionId p : bounds.asMap().keySet()) {
+      tasks.add(new YtRealTimeInputPartition(p, resolved.getOrDefault(p, 0)));
+    }
+    return tasks.toArray(new InputPartition[0]);
+  }
+
+  /** The batch's end: where each task stopped, over the batch's start for anything unread. */
+  @Override
+  public Offset mergeOffsets(PartitionOffset[] offsets) {
+    TreeMap<PartitionId, Long> ends = new TreeMap<>();
+    for (PartitionOffset o : offsets) {
+      YtPartitionOffset yt = (YtPartitionOffset) o;
+      ends.merge(yt.partition(), yt.offset(), Math::max);
+    }
+    return new YtOffset(realTimeStart.overlay(StreamOffsets.of(ends)));
   }
 
   @Override

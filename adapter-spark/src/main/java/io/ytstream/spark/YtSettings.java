@@ -8,8 +8,9 @@ import java.util.TreeMap;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The session settings ytstream reads ({@code spark.yt.*} and the cluster address in {@code
- * spark.hadoop.yt.proxy}), captured once on the driver and passed on explicitly.
+ * The session settings ytstream reads ({@code spark.yt.*}, the cluster address in {@code
+ * spark.hadoop.yt.proxy}, and the connection settings {@code spark.hadoop.yt.*} for the adapter),
+ * captured once on the driver and passed on explicitly.
  */
 record YtSettings(
     Optional<String> proxy,
@@ -21,7 +22,6 @@ record YtSettings(
 
   static final String PROXY = "spark.hadoop.yt.proxy";
   static final String TOKEN = "spark.hadoop.yt.token";
-  static final String TOKEN_SETTING = "yt.token";
   static final String TRANSACTIONAL = "spark.yt.streaming.transactional";
   static final String DYN_BATCH_SIZE = "spark.yt.write.dynBatchSize";
   static final String TRANSACTION_TIMEOUT = "spark.yt.streaming.transactionTimeoutMs";
@@ -29,14 +29,24 @@ record YtSettings(
 
   static final int DEFAULT_DYN_BATCH_SIZE = 50_000;
 
+  /**
+   * The session's settings, over the {@code yt.*} keys of the context's Hadoop configuration (e.g.
+   * from {@code core-site.xml}), which a session's {@code spark.hadoop.yt.*} overrides.
+   */
   static YtSettings of(SparkSession spark) {
-    return of(new TreeMap<>(scala.jdk.javaapi.CollectionConverters.asJava(spark.conf().getAll())));
+    TreeMap<String, String> conf = new TreeMap<>();
+    spark
+        .sparkContext()
+        .hadoopConfiguration()
+        .getPropsWithPrefix("yt.")
+        .forEach((k, v) -> conf.put("yt." + k, v));
+    conf.putAll(scala.jdk.javaapi.CollectionConverters.asJava(spark.conf().getAll()));
+    return of(conf);
   }
 
   static YtSettings of(Map<String, String> conf) {
-    TreeMap<String, String> connection = new TreeMap<>();
-    // The connector SPI's key for the token is the Hadoop one (adapter-ytsaurus reads yt.token).
-    Optional.ofNullable(conf.get(TOKEN)).ifPresent(t -> connection.put(TOKEN_SETTING, t));
+    // Every spark.hadoop.yt.* setting but the address travels on as yt.* (token, timeouts, trust).
+    Map<String, String> connection = ClusterRef.connectionSettings(conf);
     return new YtSettings(
         Optional.ofNullable(conf.get(PROXY)).filter(s -> !s.isBlank()),
         connection,

@@ -20,7 +20,9 @@ import org.slf4j.LoggerFactory;
  * the writer factory, runs the tasks, then calls {@link #commit} or {@link #abort}.
  *
  * <p>In transactional mode the factory call opens the batch's tablet transaction (kept alive by a
- * pinger) and puts its id into the factory that ships to executors; {@link #commit} hands the
+ * pinger), puts its id into the factory that ships to executors and tags the write job with it
+ * ({@link BatchWriteJobListener}); {@link #commit} first waits for the listener's word that no task
+ * attempt may have left rows in the transaction behind a retry (a lost executor), then hands the
  * transaction to {@link TransactionalSinkCommit}; {@link #abort} aborts it. Outside transactional
  * mode writers flush their own chunks and the consumer moves in the source's commit.
  */
@@ -33,18 +35,24 @@ final class YtStreamingWrite implements StreamingWrite {
   private final Path checkpointRoot;
   private final Configuration hadoopConf;
   private final YtCluster cluster;
+  private final BatchWriteJobListener writeJobs;
 
   private TabletTransaction open;
   private ScheduledExecutorService pinger;
   private ScheduledFuture<?> pinging;
 
-  /** {@code checkpointRoot} is null outside transactional mode. */
+  /** {@code checkpointRoot} and {@code writeJobs} are null outside transactional mode. */
   YtStreamingWrite(
-      YtWriteSpec spec, YtSettings settings, Path checkpointRoot, Configuration hadoopConf) {
+      YtWriteSpec spec,
+      YtSettings settings,
+      Path checkpointRoot,
+      Configuration hadoopConf,
+      BatchWriteJobListener writeJobs) {
     this.spec = spec;
     this.settings = settings;
     this.checkpointRoot = checkpointRoot;
     this.hadoopConf = hadoopConf;
+    this.writeJobs = writeJobs;
     this.cluster = spec.cluster().connect();
   }
 
@@ -61,6 +69,7 @@ final class YtStreamingWrite implements StreamingWrite {
     finishOpen("a new batch started");
     open = cluster.transactions().start(settings.transactionTimeout());
     startPinging(open);
+    writeJobs.tagJobsOf(open.id().value());
     LOG.debug("batch transaction {} opened", open.id());
     return new YtDataWriterFactory(spec, open.id().value(), -1);
   }
@@ -79,6 +88,7 @@ final class YtStreamingWrite implements StreamingWrite {
       ours[i] = (YtCommitMessage) messages[i];
     }
     try {
+      awaitCleanWriteJob(epochId, tx);
       new TransactionalSinkCommit(
               cluster, spec, checkpointRoot, hadoopConf, settings.maxRowsPerTabletPerTransaction())
           .commit(epochId, tx, ours);
@@ -87,7 +97,19 @@ final class YtStreamingWrite implements StreamingWrite {
       throw e;
     } finally {
       stopPinging();
+      writeJobs.forget(tx.id().value());
       open = null;
+    }
+  }
+
+  /** Fails when a task attempt of the write job may have left rows behind a retry's. */
+  private void awaitCleanWriteJob(long epochId, TabletTransaction tx) {
+    try {
+      writeJobs.awaitCleanEnd(tx.id().value(), epochId, BatchWriteJobListener.DEFAULT_WAIT);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(
+          "batch " + epochId + " was not committed: interrupted (the query is stopping)", e);
     }
   }
 
@@ -101,6 +123,7 @@ final class YtStreamingWrite implements StreamingWrite {
     if (open != null) {
       LOG.debug("aborting batch transaction {}: {}", open.id(), why);
       TransactionalSinkCommit.abortQuietly(open);
+      writeJobs.forget(open.id().value());
       open = null;
     }
   }

@@ -68,9 +68,12 @@ final class YtWriteBuilder implements SupportsTruncate, SupportsStreamingUpdateA
       @Override
       public StreamingWrite toStreaming() {
         SparkSession spark = SparkSession.active();
+        RealTimeQueries.warnIfRealTime(spec.path().value());
         Configuration conf = HadoopConfs.forSession(spark);
         Path checkpoint = settings.transactional() ? checkpointRoot() : null;
-        return new YtStreamingWrite(spec, settings, checkpoint, conf);
+        BatchWriteJobListener writeJobs =
+            settings.transactional() ? BatchWriteJobListener.on(spark.sparkContext()) : null;
+        return new YtStreamingWrite(spec, settings, checkpoint, conf, writeJobs);
       }
     };
   }

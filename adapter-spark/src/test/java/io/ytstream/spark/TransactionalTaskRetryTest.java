@@ -52,6 +52,32 @@ class TransactionalTaskRetryTest {
     assertEquals(3, c.consumerTotal("//c", "//q"));
   }
 
+  @Test
+  void aTaskThatFailsAfterInsertingAndCannotAbortMakesTheBatchFailOnTheDriver() throws Exception {
+    TestCluster c = TestCluster.create(spark, "task-retry-no-abort");
+    c.queue("//q", 1).consumer("//c", "//q").orderedTable("//out", 1);
+    c.produce("//q", 0, 0, 3);
+    spark.conf().set(YtSettings.TRANSACTIONAL, "true");
+    spark.conf().set(YtSettings.DYN_BATCH_SIZE, "1"); // one insert per row
+    // The first attempt inserts row 0, its second insert fails and so does its abort: the
+    // transaction lives on with row 0, and Spark lets a retry insert rows 0..2 into it.
+    c.cluster.faults().skipNext(ClusterOperation.INSERT, 1);
+    c.cluster.faults().failNext(ClusterOperation.INSERT, 1, YtErrorCode.GENERIC, "injected");
+    c.cluster.faults().failNext(ClusterOperation.ABORT, 1, YtErrorCode.GENERIC, "abort lost");
+
+    StreamingQueryException e =
+        assertThrows(StreamingQueryException.class, () -> run("yt:///ckpt/no-abort"));
+    assertEquals(1, c.cluster.faults().firedCount(ClusterOperation.ABORT));
+    assertTrue(e.getMessage().contains("task attempt 0 of partition 0"), "names the attempt: " + e);
+    assertTrue(c.ids("//out").isEmpty(), "the batch committed nothing: " + c.ids("//out"));
+    assertEquals(0, c.consumerTotal("//c", "//q"));
+    assertTrue(c.cluster.liveTransactions().isEmpty());
+
+    run("yt:///ckpt/no-abort");
+    assertEquals(TestCluster.range(0, 3), c.ids("//out"));
+    assertEquals(3, c.consumerTotal("//c", "//q"));
+  }
+
   private void run(String ckpt) throws Exception {
     StreamingQuery q =
         spark

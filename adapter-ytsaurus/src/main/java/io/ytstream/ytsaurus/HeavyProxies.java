@@ -38,6 +38,11 @@ final class HeavyProxies {
     return hosts.get(Math.floorMod(turn.getAndIncrement(), hosts.size()));
   }
 
+  /** Forgets the list, so the next heavy command fetches {@code /hosts} again. */
+  synchronized void invalidate() {
+    cached = List.of();
+  }
+
   private synchronized List<URI> hosts() {
     if (!discover) {
       return List.of(client.primaryProxy());

@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 
 /** One tablet transaction, every request sent to the proxy it was started on. */
 final class HttpTabletTransaction implements TabletTransaction {
@@ -29,11 +28,7 @@ final class HttpTabletTransaction implements TabletTransaction {
   }
 
   synchronized void startPinging(Duration period) {
-    pinger =
-        cluster
-            .scheduler()
-            .scheduleWithFixedDelay(
-                this::backgroundPing, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+    pinger = cluster.schedulePing(this::backgroundPing, period);
   }
 
   private void backgroundPing() {
@@ -49,7 +44,7 @@ final class HttpTabletTransaction implements TabletTransaction {
 
   private synchronized void stopPinging() {
     if (pinger != null) {
-      pinger.cancel(false);
+      cluster.cancelPing(pinger);
       pinger = null;
     }
   }

@@ -19,6 +19,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLHandshakeException;
 
 /**
  * Sends v4 commands: {@code <method> <proxy>/api/v4/<command>} with the parameters as JSON in
@@ -54,11 +56,12 @@ final class YtHttpClient {
 
   YtHttpClient(YtsaurusClientConfig config) {
     this.config = config;
-    this.http =
+    HttpClient.Builder builder =
         HttpClient.newBuilder()
             .connectTimeout(config.connectTimeout())
-            .followRedirects(HttpClient.Redirect.NORMAL)
-            .build();
+            .followRedirects(HttpClient.Redirect.NORMAL);
+    config.trust().ifPresent(t -> builder.sslContext(t.sslContext()));
+    this.http = builder.build();
     this.json = new ObjectMapper();
     // Header values must be ASCII: escape everything else as \\uXXXX.
     this.headerJson = JsonMapper.builder().enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
@@ -114,8 +117,13 @@ final class YtHttpClient {
       try {
         response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
       } catch (IOException e) {
-        boolean notSent = e instanceof ConnectException || e instanceof HttpConnectTimeoutException;
         log(command, proxy, parameters, body, attempt, -1, describe(e));
+        Optional<SSLException> tls = tlsFailure(e);
+        if (tls.isPresent()) {
+          // A certificate that is not trusted stays so: fail now, saying how to fix it.
+          throw tlsError(command.wireName(), proxy, tls.get());
+        }
+        boolean notSent = e instanceof ConnectException || e instanceof HttpConnectTimeoutException;
         if (attempt < config.maxAttempts() && (notSent || repeatableAfterSending(repeat))) {
           pause(attempt);
           continue;
@@ -186,6 +194,10 @@ final class YtHttpClient {
         return json.convertValue(
             list, json.getTypeFactory().constructCollectionType(List.class, String.class));
       } catch (IOException e) {
+        Optional<SSLException> tls = tlsFailure(e);
+        if (tls.isPresent()) {
+          throw tlsError("GET /hosts", config.proxy(), tls.get());
+        }
         if (attempt >= config.maxAttempts()) {
           throw new YtTransportException("GET " + config.proxy() + "/hosts failed", e);
         }
@@ -239,6 +251,48 @@ final class YtHttpClient {
     } catch (IOException e) {
       throw new IllegalStateException("cannot serialize parameters", e);
     }
+  }
+
+  /**
+   * The TLS failure behind {@code e} when the connection could not be set up at all (an untrusted
+   * or mismatched certificate, or a proxy that does not speak TLS); other TLS errors, such as a
+   * connection reset mid-stream, are ordinary transport failures.
+   */
+  private static Optional<SSLException> tlsFailure(IOException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SSLHandshakeException handshake) {
+        return Optional.of(handshake);
+      }
+      if (t instanceof SSLException ssl
+          && String.valueOf(ssl.getMessage()).contains("Unsupported or unrecognized SSL message")) {
+        return Optional.of(ssl);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private YtTransportException tlsError(String what, URI proxy, SSLException e) {
+    String trust =
+        config
+            .trust()
+            .map(t -> "the proxy's certificate is not among those trusted by " + t)
+            .orElse(
+                "if the proxy's certificate is not signed by a CA the JVM trusts, set "
+                    + HttpsTrust.CA_CERTIFICATES
+                    + " (a PEM file of its CA) or "
+                    + HttpsTrust.TRUST_STORE
+                    + " with "
+                    + HttpsTrust.TRUST_STORE_PASSWORD);
+    return new YtTransportException(
+        what
+            + " to "
+            + proxy
+            + ": TLS handshake failed ("
+            + describe(e)
+            + "); "
+            + trust
+            + ". Not retried.",
+        e);
   }
 
   private static boolean repeatableAfterSending(Repeat repeat) {

@@ -3,6 +3,7 @@ package io.ytstream.ytsaurus;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -20,7 +21,10 @@ import java.util.function.Function;
  *   <li>{@code yt.http.discoverHeavyProxies} (true): send heavy commands and tablet transactions to
  *       a proxy from {@code /hosts}; false uses the given address for everything;
  *   <li>{@code yt.tx.pingPeriodMs}: how often a started transaction is pinged (default a third of
- *       its timeout; 0 turns pinging off).
+ *       its timeout; 0 turns pinging off);
+ *   <li>{@code yt.http.caCertificates} (a PEM file), or {@code yt.http.trustStore} (PKCS12/JKS)
+ *       with {@code yt.http.trustStorePassword}: the certificates an {@code https://} proxy may
+ *       present, instead of the JVM's default trust store.
  * </ul>
  */
 public record YtsaurusClientConfig(
@@ -33,6 +37,7 @@ public record YtsaurusClientConfig(
     Duration backoff,
     boolean discoverHeavyProxies,
     Optional<Duration> pingPeriod,
+    Optional<HttpsTrust> trust,
     RequestLogger requestLogger) {
 
   public YtsaurusClientConfig {
@@ -43,6 +48,7 @@ public record YtsaurusClientConfig(
     Objects.requireNonNull(connectTimeout, "connectTimeout");
     Objects.requireNonNull(backoff, "backoff");
     Objects.requireNonNull(pingPeriod, "pingPeriod");
+    Objects.requireNonNull(trust, "trust");
     Objects.requireNonNull(requestLogger, "requestLogger");
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("maxAttempts must be >= 1, got " + maxAttempts);
@@ -63,6 +69,7 @@ public record YtsaurusClientConfig(
         5,
         Duration.ofMillis(100),
         true,
+        Optional.empty(),
         Optional.empty(),
         RequestLogger.NONE);
   }
@@ -89,21 +96,109 @@ public record YtsaurusClientConfig(
         defaults.proxy(),
         defaults.token(),
         get.apply("yt.cluster.name"),
-        get.apply("yt.http.requestTimeoutMs")
-            .map(v -> Duration.ofMillis(Long.parseLong(v)))
-            .orElse(defaults.requestTimeout()),
-        get.apply("yt.http.connectTimeoutMs")
-            .map(v -> Duration.ofMillis(Long.parseLong(v)))
-            .orElse(defaults.connectTimeout()),
-        get.apply("yt.http.maxAttempts").map(Integer::parseInt).orElse(defaults.maxAttempts()),
-        get.apply("yt.http.backoffMs")
-            .map(v -> Duration.ofMillis(Long.parseLong(v)))
-            .orElse(defaults.backoff()),
-        get.apply("yt.http.discoverHeavyProxies")
-            .map(Boolean::parseBoolean)
-            .orElse(defaults.discoverHeavyProxies()),
-        get.apply("yt.tx.pingPeriodMs").map(v -> Duration.ofMillis(Long.parseLong(v))),
+        millis(get, "yt.http.requestTimeoutMs", 1).orElse(defaults.requestTimeout()),
+        millis(get, "yt.http.connectTimeoutMs", 1).orElse(defaults.connectTimeout()),
+        number(get, "yt.http.maxAttempts", 1).map(Math::toIntExact).orElse(defaults.maxAttempts()),
+        millis(get, "yt.http.backoffMs", 0).orElse(defaults.backoff()),
+        bool(get, "yt.http.discoverHeavyProxies").orElse(defaults.discoverHeavyProxies()),
+        millis(get, "yt.tx.pingPeriodMs", 0),
+        trust(get),
         RequestLogger.NONE);
+  }
+
+  private static Optional<Duration> millis(
+      Function<String, Optional<String>> get, String key, long min) {
+    return number(get, key, min).map(Duration::ofMillis);
+  }
+
+  /** A whole number {@code >= min}; anything else fails naming the setting and the value. */
+  private static Optional<Long> number(
+      Function<String, Optional<String>> get, String key, long min) {
+    return get.apply(key)
+        .map(
+            raw -> {
+              try {
+                long value = Long.parseLong(raw.strip());
+                if (value >= min && value <= Integer.MAX_VALUE) {
+                  return value;
+                }
+              } catch (NumberFormatException e) {
+                // reported below
+              }
+              throw new IllegalArgumentException(
+                  "setting "
+                      + key
+                      + " must be a whole number from "
+                      + min
+                      + " to "
+                      + Integer.MAX_VALUE
+                      + ", got '"
+                      + raw
+                      + "'");
+            });
+  }
+
+  private static Optional<Boolean> bool(Function<String, Optional<String>> get, String key) {
+    return get.apply(key)
+        .map(
+            raw -> {
+              String v = raw.strip().toLowerCase(Locale.ROOT);
+              if (v.equals("true") || v.equals("false")) {
+                return Boolean.parseBoolean(v);
+              }
+              throw new IllegalArgumentException(
+                  "setting " + key + " must be true or false, got '" + raw + "'");
+            });
+  }
+
+  /**
+   * {@code yt.http.caCertificates} (a PEM file) or {@code yt.http.trustStore} with {@code
+   * yt.http.trustStorePassword}; at most one of the two.
+   */
+  private static Optional<HttpsTrust> trust(Function<String, Optional<String>> get) {
+    Optional<String> pem = get.apply(HttpsTrust.CA_CERTIFICATES);
+    Optional<String> store = get.apply(HttpsTrust.TRUST_STORE);
+    Optional<String> password = get.apply(HttpsTrust.TRUST_STORE_PASSWORD);
+    if (pem.isPresent() && store.isPresent()) {
+      throw new IllegalArgumentException(
+          "settings "
+              + HttpsTrust.CA_CERTIFICATES
+              + "="
+              + pem.get()
+              + " and "
+              + HttpsTrust.TRUST_STORE
+              + "="
+              + store.get()
+              + " are both set; give one (a PEM file of CA certificates, or a trust store)");
+    }
+    if (password.isPresent() && store.isEmpty()) {
+      throw new IllegalArgumentException(
+          "setting "
+              + HttpsTrust.TRUST_STORE_PASSWORD
+              + " is set without "
+              + HttpsTrust.TRUST_STORE
+              + "; name the trust store file it opens");
+    }
+    if (pem.isPresent()) {
+      return Optional.of(HttpsTrust.pem(Path.of(pem.get())));
+    }
+    return store.map(file -> HttpsTrust.trustStore(Path.of(file), password));
+  }
+
+  /** Trust exactly these certificates for an {@code https://} proxy. */
+  public YtsaurusClientConfig withCaCertificates(Path pemFile) {
+    return new YtsaurusClientConfig(
+        proxy,
+        token,
+        clusterName,
+        requestTimeout,
+        connectTimeout,
+        maxAttempts,
+        backoff,
+        discoverHeavyProxies,
+        pingPeriod,
+        Optional.of(HttpsTrust.pem(pemFile)),
+        requestLogger);
   }
 
   public YtsaurusClientConfig withRequestLogger(RequestLogger logger) {
@@ -117,6 +212,7 @@ public record YtsaurusClientConfig(
         backoff,
         discoverHeavyProxies,
         pingPeriod,
+        trust,
         logger);
   }
 
@@ -131,6 +227,7 @@ public record YtsaurusClientConfig(
         firstBackoff,
         discoverHeavyProxies,
         pingPeriod,
+        trust,
         requestLogger);
   }
 
@@ -145,6 +242,7 @@ public record YtsaurusClientConfig(
         backoff,
         discoverHeavyProxies,
         period,
+        trust,
         requestLogger);
   }
 
@@ -159,6 +257,7 @@ public record YtsaurusClientConfig(
         backoff,
         discoverHeavyProxies,
         pingPeriod,
+        trust,
         requestLogger);
   }
 
@@ -177,6 +276,7 @@ public record YtsaurusClientConfig(
         + maxAttempts
         + ", discoverHeavyProxies="
         + discoverHeavyProxies
+        + trust.map(t -> ", trust=" + t).orElse("")
         + "}";
   }
 }

@@ -15,27 +15,32 @@ import io.ytstream.ports.TableMetadata;
 import io.ytstream.ports.TabletTransactions;
 import io.ytstream.ports.TimeSource;
 import io.ytstream.ports.spi.YtCluster;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
- * Every port over the YTsaurus HTTP API v4 of one cluster. {@link #connect} reads {@code
- * //sys/@cluster_name} (unless the config names the cluster), which also checks the address and the
- * token before any streaming starts.
+ * Every ytstream port over the YTsaurus HTTP API v4 of one cluster: a light handle over a {@link
+ * ProxyConnection}. {@link #connect} opens a connection of its own; {@link #connectShared} (what
+ * the connector SPI uses) shares one per configuration per JVM ({@link SharedProxyConnections}).
+ * Opening a connection reads {@code //sys/@cluster_name} (unless the config names the cluster),
+ * which also checks the address, the certificate and the token before any streaming starts.
  */
 public final class YtsaurusCluster implements YtCluster {
 
-  private final YtsaurusClientConfig config;
-  private final YtHttpClient client;
-  private final HeavyProxies heavyProxies;
+  private final ProxyConnection connection;
+  private final Consumer<ProxyConnection> release;
+  private final AtomicBoolean closed = new AtomicBoolean();
   private final JsonRows rows;
   private final ConsumerRows consumerRows;
-  private final ScheduledExecutorService scheduler;
-  private final String name;
+  private final Set<ScheduledFuture<?>> pingers = ConcurrentHashMap.newKeySet();
   private final Map<String, Map<String, YtType>> columnTypes = new ConcurrentHashMap<>();
 
   private final QueuePartitionReader queueReader = new HttpQueuePartitionReader(this);
@@ -46,51 +51,42 @@ public final class YtsaurusCluster implements YtCluster {
   private final TableMetadata tableMetadata = new HttpTableMetadata(this);
   private final CheckpointStore checkpoints = new HttpCheckpointStore(this);
 
-  private YtsaurusCluster(YtsaurusClientConfig config) {
-    this.config = config;
-    this.client = new YtHttpClient(config);
-    this.heavyProxies = new HeavyProxies(client, config.discoverHeavyProxies());
+  private YtsaurusCluster(ProxyConnection connection, Consumer<ProxyConnection> release) {
+    this.connection = connection;
+    this.release = release;
     this.rows = new JsonRows();
     this.consumerRows = new ConsumerRows(this);
-    this.scheduler =
-        Executors.newSingleThreadScheduledExecutor(
-            runnable -> {
-              Thread thread = new Thread(runnable, "ytstream-tx-pinger");
-              thread.setDaemon(true);
-              return thread;
-            });
-    this.name = config.clusterName().orElseGet(this::readClusterName);
   }
 
+  /** A handle with a connection of its own, closed with it. */
   public static YtsaurusCluster connect(YtsaurusClientConfig config) {
-    return new YtsaurusCluster(config);
+    return new YtsaurusCluster(ProxyConnection.open(config), ProxyConnection::close);
   }
 
-  private String readClusterName() {
-    ObjectNode params = client.params();
-    params.put("path", "//sys/@cluster_name");
-    String value =
-        client
-            .structured(client.primaryProxy(), Command.GET, params, Repeat.READ)
-            .path("value")
-            .asText("");
-    if (value.isEmpty()) {
-      throw new YtTransportException(
-          "//sys/@cluster_name of " + config.proxy() + " is empty; set yt.cluster.name", null);
-    }
-    return value;
+  /**
+   * A handle over the JVM's shared connection for {@code config}: the HTTP client, heavy-proxy
+   * list, pinger thread and cluster name are reused; the schema cache and the transactions this
+   * handle pings are its own.
+   */
+  public static YtsaurusCluster connectShared(YtsaurusClientConfig config) {
+    return new YtsaurusCluster(
+        SharedProxyConnections.acquire(config), SharedProxyConnections::release);
+  }
+
+  ProxyConnection connection() {
+    return connection;
   }
 
   YtsaurusClientConfig config() {
-    return config;
+    return connection.config();
   }
 
   YtHttpClient client() {
-    return client;
+    return connection.client();
   }
 
   HeavyProxies heavyProxies() {
-    return heavyProxies;
+    return connection.heavyProxies();
   }
 
   JsonRows rows() {
@@ -116,6 +112,7 @@ public final class YtsaurusCluster implements YtCluster {
 
   /** {@code get <table>/@schema}, parsed by core's {@link TableSchemaJson}. */
   TableSchema schema(YPath table) {
+    YtHttpClient client = client();
     ObjectNode params = client.params();
     params.put("path", table.value() + "/@schema");
     JsonNode value =
@@ -132,21 +129,33 @@ public final class YtsaurusCluster implements YtCluster {
     return consumerRows;
   }
 
-  ScheduledExecutorService scheduler() {
-    return scheduler;
+  /** Runs {@code ping} every {@code period} until cancelled or this handle closes. */
+  ScheduledFuture<?> schedulePing(Runnable ping, Duration period) {
+    ScheduledFuture<?> future =
+        connection
+            .scheduler()
+            .scheduleWithFixedDelay(
+                ping, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+    pingers.add(future);
+    return future;
+  }
+
+  void cancelPing(ScheduledFuture<?> future) {
+    future.cancel(false);
+    pingers.remove(future);
   }
 
   /** Consumers and the queues read through this connection live on this cluster. */
   void checkLocal(String cluster, String what) {
-    if (!cluster.equals(name)) {
+    if (!cluster.equals(name())) {
       throw new IllegalArgumentException(
-          what + " is on cluster " + cluster + ", but this connection is to cluster " + name);
+          what + " is on cluster " + cluster + ", but this connection is to cluster " + name());
     }
   }
 
   @Override
   public String name() {
-    return name;
+    return connection.clusterName();
   }
 
   @Override
@@ -191,11 +200,16 @@ public final class YtsaurusCluster implements YtCluster {
 
   @Override
   public void close() {
-    scheduler.shutdownNow();
+    if (closed.compareAndSet(false, true)) {
+      // Transactions of this handle stop being pinged, as when each handle had its own thread.
+      pingers.forEach(f -> f.cancel(false));
+      pingers.clear();
+      release.accept(connection);
+    }
   }
 
   @Override
   public String toString() {
-    return "YtsaurusCluster{" + name + " via " + config + "}";
+    return "YtsaurusCluster{" + name() + " via " + config() + "}";
   }
 }

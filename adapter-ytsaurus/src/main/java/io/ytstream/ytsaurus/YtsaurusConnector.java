@@ -27,6 +27,7 @@ public final class YtsaurusConnector implements ClusterConnector {
 
   @Override
   public YtCluster connect(String address, ConnectionSettings settings) {
-    return YtsaurusCluster.connect(YtsaurusClientConfig.fromSettings(address, settings.asMap()));
+    return YtsaurusCluster.connectShared(
+        YtsaurusClientConfig.fromSettings(address, settings.asMap()));
   }
 }

@@ -2,6 +2,7 @@ package io.ytstream.ytsaurus;
 
 import io.ytstream.core.model.YPath;
 import io.ytstream.emulator.EmulatorOptions;
+import io.ytstream.emulator.SelfSignedCertificate;
 import io.ytstream.emulator.YtEmulator;
 import io.ytstream.inmemory.ClusterOperation;
 import io.ytstream.inmemory.ManualClock;
@@ -15,15 +16,11 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The contract suite's cluster: adapter-ytsaurus talking HTTP to a fresh emulator (two proxies, a
- * required token, a manual clock). Tables, consumers, registrations, trims and reshards go through
- * real v4 commands; the test knobs a real proxy has no command for (the clock, the per-tablet row
- * limit, an unknown commit outcome, which the emulator turns into a dropped connection) are set on
- * the emulator's in-memory cluster.
- *
- * <p>Not offered: {@link Capability#SHORT_READS}. The adapter loops over short pulls by design, so
- * its {@code pull} returns a short list only at the end of the data; {@code
- * HttpQueuePartitionReaderTest} checks that loop against an emulator that caps every pull.
+ * The contract suite's cluster: adapter-ytsaurus talking HTTP (or HTTPS) to a fresh emulator (two
+ * proxies, a required token, a manual clock). Tables, consumers, registrations, trims and reshards
+ * go through real v4 commands; the test knobs a real proxy has no command for (the clock, the
+ * per-tablet row limit, a cap on rows per pull, an unknown commit outcome, which the emulator turns
+ * into a dropped connection) are set on the emulator's in-memory cluster.
  */
 final class EmulatorClusterFixture implements ClusterFixture {
 
@@ -36,12 +33,31 @@ final class EmulatorClusterFixture implements ClusterFixture {
   private final YPath root = YPath.of("//home/contract");
 
   EmulatorClusterFixture() {
-    emulator = YtEmulator.start(EmulatorOptions.defaults().withClock(clock).withToken(TOKEN));
-    cluster =
-        YtsaurusCluster.connect(
-            YtsaurusClientConfig.of(emulator.url(), Optional.of(OAuthToken.of(TOKEN))));
+    this(false);
+  }
+
+  /** With {@code https}, the emulator serves HTTPS and the client trusts its certificate. */
+  EmulatorClusterFixture(boolean https) {
+    EmulatorOptions options = EmulatorOptions.defaults().withClock(clock).withToken(TOKEN);
+    if (https) {
+      options = options.withTls(Certificate.SHARED.serverKeyStore());
+    }
+    emulator = YtEmulator.start(options);
+    YtsaurusClientConfig config =
+        YtsaurusClientConfig.of(emulator.url(), Optional.of(OAuthToken.of(TOKEN)));
+    if (https) {
+      config = config.withCaCertificates(Certificate.SHARED.certificatePem());
+    }
+    cluster = YtsaurusCluster.connect(config);
     admin = new HttpClusterAdmin(cluster);
     admin.createMapNode(root);
+  }
+
+  /** One self-signed certificate per test JVM: keytool takes a second, a handshake does not. */
+  static final class Certificate {
+    static final SelfSignedCertificate SHARED = SelfSignedCertificate.createTemporary();
+
+    private Certificate() {}
   }
 
   YtEmulator emulator() {
@@ -61,7 +77,10 @@ final class EmulatorClusterFixture implements ClusterFixture {
   @Override
   public Set<Capability> capabilities() {
     return EnumSet.of(
-        Capability.CONTROLLED_CLOCK, Capability.SMALL_ROW_LIMIT, Capability.UNKNOWN_COMMIT_OUTCOME);
+        Capability.CONTROLLED_CLOCK,
+        Capability.SMALL_ROW_LIMIT,
+        Capability.SHORT_READS,
+        Capability.UNKNOWN_COMMIT_OUTCOME);
   }
 
   @Override

@@ -13,11 +13,13 @@ import org.junit.jupiter.api.Nested;
 /** The port contract suite, run against adapter-ytsaurus over HTTP to the emulator. */
 class EmulatorContractTest {
 
+  static final boolean HTTPS = false;
+
   @Nested
   class QueuePartitionReader extends QueuePartitionReaderContract {
     @Override
     protected ClusterFixture newFixture() {
-      return new EmulatorClusterFixture();
+      return new EmulatorClusterFixture(HTTPS);
     }
   }
 
@@ -25,7 +27,7 @@ class EmulatorContractTest {
   class QueueMetadata extends QueueMetadataContract {
     @Override
     protected ClusterFixture newFixture() {
-      return new EmulatorClusterFixture();
+      return new EmulatorClusterFixture(HTTPS);
     }
   }
 
@@ -33,7 +35,7 @@ class EmulatorContractTest {
   class ConsumerOffsets extends ConsumerOffsetsContract {
     @Override
     protected ClusterFixture newFixture() {
-      return new EmulatorClusterFixture();
+      return new EmulatorClusterFixture(HTTPS);
     }
   }
 
@@ -41,7 +43,7 @@ class EmulatorContractTest {
   class TabletTransactions extends TabletTransactionContract {
     @Override
     protected ClusterFixture newFixture() {
-      return new EmulatorClusterFixture();
+      return new EmulatorClusterFixture(HTTPS);
     }
   }
 
@@ -49,7 +51,7 @@ class EmulatorContractTest {
   class OutputTables extends OutputTablesContract {
     @Override
     protected ClusterFixture newFixture() {
-      return new EmulatorClusterFixture();
+      return new EmulatorClusterFixture(HTTPS);
     }
   }
 
@@ -57,7 +59,7 @@ class EmulatorContractTest {
   class TableMetadata extends TableMetadataContract {
     @Override
     protected ClusterFixture newFixture() {
-      return new EmulatorClusterFixture();
+      return new EmulatorClusterFixture(HTTPS);
     }
   }
 
@@ -65,7 +67,7 @@ class EmulatorContractTest {
   class CheckpointStore extends CheckpointStoreContract {
     @Override
     protected ClusterFixture newFixture() {
-      return new EmulatorClusterFixture();
+      return new EmulatorClusterFixture(HTTPS);
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.ytstream.ytsaurus;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.PartitionId;
@@ -13,23 +14,25 @@ import io.ytstream.ports.contract.Columns;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** The adapter loops over short pulls (reference 3.1) until it has the rows asked for. */
+/**
+ * One {@code pull_queue_consumer} per port call; a short answer (reference 3.1) is passed on, and
+ * the caller's next pull continues after it.
+ */
 class HttpQueuePartitionReaderTest {
 
   @Test
-  void shortPullsAreLoopedOverUntilMaxRowsOrTheEnd() {
+  void aShortPullIsPassedOnAndTheNextPullContinuesAfterIt() {
     try (YtEmulator emulator = YtEmulator.start()) {
-      AtomicInteger pulls = new AtomicInteger();
+      List<String> pulls = new ArrayList<>();
       try (YtsaurusCluster cluster =
           YtsaurusCluster.connect(
               YtsaurusClientConfig.of(emulator.url(), Optional.empty())
                   .withRequestLogger(
                       r -> {
                         if (r.command().equals("pull_queue_consumer")) {
-                          pulls.incrementAndGet();
+                          pulls.add(r.parameters());
                         }
                       }))) {
         HttpClusterAdmin admin = new HttpClusterAdmin(cluster);
@@ -39,25 +42,25 @@ class HttpQueuePartitionReaderTest {
         admin.createConsumer(consumer);
         admin.register(queue, consumer);
         List<Row> rows = new ArrayList<>();
-        for (int i = 0; i < 12; i++) {
+        for (int i = 0; i < 5; i++) {
           rows.add(Row.of("value", "v" + i));
         }
         cluster.outputTables().append(queue, rows);
         emulator.cluster().setMaxRowsPerPull(3);
         ConsumerId c = new ConsumerId("emulator", consumer);
         PartitionId p = new PartitionId(new QueueId("emulator", queue), 0);
-        pulls.set(0);
+        pulls.clear();
 
-        List<QueueRow> ten = cluster.queueReader().pull(c, p, 0, 10);
-        int pullsForTen = pulls.getAndSet(0);
-        List<QueueRow> rest = cluster.queueReader().pull(c, p, 10, 10);
-        int pullsForRest = pulls.get();
+        List<QueueRow> first = cluster.queueReader().pull(c, p, 0, 10);
+        List<QueueRow> second = cluster.queueReader().pull(c, p, 3, 10);
+        List<QueueRow> end = cluster.queueReader().pull(c, p, 5, 10);
 
-        assertEquals(10, ten.size());
-        assertEquals(9, ten.get(9).rowIndex());
-        assertEquals(4, pullsForTen, "3 + 3 + 3 + 1 rows");
-        assertEquals(2, rest.size());
-        assertEquals(2, pullsForRest, "2 rows, then an empty read marks the end");
+        assertEquals(List.of(0L, 1L, 2L), first.stream().map(QueueRow::rowIndex).toList());
+        assertEquals(List.of(3L, 4L), second.stream().map(QueueRow::rowIndex).toList());
+        assertTrue(end.isEmpty(), "empty only at the end");
+        assertEquals(3, pulls.size(), "one request per call: " + pulls);
+        assertTrue(pulls.get(0).contains("\"max_row_count\":10"), pulls.get(0));
+        assertTrue(pulls.get(1).contains("\"offset\":3"), pulls.get(1));
       }
     }
   }

@@ -16,6 +16,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Nested;
@@ -28,8 +29,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 /**
  * The port contract suite against a real cluster: {@code mvn -B -Pyt-cluster -pl adapter-ytsaurus
  * -am verify -Dyt.proxy=<proxy> -Dyt.token=<token>} (the token may also come from {@code YT_TOKEN}
- * or {@code ~/.yt/token}). Each test works in its own {@code //tmp/ytstream-contract-<uuid>} and
- * removes it. Without {@code -Dyt.proxy} the suite is skipped with one line saying so.
+ * or {@code ~/.yt/token}; other {@code -Dyt.*} settings such as {@code
+ * -Dyt.http.caCertificates=ca.pem} are passed on). Each test works in its own {@code
+ * //tmp/ytstream-contract-<uuid>} and removes it. Without {@code -Dyt.proxy} the suite is skipped
+ * with one line saying so.
  */
 @Tag("yt-cluster")
 @ExtendWith(RealClusterContractTest.ProxyConfigured.class)
@@ -61,12 +64,20 @@ class RealClusterContractTest {
     private final YPath root;
 
     RealClusterFixture() {
-      String token = System.getProperty("yt.token", "");
+      // Every -Dyt.* but the address is a connection setting (yt.token, yt.http.caCertificates..).
+      Map<String, String> settings = new TreeMap<>();
+      System.getProperties()
+          .stringPropertyNames()
+          .forEach(
+              key -> {
+                String value = System.getProperty(key, "");
+                if (key.startsWith("yt.") && !key.equals("yt.proxy") && !value.isBlank()) {
+                  settings.put(key, value);
+                }
+              });
       cluster =
           YtsaurusCluster.connect(
-              YtsaurusClientConfig.fromSettings(
-                  System.getProperty("yt.proxy"),
-                  token.isBlank() ? Map.of() : Map.of("yt.token", token)));
+              YtsaurusClientConfig.fromSettings(System.getProperty("yt.proxy"), settings));
       admin = new HttpClusterAdmin(cluster);
       root = YPath.of("//tmp/ytstream-contract-" + UUID.randomUUID());
       admin.createMapNode(root);

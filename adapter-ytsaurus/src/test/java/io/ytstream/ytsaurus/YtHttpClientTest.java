@@ -48,6 +48,7 @@ class YtHttpClientTest {
         Duration.ofMillis(5),
         false,
         Optional.of(Duration.ZERO),
+        Optional.empty(),
         RequestLogger.NONE);
   }
 

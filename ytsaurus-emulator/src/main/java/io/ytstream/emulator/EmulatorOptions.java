@@ -18,6 +18,8 @@ import java.util.Optional;
  * @param stateDir when present, mutating requests are journaled there and replayed at start
  * @param clusterName the value of {@code //sys/@cluster_name}
  * @param clock the in-memory cluster's clock (a manual clock makes lease expiry testable)
+ * @param tls when present, every proxy serves HTTPS with this key store (and {@code /hosts} entries
+ *     are reached over {@code https://})
  */
 public record EmulatorOptions(
     int port,
@@ -25,7 +27,8 @@ public record EmulatorOptions(
     Optional<String> token,
     Optional<Path> stateDir,
     String clusterName,
-    TimeSource clock) {
+    TimeSource clock,
+    Optional<TlsKeyStore> tls) {
 
   public static final String DEFAULT_CLUSTER_NAME = "emulator";
 
@@ -34,6 +37,7 @@ public record EmulatorOptions(
     Objects.requireNonNull(stateDir, "stateDir");
     Objects.requireNonNull(clusterName, "clusterName");
     Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(tls, "tls");
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("port must be in 0..65535, got " + port);
     }
@@ -45,32 +49,50 @@ public record EmulatorOptions(
   /** A free port, two proxies, no token, no state, the wall clock. */
   public static EmulatorOptions defaults() {
     return new EmulatorOptions(
-        0, 2, Optional.empty(), Optional.empty(), DEFAULT_CLUSTER_NAME, SystemTimeSource.INSTANCE);
+        0,
+        2,
+        Optional.empty(),
+        Optional.empty(),
+        DEFAULT_CLUSTER_NAME,
+        SystemTimeSource.INSTANCE,
+        Optional.empty());
   }
 
   public EmulatorOptions withPort(int newPort) {
-    return new EmulatorOptions(newPort, proxyCount, token, stateDir, clusterName, clock);
+    return new EmulatorOptions(newPort, proxyCount, token, stateDir, clusterName, clock, tls);
   }
 
   public EmulatorOptions withProxyCount(int count) {
-    return new EmulatorOptions(port, count, token, stateDir, clusterName, clock);
+    return new EmulatorOptions(port, count, token, stateDir, clusterName, clock, tls);
   }
 
   public EmulatorOptions withToken(String required) {
     return new EmulatorOptions(
-        port, proxyCount, Optional.of(required), stateDir, clusterName, clock);
+        port, proxyCount, Optional.of(required), stateDir, clusterName, clock, tls);
   }
 
   public EmulatorOptions withStateDir(Path directory) {
-    return new EmulatorOptions(port, proxyCount, token, Optional.of(directory), clusterName, clock);
+    return new EmulatorOptions(
+        port, proxyCount, token, Optional.of(directory), clusterName, clock, tls);
   }
 
   public EmulatorOptions withClusterName(String name) {
-    return new EmulatorOptions(port, proxyCount, token, stateDir, name, clock);
+    return new EmulatorOptions(port, proxyCount, token, stateDir, name, clock, tls);
   }
 
   public EmulatorOptions withClock(TimeSource newClock) {
-    return new EmulatorOptions(port, proxyCount, token, stateDir, clusterName, newClock);
+    return new EmulatorOptions(port, proxyCount, token, stateDir, clusterName, newClock, tls);
+  }
+
+  /** Serves HTTPS with {@code keyStore} instead of plain HTTP. */
+  public EmulatorOptions withTls(TlsKeyStore keyStore) {
+    return new EmulatorOptions(
+        port, proxyCount, token, stateDir, clusterName, clock, Optional.of(keyStore));
+  }
+
+  /** {@code https} when {@link #tls} is set, else {@code http}. */
+  public String scheme() {
+    return tls.isPresent() ? "https" : "http";
   }
 
   @Override
@@ -85,6 +107,8 @@ public record EmulatorOptions(
         + stateDir.map(Path::toString).orElse("none")
         + ", clusterName="
         + clusterName
+        + ", tls="
+        + tls.map(TlsKeyStore::toString).orElse("none")
         + "}";
   }
 }

@@ -33,6 +33,9 @@ import java.util.OptionalLong;
  */
 final class QueueAndTableCommands {
 
+  /** {@code max_data_weight} when a pull does not give it: 16 MB (reference 3.1). */
+  static final long DEFAULT_MAX_DATA_WEIGHT = 16L << 20;
+
   private static final List<String> CONSUMER_KEY =
       List.of("queue_cluster", "queue_path", "partition_index");
 
@@ -63,6 +66,10 @@ final class QueueAndTableCommands {
     if (maxRows <= 0) {
       throw CommandError.badRequest("max_row_count must be positive, got " + maxRows);
     }
+    long maxDataWeight = request.optionalLong("max_data_weight").orElse(DEFAULT_MAX_DATA_WEIGHT);
+    if (maxDataWeight <= 0) {
+      throw CommandError.badRequest("max_data_weight must be positive, got " + maxDataWeight);
+    }
     ConsumerId consumer =
         new ConsumerId(
             CommandRequest.clusterOf(consumerText).orElse(state.clusterName()), consumerPath);
@@ -86,6 +93,7 @@ final class QueueAndTableCommands {
             .queueReader()
             .pull(consumer, partition, offset, (int) Math.min(maxRows, Integer.MAX_VALUE));
     List<Map<String, Object>> out = new ArrayList<>();
+    long weight = 0;
     for (QueueRow row : rows) {
       Map<String, Object> values = new LinkedHashMap<>();
       values.put("$tablet_index", (long) row.tabletIndex());
@@ -93,6 +101,12 @@ final class QueueAndTableCommands {
       values.putAll(row.data().asMap());
       row.timestamp().ifPresent(t -> values.put("$timestamp", t));
       row.cumulativeDataWeight().ifPresent(w -> values.put("$cumulative_data_weight", w));
+      weight += RowDataWeight.of(values);
+      // A short read, as a tablet node's: stop before max_data_weight, yet return at least one row
+      // so that a row heavier than the limit can still be read.
+      if (!out.isEmpty() && weight > maxDataWeight) {
+        break;
+      }
       out.add(values);
     }
     return new CommandSpec.Tabular(out, types(describe(queuePath)));

@@ -2,6 +2,8 @@ package io.ytstream.emulator;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import io.ytstream.inmemory.InMemoryCluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,13 +16,15 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import javax.net.ssl.SSLContext;
 
 /**
  * A local YTsaurus: {@link EmulatorOptions#proxyCount()} HTTP proxies on 127.0.0.1 serving a subset
  * of the v4 API over one {@link InMemoryCluster}. Each proxy has its own sticky transaction pool,
  * so a client that does not pin its tablet transactions to one proxy gets 11000 here as it would on
- * a real cluster. Start it with {@link #start}, from the command line ({@link YtEmulatorMain}) or
- * in JUnit 5 tests ({@link YtEmulatorExtension}).
+ * a real cluster. With {@link EmulatorOptions#tls} every proxy serves HTTPS instead. Start it with
+ * {@link #start}, from the command line ({@link YtEmulatorMain}) or in JUnit 5 tests ({@link
+ * YtEmulatorExtension}).
  */
 public final class YtEmulator implements AutoCloseable {
 
@@ -70,6 +74,9 @@ public final class YtEmulator implements AutoCloseable {
     } catch (IOException e) {
       emulator.close();
       throw new UncheckedIOException("cannot start the YTsaurus emulator on " + options, e);
+    } catch (RuntimeException e) {
+      emulator.close();
+      throw e;
     }
     return emulator;
   }
@@ -80,9 +87,18 @@ public final class YtEmulator implements AutoCloseable {
 
   private void listen() throws IOException {
     InetAddress loopback = InetAddress.getLoopbackAddress();
+    SSLContext tls = options.tls().map(TlsKeyStore::serverContext).orElse(null);
     for (int i = 0; i < options.proxyCount(); i++) {
       int port = i == 0 ? options.port() : 0;
-      HttpServer server = HttpServer.create(new InetSocketAddress(loopback, port), 64);
+      InetSocketAddress address = new InetSocketAddress(loopback, port);
+      HttpServer server;
+      if (tls == null) {
+        server = HttpServer.create(address, 64);
+      } else {
+        HttpsServer https = HttpsServer.create(address, 64);
+        https.setHttpsConfigurator(new HttpsConfigurator(tls));
+        server = https;
+      }
       servers.add(server);
       hosts.add(loopback.getHostAddress() + ":" + server.getAddress().getPort());
     }
@@ -147,15 +163,18 @@ public final class YtEmulator implements AutoCloseable {
     }
   }
 
-  /** {@code http://127.0.0.1:<port>} of the first proxy: the address to give clients. */
+  /**
+   * {@code http://127.0.0.1:<port>} of the first proxy ({@code https://} with TLS): the address to
+   * give clients.
+   */
   public String url() {
-    return "http://" + hosts.get(0);
+    return options.scheme() + "://" + hosts.get(0);
   }
 
   /** Every proxy's URL, as {@code /hosts} lists them (without the scheme there). */
   public List<String> proxyUrls() {
     List<String> urls = new ArrayList<>();
-    hosts.forEach(h -> urls.add("http://" + h));
+    hosts.forEach(h -> urls.add(options.scheme() + "://" + h));
     return urls;
   }
 

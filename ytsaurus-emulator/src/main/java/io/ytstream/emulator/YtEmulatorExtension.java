@@ -1,5 +1,6 @@
 package io.ytstream.emulator;
 
+import java.util.Optional;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -21,6 +22,10 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * @Test
  * void reads(YtEmulator yt) { ... yt.url() ... }
  * }</pre>
+ *
+ * <p>{@link #https} serves HTTPS with a self-signed certificate made for this extension; tests take
+ * it as a {@link SelfSignedCertificate} parameter (or from {@link #certificate()}) to tell their
+ * client to trust it.
  */
 public final class YtEmulatorExtension
     implements BeforeAllCallback,
@@ -30,6 +35,8 @@ public final class YtEmulatorExtension
         ParameterResolver {
 
   private final Supplier<EmulatorOptions> options;
+  private final boolean selfSignedTls;
+  private SelfSignedCertificate certificate;
   private YtEmulator emulator;
   private boolean perClass;
 
@@ -43,7 +50,40 @@ public final class YtEmulatorExtension
 
   /** Options made fresh for every start (e.g. a new manual clock per test). */
   public YtEmulatorExtension(Supplier<EmulatorOptions> options) {
+    this(options, false);
+  }
+
+  private YtEmulatorExtension(Supplier<EmulatorOptions> options, boolean selfSignedTls) {
     this.options = options;
+    this.selfSignedTls = selfSignedTls;
+  }
+
+  /**
+   * An emulator that serves HTTPS with a self-signed certificate, made once per extension (with the
+   * JDK's keytool, in a temporary directory) on first start.
+   */
+  public static YtEmulatorExtension https(Supplier<EmulatorOptions> options) {
+    return new YtEmulatorExtension(options, true);
+  }
+
+  public static YtEmulatorExtension https(EmulatorOptions options) {
+    return https(() -> options);
+  }
+
+  /** The certificate an {@link #https} emulator serves; empty for plain HTTP. */
+  public Optional<SelfSignedCertificate> certificate() {
+    return Optional.ofNullable(certificate);
+  }
+
+  private YtEmulator startEmulator() {
+    EmulatorOptions chosen = options.get();
+    if (selfSignedTls) {
+      if (certificate == null) {
+        certificate = SelfSignedCertificate.createTemporary();
+      }
+      chosen = chosen.withTls(certificate.serverKeyStore());
+    }
+    return YtEmulator.start(chosen);
   }
 
   /** The running emulator. */
@@ -62,7 +102,7 @@ public final class YtEmulatorExtension
   @Override
   public void beforeAll(ExtensionContext context) {
     perClass = true;
-    emulator = YtEmulator.start(options.get());
+    emulator = startEmulator();
   }
 
   @Override
@@ -73,7 +113,7 @@ public final class YtEmulatorExtension
   @Override
   public void beforeEach(ExtensionContext context) {
     if (!perClass) {
-      emulator = YtEmulator.start(options.get());
+      emulator = startEmulator();
     }
   }
 
@@ -93,11 +133,16 @@ public final class YtEmulatorExtension
 
   @Override
   public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
-    return parameter.getParameter().getType() == YtEmulator.class;
+    Class<?> type = parameter.getParameter().getType();
+    return type == YtEmulator.class || (selfSignedTls && type == SelfSignedCertificate.class);
   }
 
   @Override
   public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-    return emulator();
+    YtEmulator running = emulator();
+    if (parameter.getParameter().getType() == SelfSignedCertificate.class) {
+      return certificate;
+    }
+    return running;
   }
 }

@@ -3,28 +3,39 @@ package io.ytstream.emulator;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code java -cp ... io.ytstream.emulator.YtEmulatorMain [--port 8000] [--proxies 2] [--token T]
- * [--state-dir DIR] [--cluster-name NAME]}: runs the emulator until interrupted.
+ * [--state-dir DIR] [--cluster-name NAME] [--max-rows-per-pull N] [--tls KEYSTORE --tls-password P
+ * | --tls-self-signed DIR]}: runs the emulator until interrupted.
  */
 public final class YtEmulatorMain {
+
+  /** What the command line asks for; {@code selfSigned} is set by {@code --tls-self-signed}. */
+  record Command(
+      EmulatorOptions options,
+      Optional<SelfSignedCertificate> selfSigned,
+      OptionalInt maxRowsPerPull) {}
 
   private YtEmulatorMain() {}
 
   public static void main(String[] args) throws InterruptedException {
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-    EmulatorOptions options;
+    Command command;
     try {
-      options = parse(args);
+      command = parseCommand(args);
     } catch (IllegalArgumentException e) {
       out.println("error: " + e.getMessage());
       out.println(usage());
       System.exit(2);
       return;
     }
+    EmulatorOptions options = command.options();
     YtEmulator emulator = YtEmulator.start(options);
+    command.maxRowsPerPull().ifPresent(emulator.cluster()::setMaxRowsPerPull);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
@@ -39,17 +50,37 @@ public final class YtEmulatorMain {
             + ") listening on "
             + emulator.proxyUrls()
             + (options.token().isPresent() ? ", token required" : ", no token required")
-            + options.stateDir().map(d -> ", state in " + d).orElse(""));
+            + options.stateDir().map(d -> ", state in " + d).orElse("")
+            + options.tls().map(t -> ", TLS with " + t.path()).orElse(""));
+    command
+        .selfSigned()
+        .ifPresent(
+            c ->
+                out.println(
+                    "self-signed certificate: "
+                        + c.certificatePem()
+                        + " (trust it with yt.http.caCertificates="
+                        + c.certificatePem()
+                        + ")"));
     stopped.await();
   }
 
   static String usage() {
     return "usage: YtEmulatorMain [--port N (default 8000; 0 = any)] [--proxies N (default 2)]"
-        + " [--token TOKEN] [--state-dir DIR] [--cluster-name NAME]";
+        + " [--token TOKEN] [--state-dir DIR] [--cluster-name NAME]"
+        + " [--max-rows-per-pull N] [--tls KEYSTORE.p12 --tls-password PASSWORD | --tls-self-signed DIR]";
   }
 
   static EmulatorOptions parse(String[] args) {
+    return parseCommand(args).options();
+  }
+
+  static Command parseCommand(String[] args) {
+    Optional<SelfSignedCertificate> selfSigned = Optional.empty();
+    OptionalInt maxRowsPerPull = OptionalInt.empty();
     EmulatorOptions options = EmulatorOptions.defaults().withPort(8000);
+    Path tlsKeyStore = null;
+    String tlsPassword = null;
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       if (arg.equals("--help") || arg.equals("-h")) {
@@ -65,10 +96,29 @@ public final class YtEmulatorMain {
         case "--token" -> options = options.withToken(value);
         case "--state-dir" -> options = options.withStateDir(Path.of(value));
         case "--cluster-name" -> options = options.withClusterName(value);
+        case "--max-rows-per-pull" -> maxRowsPerPull = OptionalInt.of(parseInt(arg, value));
+        case "--tls" -> tlsKeyStore = Path.of(value);
+        case "--tls-password" -> tlsPassword = value;
+        case "--tls-self-signed" -> {
+          selfSigned = Optional.of(SelfSignedCertificate.create(Path.of(value)));
+          options = options.withTls(selfSigned.get().serverKeyStore());
+        }
         default -> throw new IllegalArgumentException("unknown option " + arg);
       }
     }
-    return options;
+    if (tlsKeyStore != null) {
+      if (selfSigned.isPresent()) {
+        throw new IllegalArgumentException("give --tls or --tls-self-signed, not both");
+      }
+      if (tlsPassword == null) {
+        throw new IllegalArgumentException(
+            "--tls " + tlsKeyStore + " needs --tls-password (the key store's password)");
+      }
+      options = options.withTls(new TlsKeyStore(tlsKeyStore, tlsPassword));
+    } else if (tlsPassword != null) {
+      throw new IllegalArgumentException("--tls-password is given without --tls KEYSTORE");
+    }
+    return new Command(options, selfSigned, maxRowsPerPull);
   }
 
   private static int parseInt(String option, String value) {

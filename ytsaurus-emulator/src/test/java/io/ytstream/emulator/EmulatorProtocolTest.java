@@ -331,6 +331,44 @@ class EmulatorProtocolTest {
   }
 
   @Test
+  void pullIsShortAtMaxDataWeightOrMaxRowCountButNeverEmptyBeforeTheEnd() {
+    createQueueAndConsumer(1);
+    StringBuilder rows = new StringBuilder();
+    for (int i = 0; i < 5; i++) {
+      rows.append("{\"value\":\"0123456789\"}\n");
+    }
+    ok(http.put(base(), "insert_rows", "{\"path\":\"//home/q\"}", rows.toString()));
+    String pull =
+        "{\"consumer_path\":\"//home/c\",\"queue_path\":\"//home/q\",\"partition_index\":0,"
+            + "\"offset\":%d,\"max_row_count\":%d,\"max_data_weight\":%d}";
+
+    // A row weighs 1 + $tablet_index 8 + $row_index 8 + value 10 + $timestamp 8 = 35.
+    List<JsonNode> byWeight =
+        ok(http.command("GET", base(), "pull_queue_consumer", String.format(pull, 0, 100, 80)))
+            .rows();
+    List<JsonNode> heavierThanTheLimit =
+        ok(http.command("GET", base(), "pull_queue_consumer", String.format(pull, 0, 100, 1)))
+            .rows();
+    List<JsonNode> byCount =
+        ok(http.command("GET", base(), "pull_queue_consumer", String.format(pull, 1, 3, 1 << 20)))
+            .rows();
+    List<JsonNode> rest =
+        ok(http.command("GET", base(), "pull_queue_consumer", String.format(pull, 2, 100, 1 << 20)))
+            .rows();
+
+    assertEquals(2, byWeight.size(), "70 bytes fit in 80, 105 do not");
+    assertEquals(1, heavierThanTheLimit.size(), "at least one row, however heavy");
+    assertEquals(List.of(1L, 2L, 3L), rowIndexes(byCount));
+    assertEquals(List.of(2L, 3L, 4L), rowIndexes(rest), "a short read was not the end");
+  }
+
+  private static List<Long> rowIndexes(List<JsonNode> rows) {
+    List<Long> indexes = new ArrayList<>();
+    rows.forEach(r -> indexes.add(r.path("$row_index").asLong()));
+    return indexes;
+  }
+
+  @Test
   void pullByAnUnregisteredConsumerIs901() {
     createQueueAndConsumer(1);
     ok(

@@ -1,0 +1,108 @@
+package io.ytstream.spark;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.StreamingQueryException;
+import org.apache.spark.sql.streaming.Trigger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What Real-time Mode refuses: more queue partitions than task slots, and the yt sink (with the
+ * alternatives in the message); with Spark's allowlist off the yt sink runs and rows show up at
+ * batch boundaries.
+ */
+class RealTimeGuardsTest {
+
+  private final SparkSession spark = SharedSpark.get();
+
+  @BeforeEach
+  void shortBatches() {
+    RealTimeTests.shortBatches(spark);
+  }
+
+  @AfterEach
+  void reset() {
+    RealTimeTests.reset(spark);
+  }
+
+  @Test
+  void moreQueuePartitionsThanTaskSlotsFailsAtStartNamingBothNumbers() throws Exception {
+    TestCluster c = TestCluster.create(spark, "rt-slots");
+    // The shared session is local[2,4]: two slots for three partitions.
+    c.queue("//q", 3).consumer("//c", "//q");
+    c.produce("//q", 2, 0, 3);
+    StreamingQuery q =
+        spark
+            .readStream()
+            .format("yt")
+            .option("consumer_path", "//c")
+            .load("//q")
+            .writeStream()
+            .foreach(new CollectingForeachWriter("rt-slots"))
+            .outputMode("update")
+            .option("checkpointLocation", "yt:///ckpt/rt-slots")
+            .trigger(Trigger.RealTime(RealTimeTests.BATCH))
+            .start();
+    StreamingQueryException e =
+        assertThrows(
+            StreamingQueryException.class,
+            () -> q.awaitTermination(Duration.ofSeconds(60).toMillis()));
+    String m = e.getMessage();
+    assertTrue(m.contains("reads 3 partitions") && m.contains("has 2 task slots"), m);
+    assertTrue(CollectingForeachWriter.seen("rt-slots").isEmpty(), "nothing was read");
+  }
+
+  @Test
+  void sparkRefusesTheYtSinkAtStart() {
+    TestCluster c = TestCluster.create(spark, "rt-sink");
+    c.queue("//q", 1).consumer("//c", "//q").orderedTable("//out", 1);
+    // Spark checks its sink allowlist in start(), on the caller's thread, before any ytstream
+    // code learns the trigger: this is Spark's message, and the README says what to use.
+    Exception e = assertThrows(Exception.class, () -> startYtSink("yt:///ckpt/rt-sink"));
+    assertTrue(
+        e.getMessage().contains("OPERATOR_OR_SINK_NOT_IN_ALLOWLIST")
+            && e.getMessage().contains("YtTable"),
+        e.getMessage());
+  }
+
+  @Test
+  void withSparksAllowlistOffTheYtSinkWritesAtBatchBoundaries() throws Exception {
+    TestCluster c = TestCluster.create(spark, "rt-sink-off");
+    c.queue("//q", 1).consumer("//c", "//q").orderedTable("//out", 1);
+    spark.conf().set(RealTimeQueries.ALLOWLIST_CHECK, "false");
+    c.produce("//q", 0, 0, 4);
+    StreamingQuery q = null;
+    try (LogCapture log = new LogCapture("rows become visible only at batch boundaries")) {
+      q = startYtSink("yt:///ckpt/rt-sink-off");
+      Await.until(Duration.ofSeconds(60), () -> !log.leaks().isEmpty(), () -> "no warning");
+      assertTrue(log.leaks().get(0).contains("YtExactlyOnceForeachWriter"), log.leaks().get(0));
+      Await.until(
+          Duration.ofSeconds(60), () -> c.rows("//out").size() >= 4, () -> "" + c.ids("//out"));
+    } finally {
+      if (q != null) {
+        q.stop();
+      }
+    }
+  }
+
+  private StreamingQuery startYtSink(String ckpt) throws Exception {
+    return spark
+        .readStream()
+        .format("yt")
+        .option("consumer_path", "//c")
+        .load("//q")
+        .writeStream()
+        .format("yt")
+        .option("path", "//out")
+        .outputMode("update")
+        .option("checkpointLocation", ckpt)
+        .trigger(Trigger.RealTime(RealTimeTests.BATCH))
+        .start();
+  }
+}

@@ -1,0 +1,56 @@
+package io.ytstream.emulator;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The logical size of a row as {@code max_data_weight} counts it (YTsaurus' unversioned-row rule):
+ * 1 per row, plus 0 for null, 1 for a boolean, 8 for an integer or double, the byte length of a
+ * string, and the sum of the elements of a composite value. Written here, not shared with the
+ * in-memory cluster's {@code $cumulative_data_weight}, so the wire side is checked on its own.
+ */
+final class RowDataWeight {
+
+  private RowDataWeight() {}
+
+  /** The weight of a row given as its column values (system columns included). */
+  static long of(Map<String, Object> values) {
+    long weight = 1;
+    for (Object value : values.values()) {
+      weight += ofValue(value);
+    }
+    return weight;
+  }
+
+  private static long ofValue(Object value) {
+    if (value == null) {
+      return 0;
+    }
+    if (value instanceof Boolean) {
+      return 1;
+    }
+    if (value instanceof String text) {
+      return text.getBytes(StandardCharsets.UTF_8).length;
+    }
+    if (value instanceof byte[] bytes) {
+      return bytes.length;
+    }
+    if (value instanceof List<?> list) {
+      long sum = 0;
+      for (Object item : list) {
+        sum += ofValue(item);
+      }
+      return sum;
+    }
+    if (value instanceof Map<?, ?> map) {
+      long sum = 0;
+      for (Map.Entry<?, ?> entry : map.entrySet()) {
+        sum += ofValue(String.valueOf(entry.getKey())) + ofValue(entry.getValue());
+      }
+      return sum;
+    }
+    // Integers, doubles and anything of fixed width.
+    return 8;
+  }
+}
