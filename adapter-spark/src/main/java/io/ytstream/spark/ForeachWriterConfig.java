@@ -78,7 +78,7 @@ final class ForeachWriterConfig implements Serializable {
     Map<String, String> connection =
         new TreeMap<>(session.map(YtSettings::connection).orElse(Map.of()));
     if (token != null) {
-      connection.put(YtSettings.TOKEN_SETTING, token);
+      connection.put("yt.token", token);
     }
     return new ForeachWriterConfig(
         new ClusterRef(address, connection), path, flushInterval.toMillis(), maxBufferedRows);
