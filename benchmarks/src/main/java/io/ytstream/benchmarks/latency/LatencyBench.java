@@ -142,12 +142,36 @@ public final class LatencyBench {
   }
 
   void runAll() throws Exception {
+    if (options.primeSeconds() > 0) {
+      prime();
+    }
     for (String backend : options.backends()) {
       for (int rate : options.rates()) {
         for (int trigger : options.triggerSeconds()) {
           runGroup(backend, rate, trigger);
         }
       }
+    }
+  }
+
+  /**
+   * Runs every variant once on the first backend and rate, {@code --prime} seconds measured, and
+   * discards the figures: without it the first variant of the JVM also pays for class loading and
+   * JIT compilation (seen as a longer tail of whichever variant ran first).
+   */
+  void prime() throws Exception {
+    String backend = options.backends().get(0);
+    String address = backend.equals("emulator") ? emulator.url() : inMemoryAddress;
+    int trigger = options.triggerSeconds().get(0);
+    spark.conf().set("spark.hadoop.yt.proxy", address);
+    spark.conf().set(MIN_BATCH, Long.toString(Math.min(5000L, trigger * 1000L)));
+    try {
+      for (Variant v : options.variants()) {
+        out.printf("priming (discarded): %s, %s ...%n", backend, v.key);
+        runVariant(v, address, options.rates().get(0), trigger, options.primeSeconds());
+      }
+    } finally {
+      spark.conf().unset(MIN_BATCH);
     }
   }
 

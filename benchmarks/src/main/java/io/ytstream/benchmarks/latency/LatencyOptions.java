@@ -18,6 +18,7 @@ record LatencyOptions(
     int partitions,
     int cores,
     int flushMs,
+    int primeSeconds,
     Path out) {
 
   static final List<String> BACKENDS = List.of("inmemory", "emulator");
@@ -37,6 +38,8 @@ record LatencyOptions(
           "  --partitions N            queue partitions = real-time tasks (default 2)",
           "  --cores N                 local[N] task slots, at least --partitions (default 4)",
           "  --flush-ms N              the writers' flushInterval (default 5, the writers' default)",
+          "  --prime S                 before the first group, run every variant once for S seconds",
+          "                            and discard it (class loading, JIT); default 0 = off",
           "  --out DIR                 table and SVG charts (default target/latency)");
 
   static LatencyOptions defaults() {
@@ -50,6 +53,7 @@ record LatencyOptions(
         2,
         4,
         5,
+        0,
         Path.of("target/latency"));
   }
 
@@ -74,6 +78,7 @@ record LatencyOptions(
         case "--partitions" -> o = o.with(name, v, 1);
         case "--cores" -> o = o.with(name, v, 1);
         case "--flush-ms" -> o = o.with(name, v, 0);
+        case "--prime" -> o = o.with(name, v, 0);
         case "--out" -> o = o.withOut(Path.of(v));
         default ->
             throw new IllegalArgumentException("unknown option " + name + " " + v + "\n" + USAGE);
@@ -148,6 +153,7 @@ record LatencyOptions(
         name.equals("--partitions") ? n : partitions,
         name.equals("--cores") ? n : cores,
         name.equals("--flush-ms") ? n : flushMs,
+        name.equals("--prime") ? n : primeSeconds,
         out);
   }
 
@@ -162,6 +168,7 @@ record LatencyOptions(
         partitions,
         cores,
         flushMs,
+        primeSeconds,
         out);
   }
 
@@ -176,6 +183,7 @@ record LatencyOptions(
         partitions,
         cores,
         flushMs,
+        primeSeconds,
         out);
   }
 
@@ -190,6 +198,7 @@ record LatencyOptions(
         partitions,
         cores,
         flushMs,
+        primeSeconds,
         out);
   }
 
@@ -204,6 +213,7 @@ record LatencyOptions(
         partitions,
         cores,
         flushMs,
+        primeSeconds,
         out);
   }
 
@@ -218,6 +228,7 @@ record LatencyOptions(
         partitions,
         cores,
         flushMs,
+        primeSeconds,
         p);
   }
 }

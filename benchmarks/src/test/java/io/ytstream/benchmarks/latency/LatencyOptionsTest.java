@@ -15,6 +15,8 @@ class LatencyOptionsTest {
     assertEquals(List.of(1000), d.rates());
     assertEquals(List.of(5), d.triggerSeconds());
     assertEquals(12, d.windowFor(5));
+    assertEquals(0, d.primeSeconds());
+    assertEquals(3, LatencyOptions.parse("--prime", "3").primeSeconds());
     LatencyOptions o =
         LatencyOptions.parse(
             "--rates",
