@@ -1,0 +1,393 @@
+package io.ytstream.benchmarks.latency;
+
+import io.ytstream.core.model.YPath;
+import io.ytstream.emulator.EmulatorOptions;
+import io.ytstream.emulator.YtEmulator;
+import io.ytstream.inmemory.InMemoryCluster;
+import io.ytstream.inmemory.InMemoryClusters;
+import io.ytstream.ports.TableDescription.Column;
+import io.ytstream.spark.YtAppendForeachWriter;
+import io.ytstream.spark.YtExactlyOnceForeachWriter;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.ForeachWriter;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.streaming.DataStreamWriter;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.Trigger;
+
+/**
+ * The latency benchmark of issue 7: a producer appends rows {@code (id, sent_us)} to a queue at a
+ * steady rate, and each variant ({@link Variant}) reads them and writes them with a ytstream
+ * ForeachWriter; the sink time is taken when the writer's append/upsert returned ({@link
+ * TimedConnector}). One group = one backend, rate and trigger duration; its variants run one after
+ * the other in the same JVM and session, and the group's table gives p50/p90/p99/max and the
+ * issue's ratios, each marked met or not met. Writes {@code latency-table.md} and {@code
+ * latency.svg} to {@code --out}. See {@link LatencyOptions#USAGE} and benchmarks/README.md.
+ */
+public final class LatencyBench {
+
+  static final String MIN_BATCH = "spark.sql.streaming.realTimeMode.minBatchDuration";
+  static final String TABLET_INDEX = "__spyt_streaming_src_tablet_index";
+  static final String ROW_INDEX = "__spyt_streaming_src_row_index";
+  static final List<Column> QUEUE_COLUMNS =
+      List.of(
+          new Column("id", "int64", false, false),
+          new Column(LatencyRecorder.SENT_COLUMN, "int64", false, false));
+  private static final long FIRST_ROW_TIMEOUT_MS = 180_000;
+  private static final long DRAIN_TIMEOUT_MS = 30_000;
+
+  private final SparkSession spark;
+  private final LatencyOptions options;
+  private final PrintStream out;
+  private final YtEmulator emulator;
+  private final InMemoryCluster cluster;
+  private final String inMemoryAddress;
+  private int runs;
+
+  /** Groups in the order run, each with its variants' figures. */
+  final List<Group> groups = new ArrayList<>();
+
+  /** One backend, rate and trigger duration, with the figures of its variants. */
+  record Group(
+      String backend,
+      int rate,
+      int triggerSeconds,
+      int windowSeconds,
+      String loadBefore,
+      String loadAfter,
+      Map<Variant, LatencyStats> stats) {
+
+    String title() {
+      return String.format(
+          java.util.Locale.ROOT,
+          "%s, %,d rows/s, RealTime %d s (%d s measured)",
+          backend,
+          rate,
+          triggerSeconds,
+          windowSeconds);
+    }
+  }
+
+  LatencyBench(SparkSession spark, LatencyOptions options, PrintStream out) {
+    this.spark = spark;
+    this.options = options;
+    this.out = out;
+    String token = UUID.randomUUID().toString();
+    String name = "latency-" + UUID.randomUUID().toString().substring(0, 8);
+    this.emulator =
+        YtEmulator.start(EmulatorOptions.defaults().withToken(token).withClusterName(name));
+    this.cluster = emulator.cluster();
+    InMemoryClusters.register(cluster);
+    this.inMemoryAddress = "inmemory:" + name;
+    spark.conf().set("spark.hadoop.yt.token", token);
+  }
+
+  public static void main(String[] args) throws Exception {
+    PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+    LatencyOptions options;
+    try {
+      options = LatencyOptions.parse(args);
+    } catch (IllegalArgumentException e) {
+      out.println(e.getMessage());
+      System.exit(2);
+      return;
+    }
+    SparkSession spark = session(options.cores());
+    int code = 0;
+    try {
+      LatencyBench bench = new LatencyBench(spark, options, out);
+      try {
+        bench.runAll();
+      } finally {
+        bench.close();
+      }
+      out.println();
+      out.print(bench.writeReport());
+    } catch (Exception e) {
+      out.println("latency benchmark failed: " + e);
+      e.printStackTrace(out);
+      code = 1;
+    } finally {
+      spark.stop();
+    }
+    System.exit(code);
+  }
+
+  /** {@code local[cores]}: Real-time Mode needs a task slot per partition, plus room to spare. */
+  static SparkSession session(int cores) {
+    return SparkSession.builder()
+        .master("local[" + cores + "]")
+        .appName("ytstream-latency-benchmark")
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.sql.adaptive.enabled", "false")
+        .getOrCreate();
+  }
+
+  void runAll() throws Exception {
+    if (options.primeSeconds() > 0) {
+      prime();
+    }
+    for (String backend : options.backends()) {
+      for (int rate : options.rates()) {
+        for (int trigger : options.triggerSeconds()) {
+          runGroup(backend, rate, trigger);
+        }
+      }
+    }
+  }
+
+  /**
+   * Runs every variant once on the first backend and rate, {@code --prime} seconds measured, and
+   * discards the figures: without it the first variant of the JVM also pays for class loading and
+   * JIT compilation (seen as a longer tail of whichever variant ran first).
+   */
+  void prime() throws Exception {
+    String backend = options.backends().get(0);
+    String address = backend.equals("emulator") ? emulator.url() : inMemoryAddress;
+    int trigger = options.triggerSeconds().get(0);
+    spark.conf().set("spark.hadoop.yt.proxy", address);
+    spark.conf().set(MIN_BATCH, Long.toString(Math.min(5000L, trigger * 1000L)));
+    try {
+      for (Variant v : options.variants()) {
+        out.printf("priming (discarded): %s, %s ...%n", backend, v.key);
+        runVariant(v, address, options.rates().get(0), trigger, options.primeSeconds());
+      }
+    } finally {
+      spark.conf().unset(MIN_BATCH);
+    }
+  }
+
+  void runGroup(String backend, int rate, int trigger) throws Exception {
+    String address = backend.equals("emulator") ? emulator.url() : inMemoryAddress;
+    spark.conf().set("spark.hadoop.yt.proxy", address);
+    spark.conf().set(MIN_BATCH, Long.toString(Math.min(5000L, trigger * 1000L)));
+    int window = options.windowFor(trigger);
+    String before = loadAverage();
+    Map<Variant, LatencyStats> stats = new LinkedHashMap<>();
+    try {
+      for (Variant v : options.variants()) {
+        out.printf("%s, %d rows/s, RealTime %d s: %s ...%n", backend, rate, trigger, v.key);
+        LatencyStats s = runVariant(v, address, rate, trigger, window);
+        out.printf(
+            "  %d/%d rows, p50 %s ms, p99 %s ms, max %s ms%n",
+            s.delivered,
+            s.expected,
+            LatencyChart.label(s.p50),
+            LatencyChart.label(s.p99),
+            LatencyChart.label(s.max));
+        stats.put(v, s);
+      }
+    } finally {
+      spark.conf().unset(MIN_BATCH);
+    }
+    groups.add(new Group(backend, rate, trigger, window, before, loadAverage(), stats));
+  }
+
+  LatencyStats runVariant(Variant v, String address, int rate, int trigger, int window)
+      throws Exception {
+    String id = v.key + "-" + (++runs);
+    String queue = "//latency/" + id + "/queue";
+    String consumer = "//latency/" + id + "/consumer";
+    String output = "//latency/" + id + "/out";
+    String checkpoint = "yt:///latency/" + id + "/checkpoint";
+    int partitions = options.partitions();
+    createOutput(v, output, partitions);
+    LatencyRecorder recorder = LatencyRecorder.of(output);
+    QueueProducer producer = null;
+    PacedPlan plan = null;
+    Dataset<Row> rows;
+    if (v == Variant.BARE_RT) {
+      long perPartition =
+          (long) Math.ceil(rate * (FIRST_ROW_TIMEOUT_MS / 1000.0 + window + 40) / partitions);
+      PacedRows.build(id, partitions, (int) perPartition);
+      plan = new PacedPlan(id, partitions, perPartition, rate, LatencyClock.nowMicros());
+      rows =
+          spark
+              .readStream()
+              .format(PacedSource.class.getName())
+              .option("name", id)
+              .option("partitions", partitions)
+              .option("rows_per_partition", perPartition)
+              .option("rate", rate)
+              .option("start_us", plan.startMicros())
+              .load();
+    } else {
+      cluster.createOrderedTable(YPath.of(queue), QUEUE_COLUMNS, partitions);
+      cluster.createConsumer(YPath.of(consumer));
+      cluster.registerConsumer(YPath.of(queue), YPath.of(consumer), true);
+      Dataset<Row> read =
+          spark
+              .readStream()
+              .format("yt")
+              .option("consumer_path", consumer)
+              .option("include_service_columns", Boolean.toString(v == Variant.RT_EXACTLY_ONCE))
+              .load(queue);
+      rows =
+          v == Variant.RT_EXACTLY_ONCE
+              ? read.select(
+                  functions.col(TABLET_INDEX),
+                  functions.col(ROW_INDEX),
+                  functions.col("id"),
+                  functions.col(LatencyRecorder.SENT_COLUMN))
+              : read.select(functions.col("id"), functions.col(LatencyRecorder.SENT_COLUMN));
+      producer = new QueueProducer(cluster, YPath.of(queue), partitions, rate);
+    }
+    DataStreamWriter<Row> writer =
+        rows.writeStream()
+            .queryName("latency_" + id.replace('-', '_'))
+            .foreach(writer(v, "timed:" + address, output))
+            .option("checkpointLocation", checkpoint);
+    writer =
+        v.realTime()
+            ? writer.outputMode("update").trigger(Trigger.RealTime(trigger + " seconds"))
+            : writer.outputMode("append").trigger(Trigger.ProcessingTime(0));
+    StreamingQuery query = writer.start();
+    try {
+      if (producer != null) {
+        producer.start();
+      }
+      await(query, () -> recorder.writes() > 0, FIRST_ROW_TIMEOUT_MS, "a first row at the sink");
+      Thread.sleep(options.warmupSeconds() * 1000L);
+      long from = LatencyClock.nowMicros();
+      long to = from + window * 1_000_000L;
+      recorder.window(from, to);
+      if (producer != null) {
+        producer.window(from, to);
+      }
+      while (LatencyClock.nowMicros() < to) {
+        checkAlive(query);
+        Thread.sleep(100);
+      }
+      long expected;
+      if (producer != null) {
+        producer.close();
+        expected = producer.inWindow();
+      } else {
+        expected = dueIn(plan, from, to);
+      }
+      try {
+        await(query, () -> recorder.count() >= expected, DRAIN_TIMEOUT_MS, "every row sent");
+      } catch (TimeoutException e) {
+        out.println("  " + e.getMessage());
+      }
+      return new LatencyStats(expected, recorder.sortedMicros());
+    } finally {
+      if (producer != null) {
+        producer.close();
+      }
+      query.stop();
+      PacedRows.drop(id);
+      LatencyRecorder.forget(output);
+    }
+  }
+
+  private static long dueIn(PacedPlan plan, long from, long to) {
+    long n = 0;
+    for (int p = 0; p < plan.partitions(); p++) {
+      for (long i = 0; i < plan.rowsPerPartition(); i++) {
+        long due = plan.dueMicros(p, i);
+        if (due >= to) {
+          break;
+        }
+        if (due >= from) {
+          n++;
+        }
+      }
+    }
+    return n;
+  }
+
+  private void createOutput(Variant v, String output, int partitions) {
+    if (v == Variant.RT_EXACTLY_ONCE) {
+      cluster.createSortedTable(
+          YPath.of(output),
+          List.of(
+              new Column(TABLET_INDEX, "int64", true, true),
+              new Column(ROW_INDEX, "int64", true, true),
+              new Column("id", "int64", false, false),
+              new Column(LatencyRecorder.SENT_COLUMN, "int64", false, false)));
+    } else {
+      cluster.createOrderedTable(YPath.of(output), QUEUE_COLUMNS, partitions);
+    }
+  }
+
+  private ForeachWriter<Row> writer(Variant v, String proxy, String output) {
+    Duration flush = Duration.ofMillis(options.flushMs());
+    return v == Variant.RT_EXACTLY_ONCE
+        ? YtExactlyOnceForeachWriter.builder()
+            .proxy(proxy)
+            .path(output)
+            .flushInterval(flush)
+            .build()
+        : YtAppendForeachWriter.builder().proxy(proxy).path(output).flushInterval(flush).build();
+  }
+
+  private static void await(StreamingQuery q, BooleanSupplier done, long timeoutMs, String what)
+      throws InterruptedException, TimeoutException {
+    long deadline = System.currentTimeMillis() + timeoutMs;
+    while (!done.getAsBoolean()) {
+      checkAlive(q);
+      if (System.currentTimeMillis() > deadline) {
+        throw new TimeoutException("no " + what + " after " + timeoutMs + " ms");
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  private static void checkAlive(StreamingQuery q) {
+    if (q.exception().isDefined()) {
+      throw new IllegalStateException("query " + q.name() + " failed", q.exception().get());
+    }
+    if (!q.isActive()) {
+      throw new IllegalStateException("query " + q.name() + " stopped");
+    }
+  }
+
+  static String loadAverage() {
+    try {
+      String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+      return f[0] + " " + f[1] + " " + f[2];
+    } catch (IOException | RuntimeException e) {
+      return "unknown";
+    }
+  }
+
+  /** Writes the table and the chart to {@code --out}; returns the table. */
+  String writeReport() throws IOException {
+    String table = LatencyReport.table(groups, options);
+    Files.createDirectories(options.out());
+    Files.writeString(options.out().resolve("latency-table.md"), table, StandardCharsets.UTF_8);
+    List<LatencyChart.Panel> panels = new ArrayList<>();
+    for (Group g : groups) {
+      panels.add(new LatencyChart.Panel(g.title(), g.stats()));
+    }
+    Files.writeString(
+        options.out().resolve("latency.svg"), LatencyChart.svg(panels), StandardCharsets.UTF_8);
+    return table;
+  }
+
+  void close() {
+    spark.conf().unset("spark.hadoop.yt.token");
+    spark.conf().unset("spark.hadoop.yt.proxy");
+    InMemoryClusters.remove(cluster.name());
+    emulator.close();
+  }
+}

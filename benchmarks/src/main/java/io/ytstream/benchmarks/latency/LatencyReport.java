@@ -1,0 +1,101 @@
+package io.ytstream.benchmarks.latency;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The Markdown table of a run: per group, each variant's rows and percentiles, then the issue's
+ * targets as ratios of figures from the same group, each marked met or not met.
+ */
+final class LatencyReport {
+
+  private LatencyReport() {}
+
+  static String table(List<LatencyBench.Group> groups, LatencyOptions options) {
+    StringBuilder s = new StringBuilder();
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "local[%d], %d partitions, writers' flushInterval %d ms; latency = send time to the"
+                + " return of the writer's append/upsert; ms%n",
+            options.cores(),
+            options.partitions(),
+            options.flushMs()));
+    for (LatencyBench.Group g : groups) {
+      s.append(String.format(Locale.ROOT, "%n#### %s%n", g.title()));
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "load average (1, 5, 15 min) before: %s; after: %s%n%n",
+              g.loadBefore(),
+              g.loadAfter()));
+      s.append("| variant | rows at sink / sent | p50 | p90 | p99 | max |\n");
+      s.append("|---|---:|---:|---:|---:|---:|\n");
+      g.stats()
+          .forEach(
+              (v, st) ->
+                  s.append(
+                      String.format(
+                          Locale.ROOT,
+                          "| %s | %,d / %,d | %s | %s | %s | %s |%n",
+                          v.key,
+                          st.delivered,
+                          st.expected,
+                          LatencyChart.label(st.p50),
+                          LatencyChart.label(st.p90),
+                          LatencyChart.label(st.p99),
+                          LatencyChart.label(st.max))));
+      targets(s, g.stats());
+    }
+    return s.toString();
+  }
+
+  private static void targets(StringBuilder s, Map<Variant, LatencyStats> stats) {
+    LatencyStats bare = stats.get(Variant.BARE_RT);
+    LatencyStats batch = stats.get(Variant.MICRO_BATCH);
+    boolean header = false;
+    for (Variant rt : List.of(Variant.RT_EXACTLY_ONCE, Variant.RT_APPEND)) {
+      LatencyStats ours = stats.get(rt);
+      if (ours == null || (bare == null && batch == null)) {
+        continue;
+      }
+      if (!header) {
+        s.append("\n| target | ratio | limit | |\n|---|---:|---:|---|\n");
+        header = true;
+      }
+      if (bare != null) {
+        row(s, rt.key + " p50 / bare-rt p50", ours.p50 / bare.p50, 2.0);
+        row(s, rt.key + " p99 / bare-rt p99", ours.p99 / bare.p99, 1.5);
+        row(s, rt.key + " max / bare-rt max (batch-boundary gap)", ours.max / bare.max, 1.0);
+      }
+      if (batch != null) {
+        row(s, rt.key + " p99 / micro-batch p99", ours.p99 / batch.p99, 0.25);
+      }
+    }
+    for (Map.Entry<Variant, LatencyStats> e : stats.entrySet()) {
+      if (!e.getValue().complete()) {
+        s.append(
+            String.format(
+                Locale.ROOT,
+                "%n%s: only %,d of %,d rows reached the sink within %d s after the window;"
+                    + " its percentiles leave the rest out.%n",
+                e.getKey().key,
+                e.getValue().delivered,
+                e.getValue().expected,
+                30));
+      }
+    }
+  }
+
+  private static void row(StringBuilder s, String what, double ratio, double limit) {
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "| %s | %.2f | ≤ %.2f | %s |%n",
+            what,
+            ratio,
+            limit,
+            Double.isNaN(ratio) ? "no figure" : ratio <= limit ? "met" : "not met"));
+  }
+}

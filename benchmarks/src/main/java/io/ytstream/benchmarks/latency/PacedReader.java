@@ -1,0 +1,89 @@
+package io.ytstream.benchmarks.latency;
+
+import java.io.InterruptedIOException;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.read.streaming.PartitionOffset;
+import org.apache.spark.sql.connector.read.streaming.SupportsRealTimeRead;
+
+/**
+ * One real-time task of {@link PacedSource}: parks until its next row is due (or Spark's deadline
+ * comes first), then hands the row out with {@code sent_us} set to its due time. Both Spark
+ * signatures of {@code nextWithTimeout} are here without {@code @Override}, as in ytstream's own
+ * reader, so the limit runs on Spark 4.1.x and 4.2.x alike.
+ */
+final class PacedReader implements SupportsRealTimeRead<InternalRow> {
+
+  private final PacedPlan plan;
+  private final int partition;
+  private final InternalRow[] rows;
+  private long next;
+  private InternalRow current;
+
+  PacedReader(PacedStream.PacedTask task) {
+    this.plan = task.plan();
+    this.partition = task.partition();
+    this.rows = PacedRows.partition(plan.name(), partition);
+    this.next = task.start();
+  }
+
+  /** Spark 4.1.x: wait at most {@code timeoutMs} from now. */
+  @SuppressWarnings("MissingOverride")
+  public RecordStatus nextWithTimeout(Long timeoutMs) throws InterruptedIOException {
+    return nextUntil(LatencyClock.nowMicros() + timeoutMs * 1000);
+  }
+
+  /** Spark 4.2.x: wait until {@code startTimeMs + timeoutMs} (wall clock). */
+  @SuppressWarnings("MissingOverride")
+  public RecordStatus nextWithTimeout(Long startTimeMs, Long timeoutMs)
+      throws InterruptedIOException {
+    long deadlineMs = startTimeMs + timeoutMs;
+    long remainingMicros = (deadlineMs - System.currentTimeMillis()) * 1000;
+    return nextUntil(LatencyClock.nowMicros() + remainingMicros);
+  }
+
+  private RecordStatus nextUntil(long deadlineMicros) throws InterruptedIOException {
+    long due = next < rows.length ? plan.dueMicros(partition, next) : Long.MAX_VALUE;
+    while (true) {
+      long now = LatencyClock.nowMicros();
+      if (due <= now) {
+        InternalRow row = rows[(int) next++];
+        row.setLong(1, due);
+        current = row;
+        return RecordStatus.newStatusWithoutArrivalTime(true);
+      }
+      if (now >= deadlineMicros) {
+        return RecordStatus.newStatusWithoutArrivalTime(false);
+      }
+      LockSupport.parkNanos((Math.min(due, deadlineMicros) - now) * 1000);
+      if (Thread.interrupted()) {
+        throw new InterruptedIOException("paced read of partition " + partition + " interrupted");
+      }
+    }
+  }
+
+  @Override
+  public boolean next() {
+    if (next < rows.length && plan.dueMicros(partition, next) <= LatencyClock.nowMicros()) {
+      InternalRow row = rows[(int) next];
+      row.setLong(1, plan.dueMicros(partition, next));
+      next++;
+      current = row;
+      return true;
+    }
+    return false;
+  }
+
+  @Override
+  public PartitionOffset getOffset() {
+    return new PacedStream.PacedPartitionOffset(partition, next);
+  }
+
+  @Override
+  public InternalRow get() {
+    return current;
+  }
+
+  @Override
+  public void close() {}
+}

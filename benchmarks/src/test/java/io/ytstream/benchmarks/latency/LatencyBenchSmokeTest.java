@@ -1,0 +1,66 @@
+package io.ytstream.benchmarks.latency;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs the latency benchmark once at a tiny size (200 rows/s, one partition, RealTime 1 s, 2 s
+ * measured), so that a broken harness fails the build; the figures mean nothing here.
+ */
+class LatencyBenchSmokeTest {
+
+  @TempDir Path out;
+
+  @Test
+  void everyVariantDeliversEveryRowOfItsWindowAndTheReportIsWritten() throws Exception {
+    LatencyOptions options =
+        LatencyOptions.parse(
+            "--rates",
+            "200",
+            "--triggers",
+            "1",
+            "--window",
+            "2",
+            "--warmup",
+            "0",
+            "--partitions",
+            "1",
+            "--cores",
+            "2",
+            "--out",
+            out.toString());
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    LatencyBench bench =
+        new LatencyBench(
+            LatencyBench.session(2), options, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    try {
+      bench.runAll();
+    } finally {
+      bench.close();
+    }
+    String table = bench.writeReport();
+
+    assertEquals(1, bench.groups.size());
+    LatencyBench.Group g = bench.groups.get(0);
+    assertEquals(List.of(Variant.values()), List.copyOf(g.stats().keySet()));
+    g.stats()
+        .forEach(
+            (v, s) -> {
+              assertTrue(s.complete(), v + ": " + s.delivered + " of " + s.expected + " rows");
+              assertTrue(s.p50 > 0 && s.p50 <= s.p99 && s.p99 <= s.max, v + " percentiles");
+            });
+    assertTrue(table.contains("p99 / micro-batch p99"), table);
+    assertTrue(table.contains("met"), table);
+    String svg = Files.readString(out.resolve("latency.svg"));
+    assertEquals(4, svg.split("<polyline").length - 1, "one line per variant");
+  }
+}

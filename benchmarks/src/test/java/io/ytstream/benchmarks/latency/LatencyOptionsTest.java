@@ -1,0 +1,66 @@
+package io.ytstream.benchmarks.latency;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class LatencyOptionsTest {
+
+  @Test
+  void theDefaultIsTheShortRunAndOptionsOverrideIt() {
+    LatencyOptions d = LatencyOptions.parse();
+    assertEquals(List.of(1000), d.rates());
+    assertEquals(List.of(5), d.triggerSeconds());
+    assertEquals(12, d.windowFor(5));
+    assertEquals(0, d.primeSeconds());
+    assertEquals(3, LatencyOptions.parse("--prime", "3").primeSeconds());
+    LatencyOptions o =
+        LatencyOptions.parse(
+            "--rates",
+            "1000,10000",
+            "--triggers",
+            "5,60",
+            "--backends",
+            "inmemory,emulator",
+            "--variants",
+            "bare-rt,rt-append",
+            "--window",
+            "30");
+    assertEquals(List.of(1000, 10000), o.rates());
+    assertEquals(List.of(Variant.BARE_RT, Variant.RT_APPEND), o.variants());
+    assertEquals(30, o.windowFor(60));
+  }
+
+  @Test
+  void badValuesNameTheOptionAndWhatIsAccepted() {
+    IllegalArgumentException backend =
+        assertThrows(IllegalArgumentException.class, () -> LatencyOptions.parse("--backends", "x"));
+    assertTrue(
+        backend.getMessage().contains("--backends") && backend.getMessage().contains("emulator"));
+    IllegalArgumentException slots =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> LatencyOptions.parse("--partitions", "4", "--cores", "2"));
+    assertTrue(slots.getMessage().contains("one task slot per partition"), slots.getMessage());
+    IllegalArgumentException rate =
+        assertThrows(IllegalArgumentException.class, () -> LatencyOptions.parse("--rates", "0"));
+    assertTrue(rate.getMessage().contains("'0'"), rate.getMessage());
+  }
+
+  @Test
+  void percentilesAreNearestRank() {
+    long[] micros = new long[100];
+    for (int i = 0; i < 100; i++) {
+      micros[i] = (i + 1) * 1000L;
+    }
+    LatencyStats s = new LatencyStats(100, micros);
+    assertEquals(50.0, s.p50);
+    assertEquals(99.0, s.p99);
+    assertEquals(100.0, s.max);
+    assertTrue(s.complete());
+    assertTrue(!new LatencyStats(101, micros).complete());
+  }
+}
