@@ -641,7 +641,7 @@ final class Driver {
 
   /** Reads {@code [lower, upper)} with short pulls, checking that row indexes are contiguous. */
   private void readRange(OffsetRange range, List<QueueRow> into) {
-    ctx.verifier.onRangeRead(range);
+    int before = into.size();
     long next = range.lower();
     while (next < range.upper()) {
       int ask = (int) Math.min(w.pullLimit(), range.upper() - next);
@@ -675,6 +675,7 @@ final class Driver {
         next = row.rowIndex() + 1;
       }
     }
+    ctx.verifier.onRangeRead(range, into.size() - before);
   }
 
   private void gap(PartitionId partition, long expected, long found) {

@@ -30,6 +30,9 @@ final class SimulationRun {
   private static final long RESTART_DELAY_MILLIS = 1_000;
   private static final long EXPIRY_JUMP_MILLIS = 31_000;
 
+  /** Steps without consumer progress, past the budget, after which the run ends. */
+  private static final int PROGRESS_WINDOW = 400;
+
   private SimulationRun() {}
 
   static long keyOf(long value) {
@@ -73,8 +76,15 @@ final class SimulationRun {
     int restarts = 0;
     long value = 0;
     int budget = w.produceSteps() * 4 + 800;
+    // A slow but moving consumer is not stuck: a tight per-tablet row limit can hold a batch to
+    // one input row, slower than rows arrive. Past the budget, the run goes on while the consumer
+    // still moved within the last PROGRESS_WINDOW steps; STUCK then means it stopped moving.
+    int limit = budget;
+    int hardLimit = budget * 16;
+    long lastTotal = -1;
+    int lastMove = Integer.MIN_VALUE / 2;
     int step = 0;
-    for (; step < budget; step++) {
+    for (; step < limit; step++) {
       // Rows keep arriving while batches run.
       if (step < w.produceSteps() && random.nextInt(3) == 0) {
         int o = random.nextInt(w.partitions().size());
@@ -155,6 +165,20 @@ final class SimulationRun {
       if (step >= w.produceSteps() && zombie == null && driver.idle() && allConsumed(verifier)) {
         break;
       }
+      if (step >= budget - PROGRESS_WINDOW) {
+        long total = consumedTotal(verifier);
+        if (lastTotal >= 0 && total != lastTotal) {
+          lastMove = step;
+        }
+        lastTotal = total;
+      }
+      if (step + 1 == limit
+          && limit < hardLimit
+          && !ctx.failedOnDataLoss
+          && step - lastMove < PROGRESS_WINDOW
+          && !allConsumed(verifier)) {
+        limit = Math.min(hardLimit, limit + PROGRESS_WINDOW);
+      }
     }
     verifier.finish();
     long[] fired = new long[SimFault.values().length];
@@ -200,6 +224,14 @@ final class SimulationRun {
       out.append(out.length() == 0 ? "" : ",").append(c);
     }
     return out.toString();
+  }
+
+  private static long consumedTotal(Verifier verifier) {
+    long total = 0;
+    for (long c : verifier.consumer()) {
+      total += c;
+    }
+    return total;
   }
 
   private static boolean allConsumed(Verifier verifier) {
