@@ -12,7 +12,8 @@ import org.apache.spark.unsafe.types.UTF8String;
 /**
  * A queue row as the source's Spark row: the data columns, then (with {@code
  * include_service_columns}) the tablet index, the row index and, when one stream reads several
- * queues, the queue path. Used by the real-time reader; the micro-batch reader has the same layout.
+ * queues, the queue path. Shared by the micro-batch and the real-time readers, so both produce one
+ * layout.
  */
 final class QueueRowConverter implements Serializable {
 

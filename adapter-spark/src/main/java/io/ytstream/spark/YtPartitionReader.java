@@ -9,9 +9,7 @@ import io.ytstream.ports.spi.YtCluster;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.read.PartitionReader;
-import org.apache.spark.unsafe.types.UTF8String;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,9 +26,7 @@ final class YtPartitionReader implements PartitionReader<InternalRow> {
   private final YtCluster cluster;
   private final ConsumerId consumer;
   private final Iterator<OffsetRange> ranges;
-  private final List<ColumnSpec> columns;
-  private final boolean includeServiceColumns;
-  private final boolean multiQueue;
+  private final QueueRowConverter converter;
   private final boolean failOnDataLoss;
 
   private OffsetRange range;
@@ -49,9 +45,7 @@ final class YtPartitionReader implements PartitionReader<InternalRow> {
     this.cluster = cluster;
     this.consumer = consumer;
     this.ranges = ranges.iterator();
-    this.columns = columns;
-    this.includeServiceColumns = includeServiceColumns;
-    this.multiQueue = multiQueue;
+    this.converter = new QueueRowConverter(columns, includeServiceColumns, multiQueue);
     this.failOnDataLoss = failOnDataLoss;
   }
 
@@ -70,7 +64,7 @@ final class YtPartitionReader implements PartitionReader<InternalRow> {
                   + row.rowIndex());
         }
         next++;
-        current = convert(row);
+        current = converter.convert(range.partition(), row);
         return true;
       }
       if (range == null || next >= range.upper()) {
@@ -103,24 +97,6 @@ final class YtPartitionReader implements PartitionReader<InternalRow> {
       next = first;
     }
     buffer = rows.stream().filter(r -> r.rowIndex() < range.upper()).iterator();
-  }
-
-  private InternalRow convert(QueueRow row) {
-    int extra = includeServiceColumns ? (multiQueue ? 3 : 2) : 0;
-    Object[] values = new Object[columns.size() + extra];
-    for (int i = 0; i < columns.size(); i++) {
-      ColumnSpec c = columns.get(i);
-      values[i] = c.read(row);
-    }
-    if (includeServiceColumns) {
-      values[columns.size()] = (long) row.tabletIndex();
-      values[columns.size() + 1] = row.rowIndex();
-      if (multiQueue) {
-        values[columns.size() + 2] =
-            UTF8String.fromString(range.partition().queue().path().value());
-      }
-    }
-    return new GenericInternalRow(values);
   }
 
   @Override
