@@ -2,7 +2,6 @@ package io.ytstream.spark;
 
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription;
-import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -59,48 +58,17 @@ public final class YtAppendForeachWriter extends TableForeachWriter {
   }
 
   /** Builds the writer on the driver; the output table is checked here. */
-  public static final class Builder {
-    private String proxy;
-    private String token;
-    private String path;
-    private Duration flushInterval = Duration.ofMillis(5);
-    private int maxBufferedRows = 1_000;
+  public static final class Builder extends ForeachWriterBuilder<Builder> {
 
     private Builder() {}
 
-    /** The cluster; defaults to the session's {@code spark.hadoop.yt.proxy}. */
-    public Builder proxy(String proxy) {
-      this.proxy = proxy;
-      return this;
-    }
-
-    /** The token; defaults to the session's {@code spark.hadoop.yt.token}. Never logged. */
-    public Builder token(String token) {
-      this.token = token;
-      return this;
-    }
-
-    /** The ordered output table. */
-    public Builder path(String path) {
-      this.path = path;
-      return this;
-    }
-
-    /** Longest time a row waits in the writer (default 5 ms; 0 writes every row at once). */
-    public Builder flushInterval(Duration interval) {
-      this.flushInterval = interval;
-      return this;
-    }
-
-    /** Most rows held before a write (default 1,000). */
-    public Builder maxBufferedRows(int rows) {
-      this.maxBufferedRows = rows;
+    @Override
+    Builder self() {
       return this;
     }
 
     public YtAppendForeachWriter build() {
-      ForeachWriterConfig config =
-          ForeachWriterConfig.resolve(NAME, proxy, token, path, flushInterval, maxBufferedRows);
+      ForeachWriterConfig config = resolve(NAME);
       YtAppendForeachWriter writer = new YtAppendForeachWriter(config);
       describeAndCheck(config, writer);
       return writer;

@@ -3,7 +3,6 @@ package io.ytstream.spark;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription;
 import io.ytstream.ports.TableDescription.Column;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -164,31 +163,13 @@ public final class YtExactlyOnceForeachWriter extends TableForeachWriter {
   }
 
   /** Builds the writer on the driver; the output table is checked here. */
-  public static final class Builder {
-    private String proxy;
-    private String token;
-    private String path;
+  public static final class Builder extends ForeachWriterBuilder<Builder> {
     private String sourceQueue;
-    private Duration flushInterval = Duration.ofMillis(5);
-    private int maxBufferedRows = 1_000;
 
     private Builder() {}
 
-    /** The cluster; defaults to the session's {@code spark.hadoop.yt.proxy}. */
-    public Builder proxy(String proxy) {
-      this.proxy = proxy;
-      return this;
-    }
-
-    /** The token; defaults to the session's {@code spark.hadoop.yt.token}. Never logged. */
-    public Builder token(String token) {
-      this.token = token;
-      return this;
-    }
-
-    /** The sorted output table. */
-    public Builder path(String path) {
-      this.path = path;
+    @Override
+    Builder self() {
       return this;
     }
 
@@ -198,21 +179,8 @@ public final class YtExactlyOnceForeachWriter extends TableForeachWriter {
       return this;
     }
 
-    /** Longest time a row waits in the writer (default 5 ms; 0 writes every row at once). */
-    public Builder flushInterval(Duration interval) {
-      this.flushInterval = interval;
-      return this;
-    }
-
-    /** Most rows held before a write (default 1,000). */
-    public Builder maxBufferedRows(int rows) {
-      this.maxBufferedRows = rows;
-      return this;
-    }
-
     public YtExactlyOnceForeachWriter build() {
-      ForeachWriterConfig config =
-          ForeachWriterConfig.resolve(NAME, proxy, token, path, flushInterval, maxBufferedRows);
+      ForeachWriterConfig config = resolve(NAME);
       YtExactlyOnceForeachWriter writer = new YtExactlyOnceForeachWriter(config, sourceQueue);
       describeAndCheck(config, writer);
       return writer;
