@@ -1,7 +1,10 @@
 package io.ytstream.spark;
 
 import io.ytstream.core.model.PartitionId;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.IntSupplier;
@@ -17,11 +20,20 @@ import org.apache.spark.SparkContext;
  * cluster, executors may still be registering when the query starts, so the check waits up to
  * {@link #REGISTRATION_WAIT_MS} for enough slots; in local mode the count is fixed and it does not
  * wait.
+ *
+ * <p>A union of several {@code yt} streams runs all their tasks at once, so the check counts the
+ * partitions of every {@code yt} source of the query together: Spark plans a query's sources on its
+ * stream execution thread (a new thread for each run of the query), so each source records its
+ * partitions there and checks the sum. Other sources' tasks (not ours) are not counted.
  */
 final class RealTimeSlots {
 
   static final long REGISTRATION_WAIT_MS = 30_000;
   private static final long POLL_MS = 250;
+
+  // Per query run (its stream execution thread): each yt source's partitions, in planning order.
+  private static final ThreadLocal<Map<Object, List<PartitionId>>> SOURCES_OF_THIS_QUERY =
+      ThreadLocal.withInitial(LinkedHashMap::new);
 
   private RealTimeSlots() {}
 
@@ -31,6 +43,19 @@ final class RealTimeSlots {
 
   static boolean fixed(SparkContext sc) {
     return sc.master().startsWith("local");
+  }
+
+  /**
+   * Records {@code source}'s partitions for the query planned on this thread (replacing what it
+   * recorded before) and checks the partitions of all the query's {@code yt} sources together.
+   */
+  static void checkQuery(
+      Object source, Collection<PartitionId> partitions, IntSupplier slots, long waitMs) {
+    Map<Object, List<PartitionId>> sources = SOURCES_OF_THIS_QUERY.get();
+    sources.put(source, List.copyOf(partitions));
+    List<PartitionId> all = new ArrayList<>();
+    sources.values().forEach(all::addAll);
+    check(all, slots, waitMs);
   }
 
   /**

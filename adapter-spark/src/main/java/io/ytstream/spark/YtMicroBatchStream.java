@@ -210,7 +210,8 @@ final class YtMicroBatchStream
     realTime = true;
     RealTimeQueries.markThisQueryThread();
     SparkContext sc = SparkContext.getOrCreate();
-    RealTimeSlots.check(
+    RealTimeSlots.checkQuery(
+        this,
         readBounds().asMap().keySet(),
         RealTimeSlots.of(sc),
         RealTimeSlots.fixed(sc) ? 0 : RealTimeSlots.REGISTRATION_WAIT_MS);
@@ -224,7 +225,7 @@ final class YtMicroBatchStream
     lastBounds = bounds;
     SparkContext sc = SparkContext.getOrCreate();
     // Checked again per batch: the queue may have been resharded since the query started.
-    RealTimeSlots.check(bounds.asMap().keySet(), RealTimeSlots.of(sc), 0);
+    RealTimeSlots.checkQuery(this, bounds.asMap().keySet(), RealTimeSlots.of(sc), 0);
     StreamOffsets resolved =
         StartOffsetResolver.resolve(Optional.of(start), readConsumer(), bounds);
     realTimeStart = resolved;

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.StreamingQueryException;
@@ -13,9 +15,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * What Real-time Mode refuses: more queue partitions than task slots, and the yt sink (with the
- * alternatives in the message); with Spark's allowlist off the yt sink runs and rows show up at
- * batch boundaries.
+ * What Real-time Mode refuses: more queue partitions than task slots (also summed over a union),
+ * and the yt sink (with the alternatives in the message); with Spark's allowlist off the yt sink
+ * runs and rows show up at batch boundaries.
  */
 class RealTimeGuardsTest {
 
@@ -56,6 +58,36 @@ class RealTimeGuardsTest {
     String m = e.getMessage();
     assertTrue(m.contains("reads 3 partitions") && m.contains("has 2 task slots"), m);
     assertTrue(CollectingForeachWriter.seen("rt-slots").isEmpty(), "nothing was read");
+  }
+
+  @Test
+  void aUnionOfYtStreamsIsCheckedForTheSumOfTheirPartitions() throws Exception {
+    TestCluster c = TestCluster.create(spark, "rt-slots-union");
+    // Two slots: each queue alone fits (1 and 2 partitions), the union's 3 tasks do not.
+    c.queue("//q1", 1).queue("//q2", 2).consumer("//c", "//q1", "//q2");
+    c.produce("//q1", 0, 0, 3);
+    c.produce("//q2", 1, 100, 103);
+    StreamingQuery q =
+        read("//q1")
+            .union(read("//q2"))
+            .writeStream()
+            .foreach(new CollectingForeachWriter("rt-slots-union"))
+            .outputMode("update")
+            .option("checkpointLocation", "yt:///ckpt/rt-slots-union")
+            .trigger(Trigger.RealTime(RealTimeTests.BATCH))
+            .start();
+    StreamingQueryException e =
+        assertThrows(
+            StreamingQueryException.class,
+            () -> q.awaitTermination(Duration.ofSeconds(60).toMillis()));
+    String m = e.getMessage();
+    assertTrue(
+        m.contains("reads 3 partitions {//q1=1, //q2=2}") && m.contains("has 2 task slots"), m);
+    assertTrue(CollectingForeachWriter.seen("rt-slots-union").isEmpty(), "nothing was read");
+  }
+
+  private Dataset<Row> read(String queue) {
+    return spark.readStream().format("yt").option("consumer_path", "//c").load(queue);
   }
 
   @Test
