@@ -27,8 +27,8 @@ final class DataWeight {
 
   static long ofRow(Row data, int declaredSystemColumns) {
     long weight = 1 + FIXED_WIDTH * declaredSystemColumns;
-    for (Object value : data.asMap().values()) {
-      weight += ofValue(value);
+    for (int i = 0; i < data.layout().size(); i++) {
+      weight += ofValue(data.valueAt(i));
     }
     return weight;
   }

@@ -52,8 +52,9 @@ final class InMemoryQueueReader implements QueuePartitionReader {
     OrderedTablet tablet = cluster.tablet(queuePath, partition.index());
     boolean withTimestamp = table.schema().declares(TableSchema.TIMESTAMP);
     boolean withWeight = table.schema().declares(TableSchema.CUMULATIVE_DATA_WEIGHT);
-    List<QueueRow> result = new ArrayList<>();
-    for (StoredQueueRow row : tablet.read(offset, Math.min(maxRows, cluster.maxRowsPerPull()))) {
+    List<StoredQueueRow> stored = tablet.read(offset, Math.min(maxRows, cluster.maxRowsPerPull()));
+    List<QueueRow> result = new ArrayList<>(stored.size());
+    for (StoredQueueRow row : stored) {
       Row data = row.data();
       result.add(
           new QueueRow(

@@ -3,6 +3,7 @@ package io.ytstream.inmemory;
 import com.google.common.base.Preconditions;
 import io.ytstream.ports.Row;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -40,7 +41,11 @@ final class OrderedTablet {
     rows.add(new StoredQueueRow(totalRowCount(), data, timestamp, cumulativeDataWeight));
   }
 
-  /** Rows from {@code max(offset, trimmed)} on, at most {@code limit} of them. */
+  /**
+   * Rows from {@code max(offset, trimmed)} on, at most {@code limit} of them: a view, valid only
+   * until the tablet next changes (the caller holds the cluster's lock while it copies what it
+   * needs), so that a pull copies each row once.
+   */
   List<StoredQueueRow> read(long offset, int limit) {
     long from = Math.max(offset, trimmedRowCount);
     if (from >= totalRowCount()) {
@@ -48,7 +53,7 @@ final class OrderedTablet {
     }
     int start = Math.toIntExact(from - firstStoredIndex);
     int end = (int) Math.min(rows.size(), (long) start + limit);
-    return List.copyOf(rows.subList(start, end));
+    return Collections.unmodifiableList(rows.subList(start, end));
   }
 
   /** Absolute trim: afterwards rows below {@code max(old, newCount)} are gone. */

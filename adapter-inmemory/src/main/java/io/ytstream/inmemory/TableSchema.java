@@ -5,12 +5,12 @@ import com.google.common.collect.ImmutableSet;
 import io.ytstream.core.model.YPath;
 import io.ytstream.core.schema.YtValues;
 import io.ytstream.ports.Row;
+import io.ytstream.ports.RowLayout;
 import io.ytstream.ports.TableDescription.Column;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -40,6 +40,9 @@ final class TableSchema {
    * value written was a visible share of every append.
    */
   private final String[] dataColumnWhere;
+
+  /** The layout of normalized rows, shared by all of them so readers resolve positions once. */
+  private final RowLayout dataLayout;
 
   private TableSchema(boolean sorted, List<Column> columns) {
     // Loops rather than streams: the simulation creates a few tables for every seed.
@@ -71,6 +74,11 @@ final class TableSchema {
       dataColumnNames.add(dataColumns.get(c).name());
       dataColumnWhere[c] = where(dataColumns.get(c));
     }
+    List<String> dataNames = new ArrayList<>(dataColumns.size());
+    for (Column column : dataColumns) {
+      dataNames.add(column.name());
+    }
+    this.dataLayout = RowLayout.of(dataNames);
   }
 
   private static String where(Column column) {
@@ -187,59 +195,46 @@ final class TableSchema {
     // Values are stored in their canonical form; the row is copied only when that or the column
     // order differs from what was given.
     boolean changed = !inSchemaOrder;
-    Object[] namesAndValues = new Object[dataColumns.size() * 2];
+    Object[] values = new Object[dataColumns.size()];
     for (int c = 0; c < dataColumns.size(); c++) {
       Column column = dataColumns.get(c);
       Object value = row.get(column.name());
       Object canonical = checkValue(table, column, dataColumnWhere[c], value);
       changed |= canonical != value;
-      namesAndValues[2 * c] = column.name();
-      namesAndValues[2 * c + 1] = canonical;
+      values[c] = canonical;
     }
-    return changed ? Row.of(namesAndValues) : row;
+    return changed ? Row.adopting(dataLayout, values) : row;
   }
 
   /**
    * {@link #normalize} for a row holding exactly the data columns in schema order, the usual case,
-   * in one pass over its entries; null for any other row. Checks values in schema order, as the
-   * general path does, so the first error is the same.
+   * read by position; null for any other row. Checks values in schema order, as the general path
+   * does, so the first error is the same. The result shares this schema's layout, so that readers
+   * resolve column positions once per table.
    */
   private Row normalizeInSchemaOrder(YPath table, Row row) {
-    Map<String, Object> values = row.asMap();
-    if (values.size() != dataColumns.size()) {
+    RowLayout layout = row.layout();
+    boolean shared = layout == dataLayout;
+    if (!shared && !layout.sameNamesAs(dataLayout)) {
       return null;
     }
-    int c = 0;
-    for (String name : values.keySet()) {
-      if (!name.equals(dataColumns.get(c++).name())) {
-        return null;
-      }
-    }
-    // Names are right; now the values, in schema order. Copied only if one is not canonical.
-    Object[] namesAndValues = null;
-    c = 0;
-    for (Object value : values.values()) {
-      Column column = dataColumns.get(c);
-      Object canonical = checkValue(table, column, dataColumnWhere[c], value);
-      if (canonical != value && namesAndValues == null) {
-        namesAndValues = new Object[dataColumns.size() * 2];
-        int i = 0;
-        for (Object before : values.values()) {
-          if (i == c) {
-            break;
-          }
-          namesAndValues[2 * i] = dataColumns.get(i).name();
-          namesAndValues[2 * i + 1] = before;
-          i++;
+    // Names are right; now the values, in schema order. Copied only if one is not canonical or
+    // the row has its own copy of the layout.
+    Object[] values = null;
+    for (int c = 0; c < dataColumns.size(); c++) {
+      Object value = row.valueAt(c);
+      Object canonical = checkValue(table, dataColumns.get(c), dataColumnWhere[c], value);
+      if ((canonical != value || !shared) && values == null) {
+        values = new Object[dataColumns.size()];
+        for (int i = 0; i < c; i++) {
+          values[i] = row.valueAt(i);
         }
       }
-      if (namesAndValues != null) {
-        namesAndValues[2 * c] = column.name();
-        namesAndValues[2 * c + 1] = canonical;
+      if (values != null) {
+        values[c] = canonical;
       }
-      c++;
     }
-    return namesAndValues == null ? row : Row.of(namesAndValues);
+    return values == null ? row : Row.adopting(dataLayout, values);
   }
 
   /** Checks a key row given to a delete and returns the key. */

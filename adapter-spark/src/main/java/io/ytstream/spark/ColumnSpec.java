@@ -2,6 +2,7 @@ package io.ytstream.spark;
 
 import io.ytstream.core.schema.YtType;
 import io.ytstream.ports.QueueRow;
+import io.ytstream.ports.RowLayout;
 import java.io.Serializable;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -95,14 +96,22 @@ final class ColumnSpec implements Serializable {
     return ytType;
   }
 
-  /** This column's value of a queue row, in Spark's internal form. */
-  Object read(QueueRow row) {
+  /**
+   * This column's value of a queue row, in Spark's internal form, given the column's position in
+   * the row's layout ({@link #positionIn}): readers resolve it once per layout, not per value.
+   */
+  Object read(QueueRow row, int position) {
     return switch (source) {
-      case DATA -> converter.convert(row.data().get(name));
+      case DATA -> converter.convert(position < 0 ? null : row.data().valueAt(position));
       case TIMESTAMP -> boxed(row.timestamp());
       case CUMULATIVE_DATA_WEIGHT -> boxed(row.cumulativeDataWeight());
       case NOT_WRITTEN -> null;
     };
+  }
+
+  /** Where this column's value is in rows of {@code layout}; -1 when absent or not data. */
+  int positionIn(RowLayout layout) {
+    return source == Source.DATA ? layout.positionOf(name) : -1;
   }
 
   private static Long boxed(OptionalLong value) {

@@ -6,8 +6,10 @@ import io.ytstream.core.plan.DataLoss;
 import io.ytstream.core.plan.DataLossException;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.spi.YtCluster;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.RandomAccess;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.slf4j.Logger;
@@ -31,7 +33,12 @@ final class YtPartitionReader implements PartitionReader<InternalRow> {
 
   private OffsetRange range;
   private long next;
-  private Iterator<QueueRow> buffer = List.<QueueRow>of().iterator();
+
+  /** The rows of the last pull; {@code [bufferNext, bufferEnd)} are still to be returned. */
+  private List<QueueRow> buffer = List.of();
+
+  private int bufferNext;
+  private int bufferEnd;
   private InternalRow current;
 
   YtPartitionReader(
@@ -52,8 +59,8 @@ final class YtPartitionReader implements PartitionReader<InternalRow> {
   @Override
   public boolean next() {
     while (true) {
-      if (buffer.hasNext()) {
-        QueueRow row = buffer.next();
+      if (bufferNext < bufferEnd) {
+        QueueRow row = buffer.get(bufferNext++);
         if (row.rowIndex() != next) {
           throw new IllegalStateException(
               "rows of "
@@ -96,7 +103,14 @@ final class YtPartitionReader implements PartitionReader<InternalRow> {
       LOG.warn("skipping trimmed rows (fail_on_data_loss=false): {}", loss);
       next = first;
     }
-    buffer = rows.stream().filter(r -> r.rowIndex() < range.upper()).iterator();
+    // Rows at or past the range's end belong to a later batch: the buffer stops before the first.
+    int end = rows.size();
+    while (end > 0 && rows.get(end - 1).rowIndex() >= range.upper()) {
+      end--;
+    }
+    buffer = rows instanceof RandomAccess ? rows : new ArrayList<>(rows);
+    bufferNext = 0;
+    bufferEnd = end;
   }
 
   @Override

@@ -327,7 +327,7 @@ final class YtToSpark {
       case INT32, UINT16 ->
           new Mapped(DataTypes.IntegerType, false, v -> v == null ? null : asLong(v).intValue());
       case INT64, UINT32, INTERVAL, INTERVAL64 ->
-          new Mapped(DataTypes.LongType, false, v -> v == null ? null : asLong(v));
+          new Mapped(DataTypes.LongType, false, YtToSpark::asLongValue);
       case UINT64 ->
           new Mapped(
               DataTypes.createDecimalType(20, 0),
@@ -366,6 +366,11 @@ final class YtToSpark {
       case YSON -> new Mapped(DataTypes.BinaryType, true, v -> v == null ? null : Yson.toBinary(v));
       case VOID, NULL -> new Mapped(DataTypes.NullType, true, v -> null);
     };
+  }
+
+  /** A long column's value as is when it already is a {@link Long} (no re-boxing per value). */
+  private static Object asLongValue(Object v) {
+    return v == null || v instanceof Long ? v : asLong(v);
   }
 
   private static Long asLong(Object v) {
