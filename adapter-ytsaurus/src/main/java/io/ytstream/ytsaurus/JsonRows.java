@@ -58,10 +58,11 @@ import java.util.Map;
  *       uuid its 16 bytes; uint64 an unsigned number.
  * </ul>
  *
- * <p>Numbers are read from their text, never through {@code double}: int64 and uint64 keep all 64
- * bits (a uint64 is a {@code Long} holding the bits), and {@code -0.0} keeps its sign. Values are
- * checked and put in canonical form by {@link YtValues} before they are sent; columns without a
- * known type (system columns, untyped projections) are written and read as plain YSON values.
+ * <p>Numbers never go through {@code double} (integers as longs or from their text): int64 and
+ * uint64 keep all 64 bits (a uint64 is a {@code Long} holding the bits), and {@code -0.0} keeps its
+ * sign. Values are checked and put in canonical form by {@link YtValues} before they are sent;
+ * columns without a known type (system columns, untyped projections) are written and read as plain
+ * YSON values.
  */
 final class JsonRows {
 
