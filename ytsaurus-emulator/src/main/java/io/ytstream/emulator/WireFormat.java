@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -134,12 +135,14 @@ final class WireFormat {
   byte[] writeRows(List<Map<String, Object>> rows, Map<String, YtType> types) {
     TypedJson typed = new TypedJson(encodeUtf8, stringifyNanAndInfinity);
     ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(256, rows.size() * 64));
+    // Column names repeat on every row: transcode each once per answer.
+    Map<String, String> jsonKeys = new HashMap<>();
     try (JsonGenerator gen = JSON.getFactory().createGenerator(out)) {
       gen.setRootValueSeparator(new SerializedString("\n"));
       for (Map<String, Object> row : rows) {
         gen.writeStartObject();
         for (Map.Entry<String, Object> column : row.entrySet()) {
-          gen.writeFieldName(typed.jsonKey(column.getKey()));
+          gen.writeFieldName(jsonKeys.computeIfAbsent(column.getKey(), typed::jsonKey));
           typed.write(gen, types.get(column.getKey()), column.getValue());
         }
         gen.writeEndObject();
