@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -51,6 +53,15 @@ public class YtFileSystem extends FileSystem {
   private Path workingDir;
   private YtCluster cluster;
   private CheckpointStore store;
+
+  /**
+   * Directories this instance created or saw, so that writing {@code offsets/N} does not ask again
+   * whether {@code offsets/} exists (each question is a round trip to a remote cluster). Forgotten
+   * when this instance deletes them; should another client remove one, the next write there fails
+   * with {@link FileNotFoundException}, as it would without this set. Iteration order never decides
+   * anything (only look-ups and a remove-if).
+   */
+  private final Set<YPath> knownDirectories = ConcurrentHashMap.newKeySet();
 
   /** Sets the {@code yt} scheme's implementations in {@code conf} unless they are already set. */
   public static void register(Configuration conf) {
@@ -175,11 +186,12 @@ public class YtFileSystem extends FileSystem {
   public boolean rename(Path src, Path dst) throws IOException {
     YPath from = toYPath(absolute(src));
     YPath to = toYPath(absolute(dst));
-    if (status(from).isEmpty() || status(to).isPresent()) {
-      return false;
-    }
+    // One request: the store's rename fails with 500 when the source (or the target's parent) is
+    // missing and with 501 when the target exists, which is exactly when Hadoop's rename answers
+    // false; asking first would only add round trips and a race.
     try {
       store.rename(from, to);
+      forgetDirectoriesUnder(from);
       return true;
     } catch (YtException e) {
       if (e.hasCode(YtErrorCode.ALREADY_EXISTS) || e.hasCode(YtErrorCode.RESOLVE_ERROR)) {
@@ -191,8 +203,10 @@ public class YtFileSystem extends FileSystem {
 
   @Override
   public boolean delete(Path f, boolean recursive) throws IOException {
+    YPath p = toYPath(absolute(f));
+    forgetDirectoriesUnder(p);
     try {
-      return store.delete(toYPath(absolute(f)), recursive);
+      return store.delete(p, recursive);
     } catch (YtException e) {
       throw translate(e, f);
     }
@@ -231,15 +245,20 @@ public class YtFileSystem extends FileSystem {
   @Override
   public boolean mkdirs(Path f, FsPermission permission) throws IOException {
     YPath p = toYPath(absolute(f));
+    if (knownDirectories.contains(p)) {
+      return true;
+    }
     Optional<NodeStatus> existing = status(p);
     if (existing.isPresent()) {
       if (!existing.get().directory()) {
         throw new FileAlreadyExistsException(f + " exists and is a file");
       }
+      rememberDirectory(p);
       return true;
     }
     try {
       store.createDirectories(p);
+      rememberDirectory(p);
       return true;
     } catch (YtException e) {
       throw translate(e, f);
@@ -253,9 +272,39 @@ public class YtFileSystem extends FileSystem {
             .orElseThrow(() -> new FileNotFoundException(f + " not found")));
   }
 
+  /** Whether {@code f} is a directory this instance created or saw (no request is sent). */
+  boolean isKnownDirectory(Path f) {
+    return knownDirectories.contains(toYPath(absolute(f)));
+  }
+
+  /** {@code directory} and its ancestors exist (creating a node creates its parents). */
+  private void rememberDirectory(YPath directory) {
+    for (YPath p = directory; p != null; p = parentOf(p)) {
+      knownDirectories.add(p);
+    }
+  }
+
+  private static YPath parentOf(YPath p) {
+    String value = p.value();
+    int slash = value.lastIndexOf('/');
+    return slash <= 1 ? null : YPath.of(value.substring(0, slash));
+  }
+
+  /** {@code node} and everything below it may be gone. */
+  private void forgetDirectoriesUnder(YPath node) {
+    String prefix = node.value() + "/";
+    knownDirectories.removeIf(d -> d.equals(node) || d.value().startsWith(prefix));
+  }
+
   private Optional<NodeStatus> status(YPath p) throws IOException {
     try {
-      return store.status(p);
+      Optional<NodeStatus> status = store.status(p);
+      if (status.isEmpty()) {
+        forgetDirectoriesUnder(p);
+      } else if (status.get().directory()) {
+        rememberDirectory(p);
+      }
+      return status;
     } catch (YtException e) {
       throw new IOException("cannot get the status of " + p + ": " + e.getMessage(), e);
     }

@@ -65,10 +65,60 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
     params.put("offset", offset);
     params.put("max_row_count", maxRows);
     byte[] body = client.send(proxy, Command.PULL_QUEUE_CONSUMER, params, null, Repeat.READ);
-    List<QueueRow> result = new ArrayList<>();
-    for (Map<String, Object> raw : cluster.rows().decode(body, types)) {
-      QueueRow row = toQueueRow(partition, raw);
-      if (result.isEmpty()) {
+    QueueRowCollector rows = new QueueRowCollector(partition, offset, maxRows);
+    cluster.rows().decode(body, types, rows);
+    return rows.rows();
+  }
+
+  /**
+   * Builds each {@link QueueRow} as its columns are decoded: system columns go to the row's
+   * position and metadata, the others to its data, so no intermediate map of the whole row is made.
+   */
+  private static final class QueueRowCollector implements JsonRows.RowVisitor {
+
+    private final PartitionId partition;
+    private final long offset;
+    private final int maxRows;
+    private final List<QueueRow> rows = new ArrayList<>();
+    private Map<String, Object> data = new LinkedHashMap<>();
+    private Object tablet;
+    private Object rowIndex;
+    private Object timestamp;
+    private Object cumulativeDataWeight;
+
+    QueueRowCollector(PartitionId partition, long offset, int maxRows) {
+      this.partition = partition;
+      this.offset = offset;
+      this.maxRows = maxRows;
+    }
+
+    @Override
+    public void column(String name, Object value) {
+      if (!name.startsWith("$")) {
+        data.put(name, value);
+        return;
+      }
+      switch (name) {
+        case TABLET_INDEX -> tablet = value;
+        case ROW_INDEX -> rowIndex = value;
+        case TIMESTAMP -> timestamp = value;
+        case CUMULATIVE_DATA_WEIGHT -> cumulativeDataWeight = value;
+        default -> {
+          // Other system columns are not part of a queue row.
+        }
+      }
+    }
+
+    @Override
+    public boolean endRow() {
+      QueueRow row = toQueueRow();
+      int columns = data.size();
+      data = new LinkedHashMap<>(Math.max(16, columns * 2));
+      tablet = null;
+      rowIndex = null;
+      timestamp = null;
+      cumulativeDataWeight = null;
+      if (rows.isEmpty()) {
         if (row.rowIndex() < offset) {
           throw new YtTransportException(
               "pull_queue_consumer on "
@@ -80,41 +130,33 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
                   + ", below the offset",
               null);
         }
-      } else if (row.rowIndex() != result.get(result.size() - 1).rowIndex() + 1) {
-        break;
+      } else if (row.rowIndex() != rows.get(rows.size() - 1).rowIndex() + 1) {
+        return false; // a gap: keep the contiguous prefix
       }
-      result.add(row);
-      if (result.size() == maxRows) {
-        break;
-      }
+      rows.add(row);
+      return rows.size() < maxRows;
     }
-    return result;
-  }
 
-  private static QueueRow toQueueRow(PartitionId partition, Map<String, Object> raw) {
-    Object tablet = raw.get(TABLET_INDEX);
-    Object rowIndex = raw.get(ROW_INDEX);
-    if (!(rowIndex instanceof Long index)) {
-      throw new YtTransportException(
-          "pull_queue_consumer returned a row without $row_index for " + partition, null);
+    private QueueRow toQueueRow() {
+      if (!(rowIndex instanceof Long index)) {
+        throw new YtTransportException(
+            "pull_queue_consumer returned a row without $row_index for " + partition, null);
+      }
+      if (tablet instanceof Long t && t != partition.index()) {
+        throw new YtTransportException(
+            "pull_queue_consumer for " + partition + " returned a row of tablet " + t, null);
+      }
+      return new QueueRow(
+          partition.index(),
+          index,
+          Row.of(data),
+          optionalLong(timestamp),
+          optionalLong(cumulativeDataWeight));
     }
-    if (tablet instanceof Long t && t != partition.index()) {
-      throw new YtTransportException(
-          "pull_queue_consumer for " + partition + " returned a row of tablet " + t, null);
+
+    List<QueueRow> rows() {
+      return rows;
     }
-    Map<String, Object> data = new LinkedHashMap<>();
-    raw.forEach(
-        (column, value) -> {
-          if (!column.startsWith("$")) {
-            data.put(column, value);
-          }
-        });
-    return new QueueRow(
-        partition.index(),
-        index,
-        Row.of(data),
-        optionalLong(raw.get(TIMESTAMP)),
-        optionalLong(raw.get(CUMULATIVE_DATA_WEIGHT)));
   }
 
   private static OptionalLong optionalLong(Object value) {

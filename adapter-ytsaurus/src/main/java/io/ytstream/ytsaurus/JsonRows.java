@@ -28,6 +28,7 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,10 +58,11 @@ import java.util.Map;
  *       uuid its 16 bytes; uint64 an unsigned number.
  * </ul>
  *
- * <p>Numbers are read from their text, never through {@code double}: int64 and uint64 keep all 64
- * bits (a uint64 is a {@code Long} holding the bits), and {@code -0.0} keeps its sign. Values are
- * checked and put in canonical form by {@link YtValues} before they are sent; columns without a
- * known type (system columns, untyped projections) are written and read as plain YSON values.
+ * <p>Numbers never go through {@code double} (integers as longs or from their text): int64 and
+ * uint64 keep all 64 bits (a uint64 is a {@code Long} holding the bits), and {@code -0.0} keeps its
+ * sign. Values are checked and put in canonical form by {@link YtValues} before they are sent;
+ * columns without a known type (system columns, untyped projections) are written and read as plain
+ * YSON values.
  */
 final class JsonRows {
 
@@ -305,28 +307,179 @@ final class JsonRows {
 
   // ---- decoding ----
 
+  /** Receives each decoded row column by column, in the order the server wrote them. */
+  interface RowVisitor {
+
+    void column(String name, Object value);
+
+    /** The row is complete; false stops decoding (the rest of the body is not read). */
+    boolean endRow();
+  }
+
+  /** Rows as maps in column order (for callers that want the whole row as a map). */
   List<Map<String, Object>> decode(byte[] body, Map<String, YtType> types) {
     List<Map<String, Object>> rows = new ArrayList<>();
+    decode(
+        body,
+        types,
+        new RowVisitor() {
+          private Map<String, Object> row = new LinkedHashMap<>();
+
+          @Override
+          public void column(String name, Object value) {
+            row.put(name, value);
+          }
+
+          @Override
+          public boolean endRow() {
+            rows.add(row);
+            row = new LinkedHashMap<>();
+            return true;
+          }
+        });
+    return rows;
+  }
+
+  /**
+   * Decodes in one pass with Jackson's streaming parser: each value goes from the parser's tokens
+   * straight to the value the port defines (no intermediate tree, except under composite types,
+   * which keep the two-step path below). A column's name (transcoded from {@code encode_utf8}) and
+   * type are looked up once per distinct name per call, not per row.
+   */
+  void decode(byte[] body, Map<String, YtType> types, RowVisitor visitor) {
+    Map<String, Column> columns = new HashMap<>();
     try (JsonParser parser = FACTORY.createParser(body)) {
       JsonToken token;
       while ((token = parser.nextToken()) != null) {
         if (token != JsonToken.START_OBJECT) {
           throw new YtTransportException("a tabular row is not a JSON object", null);
         }
-        Map<String, Object> row = new LinkedHashMap<>();
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
-          String column = text(parser.currentName());
+          String jsonName = parser.currentName();
+          Column column = columns.get(jsonName);
+          if (column == null) {
+            String name = text(jsonName);
+            column = new Column(name, types.get(name));
+            columns.put(jsonName, column);
+          }
           parser.nextToken();
-          Object raw = readRaw(parser);
-          YtType type = types.get(column);
-          row.put(column, type == null ? yson(raw) : typed(type, raw, column));
+          visitor.column(
+              column.name(),
+              column.type() == null
+                  ? readYson(parser)
+                  : readTyped(parser, column.type(), column.name()));
         }
-        rows.add(row);
+        if (!visitor.endRow()) {
+          return;
+        }
       }
     } catch (IOException e) {
       throw new YtTransportException("a tabular response is not JSON lines", e);
     }
-    return rows;
+  }
+
+  /** A column as it arrives: its name as text and its type (null when the schema has none). */
+  private record Column(String name, YtType type) {}
+
+  /** The parser's current value against {@code type}; the same results as {@link #typed}. */
+  private static Object readTyped(JsonParser parser, YtType type, String where) throws IOException {
+    if (type instanceof YtTagged t) {
+      return readTyped(parser, t.item(), where);
+    }
+    if (parser.currentToken() == JsonToken.VALUE_NULL) {
+      return null;
+    }
+    if (type instanceof YtOptional o && !o.item().isNullable()) {
+      return readTyped(parser, o.item(), where);
+    }
+    if (type instanceof YtPrimitive p && p != YtPrimitive.YSON) {
+      return readPrimitive(parser, p, where);
+    }
+    // Composite values (and yson) are rare in queues: read them as a tree and convert.
+    return typed(type, readRaw(parser), where);
+  }
+
+  private static Object readPrimitive(JsonParser parser, YtPrimitive type, String where)
+      throws IOException {
+    JsonToken token = parser.currentToken();
+    switch (type) {
+      case UINT8, UINT16, UINT32, UINT64, DATE, DATETIME, TIMESTAMP:
+        if (token == JsonToken.VALUE_NUMBER_INT) {
+          if (fitsLong(parser) && !startsWithMinus(parser)) {
+            return parser.getLongValue();
+          }
+          return primitive(type, new RawNumber(parser.getText(), true), where);
+        }
+        throw mismatch(type, where);
+      case INT8, INT16, INT32, INT64, INTERVAL, DATE32, DATETIME64, TIMESTAMP64, INTERVAL64:
+        if (token == JsonToken.VALUE_NUMBER_INT && fitsLong(parser)) {
+          return parser.getLongValue();
+        }
+        return primitive(type, readRaw(parser), where);
+      case STRING:
+        if (token == JsonToken.VALUE_STRING && isAscii(parser)) {
+          return parser.getText();
+        }
+        return primitive(type, readRaw(parser), where);
+      case UTF8:
+      case JSON:
+        if (token == JsonToken.VALUE_STRING && isAscii(parser)) {
+          return parser.getText();
+        }
+        return primitive(type, readRaw(parser), where);
+      default:
+        return primitive(type, readRaw(parser), where);
+    }
+  }
+
+  /** A plain YSON value from the parser; the same results as {@code yson(readRaw(parser))}. */
+  private static Object readYson(JsonParser parser) throws IOException {
+    switch (parser.currentToken()) {
+      case VALUE_NULL:
+        return null;
+      case VALUE_TRUE:
+        return Boolean.TRUE;
+      case VALUE_FALSE:
+        return Boolean.FALSE;
+      case VALUE_NUMBER_INT:
+        if (fitsLong(parser)) {
+          return parser.getLongValue();
+        }
+        return yson(readRaw(parser));
+      case VALUE_STRING:
+        if (isAscii(parser)) {
+          return parser.getText();
+        }
+        return yson(readRaw(parser));
+      default:
+        return yson(readRaw(parser));
+    }
+  }
+
+  /** An integer token Jackson holds as an int or a long (so within int64). */
+  private static boolean fitsLong(JsonParser parser) throws IOException {
+    JsonParser.NumberType kind = parser.getNumberType();
+    return kind == JsonParser.NumberType.INT || kind == JsonParser.NumberType.LONG;
+  }
+
+  private static boolean startsWithMinus(JsonParser parser) throws IOException {
+    return parser.getTextLength() > 0 && parser.getTextCharacters()[parser.getTextOffset()] == '-';
+  }
+
+  /**
+   * Only code points below U+0080: with {@code encode_utf8=true} those are the bytes of an ASCII
+   * string, which is valid UTF-8 and decodes to the very same text.
+   */
+  private static boolean isAscii(JsonParser parser) throws IOException {
+    char[] chars = parser.getTextCharacters();
+    int from = parser.getTextOffset();
+    int to = from + parser.getTextLength();
+    for (int i = from; i < to; i++) {
+      if (chars[i] >= 0x80) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static Object readRaw(JsonParser parser) throws IOException {

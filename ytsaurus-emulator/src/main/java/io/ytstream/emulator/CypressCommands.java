@@ -189,7 +189,7 @@ final class CypressCommands {
     }
     ObjectNode attributes = attributesOf(path);
     if (attribute.isEmpty()) {
-      return value(attributes);
+      return value(filtered(attributes, request.optional("attributes")));
     }
     JsonNode found = attributes;
     for (String segment : attribute.split("/")) {
@@ -200,6 +200,21 @@ final class CypressCommands {
           500, "Error resolving path " + text + ": attribute \"" + attribute + "\" is not found");
     }
     return value(found);
+  }
+
+  /** {@code get <node>/@} with {@code attributes=[..]} answers only the attributes named. */
+  private static ObjectNode filtered(ObjectNode attributes, Optional<JsonNode> wanted) {
+    if (wanted.isEmpty() || !wanted.get().isArray()) {
+      return attributes;
+    }
+    ObjectNode out = nodes().objectNode();
+    for (JsonNode name : wanted.get()) {
+      JsonNode value = attributes.get(name.asText());
+      if (value != null) {
+        out.set(name.asText(), value);
+      }
+    }
+    return out;
   }
 
   private JsonNode nodeValue(YPath path) {

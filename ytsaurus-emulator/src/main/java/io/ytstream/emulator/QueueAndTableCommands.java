@@ -95,7 +95,8 @@ final class QueueAndTableCommands {
     List<Map<String, Object>> out = new ArrayList<>();
     long weight = 0;
     for (QueueRow row : rows) {
-      Map<String, Object> values = new LinkedHashMap<>();
+      // Sized for the data and the four system columns, so it is never resized.
+      Map<String, Object> values = new LinkedHashMap<>((row.data().asMap().size() + 4) * 2);
       values.put("$tablet_index", (long) row.tabletIndex());
       values.put("$row_index", row.rowIndex());
       values.putAll(row.data().asMap());

@@ -1,6 +1,5 @@
 package io.ytstream.emulator;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
@@ -31,7 +30,7 @@ final class RowDataWeight {
       return 1;
     }
     if (value instanceof String text) {
-      return text.getBytes(StandardCharsets.UTF_8).length;
+      return utf8Length(text);
     }
     if (value instanceof byte[] bytes) {
       return bytes.length;
@@ -52,5 +51,27 @@ final class RowDataWeight {
     }
     // Integers, doubles and anything of fixed width.
     return 8;
+  }
+
+  /** The length of {@code text} in UTF-8, without encoding it (this runs for every pulled row). */
+  static long utf8Length(String text) {
+    long length = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < 0x80) {
+        length += 1;
+      } else if (c < 0x800) {
+        length += 2;
+      } else if (Character.isHighSurrogate(c)
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
+        length += 4;
+        i++;
+      } else {
+        // Other chars, lone surrogates included (encoded as '?', one byte, by getBytes).
+        length += Character.isSurrogate(c) ? 1 : 3;
+      }
+    }
+    return length;
   }
 }

@@ -1,5 +1,6 @@
 package io.ytstream.emulator;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -18,6 +19,7 @@ import io.ytstream.core.schema.YtTuple;
 import io.ytstream.core.schema.YtType;
 import io.ytstream.core.schema.YtVariantStruct;
 import io.ytstream.core.schema.YtVariantTuple;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -531,6 +533,78 @@ final class TypedJson {
   }
 
   // ---- a typed column value to JSON ----
+
+  /**
+   * Writes what {@link #toJson} builds, without building it for the common scalar cases (integers,
+   * finite doubles, ASCII strings); anything else is written through its tree.
+   */
+  void write(JsonGenerator gen, YtType type, Object value) throws IOException {
+    while (value != null
+        && (type instanceof YtTagged || (type instanceof YtOptional o && !o.item().isNullable()))) {
+      type = type instanceof YtTagged t ? t.item() : ((YtOptional) type).item();
+    }
+    if (value == null) {
+      gen.writeNull();
+      return;
+    }
+    if (type == null || type instanceof YtPrimitive) {
+      YtPrimitive p = (YtPrimitive) type;
+      if (value instanceof Long l
+          && (p == null || isPlainInteger(p) || (l >= 0 && p == YtPrimitive.UINT64))) {
+        gen.writeNumber(l);
+        return;
+      }
+      if (value instanceof Double d
+          && Double.isFinite(d)
+          && (p == null || p == YtPrimitive.DOUBLE || p == YtPrimitive.FLOAT)) {
+        gen.writeNumber(d);
+        return;
+      }
+      if (value instanceof String text
+          && (p == null
+              || p == YtPrimitive.STRING
+              || p == YtPrimitive.UTF8
+              || p == YtPrimitive.JSON)
+          && isAscii(text)) {
+        // An ASCII string's UTF-8 bytes, one code point each, are the string itself.
+        gen.writeString(text);
+        return;
+      }
+    }
+    gen.writeTree(toJson(type, value));
+  }
+
+  /** Integer types whose value {@link #toJson} writes as a plain signed number. */
+  private static boolean isPlainInteger(YtPrimitive type) {
+    return switch (type) {
+      case INT8,
+          INT16,
+          INT32,
+          INT64,
+          UINT8,
+          UINT16,
+          UINT32,
+          DATE,
+          DATETIME,
+          TIMESTAMP,
+          INTERVAL,
+          DATE32,
+          DATETIME64,
+          TIMESTAMP64,
+          INTERVAL64 ->
+          true;
+      default -> false;
+    };
+  }
+
+  private static boolean isAscii(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      if (text.charAt(i) >= 0x80) {
+        return false;
+      }
+    }
+    return true;
+  }
 
   JsonNode toJson(YtType type, Object value) {
     if (type == null) {

@@ -1,13 +1,17 @@
 package io.ytstream.emulator;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ytstream.core.schema.YtType;
 import io.ytstream.ports.Row;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -124,15 +128,31 @@ final class WireFormat {
     return rows;
   }
 
-  /** Tabular output: one JSON object per line, each column written as its type requires. */
+  /**
+   * Tabular output: one JSON object per line, each column written as its type requires, straight to
+   * a streaming generator (no tree per row; only composite values build one).
+   */
   byte[] writeRows(List<Map<String, Object>> rows, Map<String, YtType> types) {
     TypedJson typed = new TypedJson(encodeUtf8, stringifyNanAndInfinity);
-    StringBuilder out = new StringBuilder();
-    for (Map<String, Object> row : rows) {
-      ObjectNode node = JSON.createObjectNode();
-      row.forEach((k, v) -> node.set(typed.jsonKey(k), typed.toJson(types.get(k), v)));
-      out.append(node.toString()).append('\n');
+    ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(256, rows.size() * 64));
+    // Column names repeat on every row: transcode each once per answer.
+    Map<String, String> jsonKeys = new HashMap<>();
+    try (JsonGenerator gen = JSON.getFactory().createGenerator(out)) {
+      gen.setRootValueSeparator(new SerializedString("\n"));
+      for (Map<String, Object> row : rows) {
+        gen.writeStartObject();
+        for (Map.Entry<String, Object> column : row.entrySet()) {
+          gen.writeFieldName(jsonKeys.computeIfAbsent(column.getKey(), typed::jsonKey));
+          typed.write(gen, types.get(column.getKey()), column.getValue());
+        }
+        gen.writeEndObject();
+      }
+      if (!rows.isEmpty()) {
+        gen.writeRaw('\n');
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
-    return out.toString().getBytes(StandardCharsets.UTF_8);
+    return out.toByteArray();
   }
 }
