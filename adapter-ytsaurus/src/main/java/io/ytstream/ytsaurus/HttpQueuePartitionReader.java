@@ -7,8 +7,10 @@ import io.ytstream.core.schema.YtType;
 import io.ytstream.ports.QueuePartitionReader;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
+import io.ytstream.ports.RowLayout;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -80,7 +82,12 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
     private final long offset;
     private final int maxRows;
     private final List<QueueRow> rows = new ArrayList<>();
-    private Map<String, Object> data = new LinkedHashMap<>();
+    // The data columns of the row being decoded, and the layout of the row before: rows of one
+    // answer share a layout, so each row adopts its value array without a map or a copy.
+    private final List<String> names = new ArrayList<>();
+    private final List<Object> values = new ArrayList<>();
+    private RowLayout layout;
+    private boolean sameLayout = true;
     private Object tablet;
     private Object rowIndex;
     private Object timestamp;
@@ -95,7 +102,15 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
     @Override
     public void column(String name, Object value) {
       if (!name.startsWith("$")) {
-        data.put(name, value);
+        int position = values.size();
+        if (sameLayout
+            && (layout == null
+                || position >= layout.size()
+                || !layout.name(position).equals(name))) {
+          sameLayout = false;
+        }
+        names.add(name);
+        values.add(value);
         return;
       }
       switch (name) {
@@ -112,8 +127,9 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
     @Override
     public boolean endRow() {
       QueueRow row = toQueueRow();
-      int columns = data.size();
-      data = new LinkedHashMap<>(Math.max(16, columns * 2));
+      names.clear();
+      values.clear();
+      sameLayout = true;
       tablet = null;
       rowIndex = null;
       timestamp = null;
@@ -149,9 +165,24 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
       return new QueueRow(
           partition.index(),
           index,
-          Row.of(data),
+          data(),
           optionalLong(timestamp),
           optionalLong(cumulativeDataWeight));
+    }
+
+    private Row data() {
+      if (!sameLayout || layout == null || layout.size() != values.size()) {
+        if (new HashSet<>(names).size() != names.size()) {
+          // A repeated column name: the map keeps the first position and the last value.
+          Map<String, Object> map = new LinkedHashMap<>();
+          for (int i = 0; i < names.size(); i++) {
+            map.put(names.get(i), values.get(i));
+          }
+          return Row.of(map);
+        }
+        layout = RowLayout.of(names);
+      }
+      return Row.adopting(layout, values.toArray());
     }
 
     List<QueueRow> rows() {
