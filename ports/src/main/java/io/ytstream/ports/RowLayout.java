@@ -1,9 +1,7 @@
 package io.ytstream.ports;
 
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -14,10 +12,12 @@ import java.util.Objects;
  */
 public final class RowLayout {
 
-  private static final RowLayout EMPTY = new RowLayout(new String[0], Map.of());
+  private static final RowLayout EMPTY = new RowLayout(new String[0], new int[2]);
 
   private final String[] names;
-  private final Map<String, Integer> positions;
+  // Positions by name: open addressing on the names' hash codes, holding position + 1 (0 is
+  // empty); length a power of two of at least twice the names. A lookup table, never iterated.
+  private final int[] slots;
   private final List<String> nameList;
 
   /** The layout last derived by {@link #without}; reused while rows drop the same column. */
@@ -28,9 +28,9 @@ public final class RowLayout {
 
   private record Derived(String column, RowLayout layout) {}
 
-  private RowLayout(String[] names, Map<String, Integer> positions) {
+  private RowLayout(String[] names, int[] slots) {
     this.names = names;
-    this.positions = positions;
+    this.slots = slots;
     this.nameList = List.of(names);
   }
 
@@ -39,13 +39,25 @@ public final class RowLayout {
     if (names.length == 0) {
       return EMPTY;
     }
-    Map<String, Integer> positions = new HashMap<>(names.length * 2);
+    int[] slots = new int[Integer.highestOneBit(names.length * 4 - 1)];
+    int mask = slots.length - 1;
     for (int i = 0; i < names.length; i++) {
-      if (positions.put(Objects.requireNonNull(names[i], "column name"), i) != null) {
-        return null;
+      String name = Objects.requireNonNull(names[i], "column name");
+      int h = home(name, mask);
+      while (slots[h] != 0) {
+        if (names[slots[h] - 1].equals(name)) {
+          return null;
+        }
+        h = (h + 1) & mask;
       }
+      slots[h] = i + 1;
     }
-    return new RowLayout(names, positions);
+    return new RowLayout(names, slots);
+  }
+
+  private static int home(String name, int mask) {
+    int h = name.hashCode();
+    return (h ^ (h >>> 16)) & mask;
   }
 
   /** The layout of {@code names}, adopted without a copy. */
@@ -84,8 +96,17 @@ public final class RowLayout {
 
   /** The position of {@code column}, or -1 when the layout has no such column. */
   public int positionOf(String column) {
-    Integer p = positions.get(column);
-    return p == null ? -1 : p;
+    if (column == null) {
+      return -1;
+    }
+    int mask = slots.length - 1;
+    for (int h = home(column, mask); slots[h] != 0; h = (h + 1) & mask) {
+      String name = names[slots[h] - 1];
+      if (name.equals(column)) {
+        return slots[h] - 1;
+      }
+    }
+    return -1;
   }
 
   /** Whether this layout has exactly {@code names}, in this order. */

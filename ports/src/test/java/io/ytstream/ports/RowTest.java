@@ -18,6 +18,24 @@ import org.junit.jupiter.api.Test;
 class RowTest {
 
   @Test
+  void layoutFindsEveryColumnAlsoWhenNamesShareAHashCode() {
+    // "Aa" and "BB" have the same String.hashCode, as do "AaAa", "AaBB", "BBAa" and "BBBB".
+    List<String> names = new ArrayList<>(List.of("Aa", "BB", "AaAa", "AaBB", "BBAa", "BBBB"));
+    for (int i = 0; i < 40; i++) {
+      names.add("c" + i);
+    }
+    RowLayout layout = RowLayout.of(names);
+    for (int i = 0; i < names.size(); i++) {
+      assertEquals(i, layout.positionOf(names.get(i)), names.get(i));
+    }
+    assertEquals(-1, layout.positionOf("Ab"));
+    assertEquals(-1, layout.positionOf("c40"));
+    assertEquals(-1, layout.positionOf(null));
+    assertThrows(IllegalArgumentException.class, () -> RowLayout.of("Aa", "BB", "Aa"));
+    assertEquals(-1, RowLayout.of().positionOf("x"));
+  }
+
+  @Test
   void positionalAccessAgreesWithNamedAccess() {
     Row row = Row.of("id", 7L, "payload", "a", "flag", null);
     RowLayout layout = row.layout();
