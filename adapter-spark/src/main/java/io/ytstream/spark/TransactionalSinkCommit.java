@@ -9,6 +9,7 @@ import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.OffsetRange;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.core.plan.PlanLimits;
 import io.ytstream.ports.TabletTransaction;
 import io.ytstream.ports.spi.YtCluster;
 import java.util.Map;
@@ -74,9 +75,11 @@ final class TransactionalSinkCommit {
         perTablet[t] += rows[t];
       }
     }
-    checkTabletLimit(epochId, perTablet);
-
     CheckpointBatchRanges batch = CheckpointBatchRanges.read(checkpointRoot, hadoopConf, epochId);
+    BatchSize read = BatchSize.of(batch);
+    checkTabletLimit(epochId, perTablet, read);
+    checkEveryRowKept(epochId, messages, read);
+
     if (batch.ranges().isEmpty()) {
       // No yt source rows in this batch (a no-data batch, or the query reads another source):
       // the output alone is committed, with no consumer to decide recovery.
@@ -151,7 +154,7 @@ final class TransactionalSinkCommit {
         abortQuietly(tx);
         if (error instanceof YtException yt
             && yt.hasCode(YtErrorCode.TOO_MANY_ROWS_IN_TRANSACTION)) {
-          throw tooManyRows(epochId, perTablet, error);
+          throw tooManyRows(epochId, perTablet, read, error);
         }
         throw new IllegalStateException(
             "batch " + epochId + " cannot commit: " + state.reason(), error);
@@ -175,18 +178,73 @@ final class TransactionalSinkCommit {
     }
   }
 
-  private void checkTabletLimit(long epochId, long[] perTablet) {
+  /** The most rows the batch read from one queue partition, and from how many partitions. */
+  private record BatchSize(long largestRange, int partitions) {
+
+    static BatchSize of(CheckpointBatchRanges batch) {
+      long largest = 0;
+      for (OffsetRange r : batch.ranges()) {
+        largest = Math.max(largest, r.rowCount());
+      }
+      return new BatchSize(largest, batch.ranges().size());
+    }
+
+    String describe() {
+      return partitions == 0
+          ? "This batch read no yt queue rows"
+          : "This batch read up to "
+              + largestRange
+              + " rows from each of "
+              + partitions
+              + " queue partitions (option max_rows_per_partition caps that; its default is "
+              + PlanLimits.DEFAULT_MAX_ROWS_PER_PARTITION
+              + ")";
+    }
+  }
+
+  private void checkTabletLimit(long epochId, long[] perTablet, BatchSize read) {
     long worst = 0;
     for (long rows : perTablet) {
       worst = Math.max(worst, rows);
     }
     long limit = spec.sorted() ? maxRowsPerTablet * spec.tabletCount() : maxRowsPerTablet;
     if (worst > limit) {
-      throw tooManyRows(epochId, perTablet, null);
+      throw tooManyRows(epochId, perTablet, read, null);
     }
   }
 
-  private IllegalArgumentException tooManyRows(long epochId, long[] perTablet, Throwable cause) {
+  /**
+   * A task that ran out of memory for its rows (Spark's execution memory for the task) kept none
+   * and inserted none: fail the batch before committing anything.
+   */
+  private void checkEveryRowKept(long epochId, YtCommitMessage[] messages, BatchSize read) {
+    String first = null;
+    for (YtCommitMessage m : messages) {
+      if (m != null && m.notKept() != null && first == null) {
+        first = m.notKept();
+      }
+    }
+    if (first == null) {
+      return;
+    }
+    throw new IllegalArgumentException(
+        "batch "
+            + epochId
+            + " is too large for the executors' memory in transactional mode: each write task"
+            + " keeps its rows in memory until the batch transaction commits, and "
+            + first
+            + ". "
+            + read.describe()
+            + ". Lower option max_rows_per_partition"
+            + (read.largestRange() > 1
+                ? " (now at least " + read.largestRange() + "; try " + read.largestRange() / 4 + ")"
+                : "")
+            + ", or give executors more memory (spark.executor.memory). Nothing was written"
+            + " and the consumer did not move.");
+  }
+
+  private IllegalArgumentException tooManyRows(
+      long epochId, long[] perTablet, BatchSize read, Throwable cause) {
     long total = 0;
     long worst = 0;
     for (long rows : perTablet) {
@@ -195,6 +253,12 @@ final class TransactionalSinkCommit {
     }
     long needed =
         Math.max(spec.tabletCount() + 1, (total + maxRowsPerTablet - 1) / maxRowsPerTablet);
+    String fit =
+        read.partitions() == 0
+            ? ""
+            : " For a query that writes one row per row read, max_rows_per_partition="
+                + Math.max(1, maxRowsPerTablet * spec.tabletCount() / read.partitions())
+                + " fits the output as it is.";
     return new IllegalArgumentException(
         "batch "
             + epochId
@@ -213,8 +277,11 @@ final class TransactionalSinkCommit {
             + spec.tabletCount()
             + "): reshard "
             + spec.path()
-            + ", or lower option max_rows_per_partition. Nothing was written and the consumer"
-            + " did not move.",
+            + ", or lower option max_rows_per_partition. "
+            + read.describe()
+            + "."
+            + fit
+            + " Nothing was written and the consumer did not move.",
         cause);
   }
 

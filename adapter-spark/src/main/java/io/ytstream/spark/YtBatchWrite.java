@@ -20,7 +20,7 @@ final class YtBatchWrite implements BatchWrite {
 
   @Override
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
-    return new YtDataWriterFactory(spec, null, -1);
+    return YtDataWriterFactory.outsideTransaction(spec);
   }
 
   @Override

@@ -16,12 +16,23 @@ final class YtCommitMessage implements WriterCommitMessage {
   private final long epochId;
   private final String transactionId;
   private final long[] rowsPerTablet;
+  private final String notKept;
 
-  YtCommitMessage(int partitionId, long epochId, String transactionId, long[] rowsPerTablet) {
+  YtCommitMessage(
+      int partitionId, long epochId, String transactionId, long[] rowsPerTablet, String notKept) {
     this.partitionId = partitionId;
     this.epochId = epochId;
     this.transactionId = transactionId;
     this.rowsPerTablet = rowsPerTablet.clone();
+    this.notKept = notKept;
+  }
+
+  /**
+   * Null when the task inserted all its rows; otherwise why it stopped keeping them (transactional
+   * mode: too many rows for memory or for the transaction), and then it inserted none.
+   */
+  String notKept() {
+    return notKept;
   }
 
   int partitionId() {
@@ -55,6 +66,7 @@ final class YtCommitMessage implements WriterCommitMessage {
         + transactionId
         + ", rows="
         + rows()
+        + (notKept == null ? "" : ", not kept: " + notKept)
         + "]";
   }
 }

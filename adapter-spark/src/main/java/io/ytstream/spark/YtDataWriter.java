@@ -37,7 +37,9 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * Rows for an ordered table carry {@code $tablet_index}: row k of task p goes to tablet {@code (p +
- * k) mod tablets}, so the driver knows how many rows each tablet gets in a batch transaction.
+ * k) mod tablets}, so the driver knows how many rows each tablet gets in a batch transaction. In a
+ * batch transaction the rows wait in a {@link TransactionRowBuffer}: compact copies, bounded by
+ * Spark's execution memory for the task and by the transaction's rows per tablet.
  */
 final class YtDataWriter implements DataWriter<InternalRow> {
 
@@ -51,19 +53,69 @@ final class YtDataWriter implements DataWriter<InternalRow> {
   private final long epochId;
   private final long[] rowsPerTablet;
   private final List<Row> buffer = new ArrayList<>();
+  private final TransactionRowBuffer kept;
+  private final long maxRowsPerTabletCounter;
   private long rowCount;
 
-  YtDataWriter(YtWriteSpec spec, TransactionId transaction, int partitionId, long epochId) {
+  /**
+   * {@code maxRowsPerTablet} is the cluster's rows per tablet per transaction; only a writer in a
+   * batch transaction uses it.
+   */
+  YtDataWriter(
+      YtWriteSpec spec,
+      TransactionId transaction,
+      int partitionId,
+      long epochId,
+      long maxRowsPerTablet) {
     this.spec = spec;
     this.cluster = spec.cluster().connect();
     this.transaction = transaction;
     this.partitionId = partitionId;
     this.epochId = epochId;
     this.rowsPerTablet = new long[spec.sorted() ? 1 : spec.tabletCount()];
+    this.kept = transaction == null ? null : TransactionRowBuffer.forCurrentTask();
+    // A sorted output's rows are counted in one counter, spread over its tablets by key.
+    this.maxRowsPerTabletCounter =
+        spec.sorted() ? saturatedProduct(maxRowsPerTablet, spec.tabletCount()) : maxRowsPerTablet;
   }
 
   @Override
   public void write(InternalRow record) {
+    int tablet = spec.sorted() ? 0 : tabletOf(rowCount);
+    rowsPerTablet[tablet]++;
+    rowCount++;
+    if (kept != null) {
+      keepForTransaction(record, tablet);
+      return;
+    }
+    buffer.add(toYtRow(record, rowCount - 1));
+    if (buffer.size() >= spec.dynBatchSize()) {
+      flushOutsideTransaction();
+    }
+  }
+
+  /**
+   * In a batch transaction rows wait for the task's commit. Once this task alone has more rows for
+   * one tablet than the transaction may hold, the batch cannot commit whatever the other tasks
+   * bring: the rows are dropped and only counted, so the driver fails the batch with the counts
+   * instead of the executor running out of memory.
+   */
+  private void keepForTransaction(InternalRow record, int tablet) {
+    if (rowsPerTablet[tablet] > maxRowsPerTabletCounter && kept.stoppedBecause() == null) {
+      kept.stop(
+          "its rows for one output tablet passed the limit of "
+              + maxRowsPerTabletCounter
+              + " per transaction",
+          rowCount - 1);
+    }
+    kept.add(record, rowCount - 1);
+  }
+
+  private int tabletOf(long rowNumber) {
+    return (int) ((partitionId + rowNumber) % spec.tabletCount());
+  }
+
+  private Row toYtRow(InternalRow record, long rowNumber) {
     List<ColumnSpec> columns = spec.columns();
     Map<String, Object> values = new LinkedHashMap<>();
     for (int i = 0; i < columns.size(); i++) {
@@ -71,17 +123,15 @@ final class YtDataWriter implements DataWriter<InternalRow> {
       Object raw = record.isNullAt(i) ? null : record.get(i, c.sparkType());
       c.writeInto(values, raw);
     }
-    int tablet = 0;
     if (!spec.sorted()) {
-      tablet = (int) ((partitionId + rowCount) % spec.tabletCount());
-      values.put("$tablet_index", (long) tablet);
+      values.put("$tablet_index", (long) tabletOf(rowNumber));
     }
-    rowsPerTablet[tablet]++;
-    rowCount++;
-    buffer.add(Row.of(values));
-    if (transaction == null && buffer.size() >= spec.dynBatchSize()) {
-      flushOutsideTransaction();
-    }
+    return Row.of(values);
+  }
+
+  private static long saturatedProduct(long a, long b) {
+    long product = a * b;
+    return b != 0 && product / b != a ? Long.MAX_VALUE : product;
   }
 
   private void flushOutsideTransaction() {
@@ -118,25 +168,55 @@ final class YtDataWriter implements DataWriter<InternalRow> {
     if (transaction == null) {
       flushOutsideTransaction();
     } else {
-      TabletTransaction tx = cluster.transactions().attach(transaction);
-      markFailuresFromHereOn();
-      try {
-        for (int from = 0; from < buffer.size(); from += spec.dynBatchSize()) {
-          tx.insertRows(
-              spec.path(),
-              buffer.subList(from, Math.min(buffer.size(), from + spec.dynBatchSize())));
-        }
-      } catch (RuntimeException e) {
-        // Part of this attempt's rows may be in the batch transaction, and Spark lets another
-        // attempt of the partition commit after an authorized one fails: abort the transaction
-        // so the batch can only fail (and run again after a restart), never commit twice.
-        abortAfterPartialInsert(tx, e);
-        throw e;
+      String stopped = kept.stoppedBecause();
+      if (stopped != null) {
+        // The batch cannot commit: insert nothing, report why, and let the driver fail it.
+        LOG.warn(
+            "partition {} of batch {} stopped keeping rows after {} rows ({}); the batch will"
+                + " fail on the driver",
+            partitionId,
+            epochId,
+            kept.stoppedAtRow(),
+            stopped);
+        return new YtCommitMessage(
+            partitionId,
+            epochId,
+            transaction.value(),
+            rowsPerTablet,
+            "partition " + partitionId + " stopped at row " + kept.stoppedAtRow() + ": " + stopped);
       }
-      buffer.clear();
+      insertIntoTransaction();
     }
     return new YtCommitMessage(
-        partitionId, epochId, transaction == null ? null : transaction.value(), rowsPerTablet);
+        partitionId,
+        epochId,
+        transaction == null ? null : transaction.value(),
+        rowsPerTablet,
+        null);
+  }
+
+  private void insertIntoTransaction() {
+    TabletTransaction tx = cluster.transactions().attach(transaction);
+    List<InternalRow> rows = kept.rows();
+    markFailuresFromHereOn(!rows.isEmpty());
+    try {
+      for (int from = 0; from < rows.size(); from += spec.dynBatchSize()) {
+        int to = Math.min(rows.size(), from + spec.dynBatchSize());
+        List<Row> chunk = new ArrayList<>(to - from);
+        for (int k = from; k < to; k++) {
+          chunk.add(toYtRow(rows.get(k), k));
+        }
+        tx.insertRows(spec.path(), chunk);
+      }
+    } catch (RuntimeException e) {
+      // Part of this attempt's rows may be in the batch transaction, and Spark lets another
+      // attempt of the partition commit after an authorized one fails: abort the transaction
+      // so the batch can only fail (and run again after a restart), never commit twice.
+      abortAfterPartialInsert(tx, e);
+      throw e;
+    } finally {
+      kept.release();
+    }
   }
 
   /**
@@ -144,9 +224,9 @@ final class YtDataWriter implements DataWriter<InternalRow> {
    * runs next) carries {@link BatchWriteJobListener.InsertsStarted}, so the driver's listener does
    * not take it for a failure before inserting, which a retry may follow harmlessly.
    */
-  private void markFailuresFromHereOn() {
+  private void markFailuresFromHereOn(boolean inserting) {
     TaskContext task = TaskContext.get();
-    if (task != null && !buffer.isEmpty()) {
+    if (task != null && inserting) {
       String id = transaction.value();
       task.addTaskFailureListener(
           (TaskFailureListener)
@@ -171,10 +251,16 @@ final class YtDataWriter implements DataWriter<InternalRow> {
   @Override
   public void abort() {
     buffer.clear();
+    if (kept != null) {
+      kept.release();
+    }
   }
 
   @Override
   public void close() {
+    if (kept != null) {
+      kept.release();
+    }
     cluster.close();
   }
 }

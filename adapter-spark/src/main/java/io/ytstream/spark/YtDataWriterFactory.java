@@ -17,11 +17,28 @@ final class YtDataWriterFactory implements DataWriterFactory, StreamingDataWrite
   private final YtWriteSpec spec;
   private final String transactionId;
   private final long epochId;
+  private final long maxRowsPerTablet;
 
-  YtDataWriterFactory(YtWriteSpec spec, String transactionId, long epochId) {
+  private YtDataWriterFactory(
+      YtWriteSpec spec, String transactionId, long epochId, long maxRowsPerTablet) {
     this.spec = spec;
     this.transactionId = transactionId;
     this.epochId = epochId;
+    this.maxRowsPerTablet = maxRowsPerTablet;
+  }
+
+  /** Writers that flush their own chunks (at-least-once, idempotent receiver, static writes). */
+  static YtDataWriterFactory outsideTransaction(YtWriteSpec spec) {
+    return new YtDataWriterFactory(spec, null, -1, Long.MAX_VALUE);
+  }
+
+  /**
+   * Writers that keep their rows for the batch transaction {@code transactionId}, which takes at
+   * most {@code maxRowsPerTablet} rows per output tablet.
+   */
+  static YtDataWriterFactory inTransaction(
+      YtWriteSpec spec, String transactionId, long maxRowsPerTablet) {
+    return new YtDataWriterFactory(spec, transactionId, -1, maxRowsPerTablet);
   }
 
   @Override
@@ -35,6 +52,7 @@ final class YtDataWriterFactory implements DataWriterFactory, StreamingDataWrite
         spec,
         transactionId == null ? null : new TransactionId(transactionId),
         partitionId,
-        epochId);
+        epochId,
+        maxRowsPerTablet);
   }
 }

@@ -64,14 +64,15 @@ final class YtStreamingWrite implements StreamingWrite {
   public synchronized StreamingDataWriterFactory createStreamingWriterFactory(
       PhysicalWriteInfo info) {
     if (!transactional()) {
-      return new YtDataWriterFactory(spec, null, -1);
+      return YtDataWriterFactory.outsideTransaction(spec);
     }
     finishOpen("a new batch started");
     open = cluster.transactions().start(settings.transactionTimeout());
     startPinging(open);
     writeJobs.tagJobsOf(open.id().value());
     LOG.debug("batch transaction {} opened", open.id());
-    return new YtDataWriterFactory(spec, open.id().value(), -1);
+    return YtDataWriterFactory.inTransaction(
+        spec, open.id().value(), settings.maxRowsPerTabletPerTransaction());
   }
 
   @Override

@@ -222,8 +222,56 @@ class BadInputTest {
         m,
         "would write 16 rows into //out in one transaction",
         "allows 5 rows per tablet",
-        "needs at least 4 tablets (it has 1)");
+        "needs at least 4 tablets (it has 1)",
+        "This batch read up to 8 rows from each of 2 queue partitions",
+        "max_rows_per_partition=2 fits the output");
     assertTrue(c.cluster.liveTransactions().isEmpty(), "the batch transaction was aborted");
+  }
+
+  /**
+   * Each task alone holds more rows for the one output tablet than the transaction may take: the
+   * tasks stop keeping rows and succeed (no task fails, so Spark retries nothing), and the driver
+   * fails the batch with the counts.
+   */
+  @Test
+  void tasksOverThePerTabletLimitStopKeepingRowsAndNoTaskIsRetried() throws Exception {
+    spark.conf().set(YtSettings.TRANSACTIONAL, "true");
+    spark.conf().set(YtSettings.MAX_ROWS_PER_TABLET, "5");
+    FailedTasks failed = new FailedTasks();
+    spark.sparkContext().addSparkListener(failed);
+    try (LogCapture stopped = new LogCapture("stopped keeping rows")) {
+      String m =
+          failure(
+              () ->
+                  runToEnd(
+                      writer(
+                              reader().option("max_rows_per_partition", "100").load("//q"),
+                              "yt:///ckpt/bad-limit-tasks")
+                          .start()));
+      assertMentions(m, "would write 16 rows into //out", "max_rows_per_partition=2 fits");
+      assertEquals(
+          2,
+          stopped.leaks().stream().filter(l -> l.startsWith(YtDataWriter.class.getName())).count(),
+          "both tasks stopped keeping rows: " + stopped.leaks());
+      spark.sparkContext().listenerBus().waitUntilEmpty();
+      assertEquals(0, failed.count.get(), "no task failed, so none was retried");
+    } finally {
+      spark.sparkContext().removeSparkListener(failed);
+    }
+    assertTrue(c.cluster.liveTransactions().isEmpty(), "the batch transaction was aborted");
+  }
+
+  /** Counts task ends that were not successes. */
+  private static final class FailedTasks extends org.apache.spark.scheduler.SparkListener {
+    final java.util.concurrent.atomic.AtomicInteger count =
+        new java.util.concurrent.atomic.AtomicInteger();
+
+    @Override
+    public void onTaskEnd(org.apache.spark.scheduler.SparkListenerTaskEnd end) {
+      if (!(end.reason() instanceof org.apache.spark.Success$)) {
+        count.incrementAndGet();
+      }
+    }
   }
 
   @Test

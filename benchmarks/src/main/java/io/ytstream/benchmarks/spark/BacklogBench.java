@@ -49,7 +49,9 @@ final class BacklogBench {
 
   static final long UNCAPPED = 1_000_000_000L;
   private static final String QUEUE = "//backlog/queue";
-  private static final long CHILD_TIMEOUT_MINUTES = 20;
+
+  /** How long one child may run; the environment variable BACKLOG_CHILD_MINUTES overrides it. */
+  private static final long DEFAULT_CHILD_MINUTES = 20;
 
   private final SparkBenchOptions options;
   private final PrintStream out;
@@ -57,6 +59,50 @@ final class BacklogBench {
   BacklogBench(SparkBenchOptions options, PrintStream out) {
     this.options = options;
     this.out = out;
+  }
+
+  /**
+   * The variants to run: all, or those numbered (from 1) in the environment variable
+   * BACKLOG_VARIANTS, e.g. {@code 1,3}, to measure one variant while iterating.
+   */
+  static List<Variant> selectedVariants() {
+    String wanted = System.getenv("BACKLOG_VARIANTS");
+    if (wanted == null || wanted.isBlank()) {
+      return variants();
+    }
+    List<Variant> all = variants();
+    List<Variant> chosen = new ArrayList<>();
+    for (String part : wanted.split(",", -1)) {
+      int k;
+      try {
+        k = Integer.parseInt(part.trim());
+      } catch (NumberFormatException e) {
+        k = -1;
+      }
+      if (k < 1 || k > all.size()) {
+        throw new IllegalArgumentException(
+            "BACKLOG_VARIANTS takes a comma list of 1.." + all.size() + ", got '" + wanted + "'");
+      }
+      chosen.add(all.get(k - 1));
+    }
+    return chosen;
+  }
+
+  private static long childMinutes() {
+    String raw = System.getenv("BACKLOG_CHILD_MINUTES");
+    if (raw == null || raw.isBlank()) {
+      return DEFAULT_CHILD_MINUTES;
+    }
+    try {
+      long minutes = Long.parseLong(raw.trim());
+      if (minutes >= 1) {
+        return minutes;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(
+        "BACKLOG_CHILD_MINUTES must be a whole number >= 1, got '" + raw + "'");
   }
 
   static List<Variant> variants() {
@@ -124,6 +170,11 @@ final class BacklogBench {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx" + options.backlogHeap());
+    String extra = System.getenv("BACKLOG_CHILD_JAVA_OPTS");
+    if (extra != null && !extra.isBlank()) {
+      // e.g. -XX:StartFlightRecording=... to profile the drain
+      command.addAll(List.of(extra.trim().split("\\s+")));
+    }
     command.addAll(BenchSession.moduleOptions());
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
@@ -176,13 +227,13 @@ final class BacklogBench {
             "backlog-child-output");
     reader.setDaemon(true);
     reader.start();
-    if (!p.waitFor(CHILD_TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
+    long minutes = childMinutes();
+    if (!p.waitFor(minutes, TimeUnit.MINUTES)) {
       p.destroyForcibly();
       p.waitFor();
       reader.join(5_000);
       synchronized (tail) {
-        return new Child(
-            -1, "killed after " + CHILD_TIMEOUT_MINUTES + " minutes", List.copyOf(tail));
+        return new Child(-1, "killed after " + minutes + " minutes", List.copyOf(tail));
       }
     }
     reader.join(10_000);

@@ -103,7 +103,7 @@ public final class SparkBench {
       ratios(overhead, BatchOverheadBench.FLOOR, overheadRatio);
     }
     if (options.items().contains(6)) {
-      backlog.addAll(new BacklogBench(options, out).run(BacklogBench.variants()));
+      backlog.addAll(new BacklogBench(options, out).run(BacklogBench.selectedVariants()));
     }
   }
 
