@@ -54,6 +54,7 @@ final class YtDataWriter implements DataWriter<InternalRow> {
   private final long[] rowsPerTablet;
   private final List<Row> buffer = new ArrayList<>();
   private final TransactionRowBuffer kept;
+  private final Map<String, Object> scratch = new LinkedHashMap<>();
   private final long maxRowsPerTabletCounter;
   private long rowCount;
 
@@ -108,6 +109,7 @@ final class YtDataWriter implements DataWriter<InternalRow> {
               + " per transaction",
           rowCount - 1);
     }
+    checkConvertible(record);
     kept.add(record, rowCount - 1);
   }
 
@@ -116,17 +118,32 @@ final class YtDataWriter implements DataWriter<InternalRow> {
   }
 
   private Row toYtRow(InternalRow record, long rowNumber) {
-    List<ColumnSpec> columns = spec.columns();
     Map<String, Object> values = new LinkedHashMap<>();
+    convertInto(values, record);
+    if (!spec.sorted()) {
+      values.put("$tablet_index", (long) tabletOf(rowNumber));
+    }
+    return Row.of(values);
+  }
+
+  private void convertInto(Map<String, Object> values, InternalRow record) {
+    List<ColumnSpec> columns = spec.columns();
     for (int i = 0; i < columns.size(); i++) {
       ColumnSpec c = columns.get(i);
       Object raw = record.isNullAt(i) ? null : record.get(i, c.sparkType());
       c.writeInto(values, raw);
     }
-    if (!spec.sorted()) {
-      values.put("$tablet_index", (long) tabletOf(rowNumber));
-    }
-    return Row.of(values);
+  }
+
+  /**
+   * Converts a kept row now and throws the result away: a value YTsaurus cannot take (out of range,
+   * wrong shape) fails the task at this row with its own message, before anything is in the batch
+   * transaction, as in the other modes; converted at commit, it would abort the shared transaction
+   * and Spark's retries would report the abort instead.
+   */
+  private void checkConvertible(InternalRow record) {
+    scratch.clear();
+    convertInto(scratch, record);
   }
 
   private static long saturatedProduct(long a, long b) {

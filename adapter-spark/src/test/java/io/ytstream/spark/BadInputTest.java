@@ -261,6 +261,41 @@ class BadInputTest {
     assertTrue(c.cluster.liveTransactions().isEmpty(), "the batch transaction was aborted");
   }
 
+  /**
+   * A value the output column cannot take fails the transactional task at that row with its own
+   * message, also when earlier chunks of the task would already have been inserted: every retry
+   * fails the same way, and nothing reaches the table.
+   */
+  @Test
+  void aValueTheOutputCannotTakeFailsTheTransactionalBatchNamingTheColumn() {
+    spark.conf().set(YtSettings.TRANSACTIONAL, "true");
+    spark.conf().set(YtSettings.DYN_BATCH_SIZE, "2");
+    try {
+      c.orderedTable(
+          "//small",
+          List.of(
+              new Column("id", "int64", false, false), new Column("small", "uint8", false, false)),
+          1);
+      // Partition 1 has ids 100..107: 150 + 106 = 256 does not fit uint8, after 3 chunks of 2.
+      Dataset<Row> df = reader().load("//q").selectExpr("id", "cast(id + 150 as int) as small");
+      String m =
+          failure(
+              () ->
+                  runToEnd(
+                      df.writeStream()
+                          .format("yt")
+                          .option("path", "//small")
+                          .option("checkpointLocation", "yt:///ckpt/bad-value")
+                          .trigger(Trigger.AvailableNow())
+                          .start()));
+      assertMentions(m, "column small: 256 is out of range for uint8 [0, 255]");
+      assertEquals(List.of(), c.rows("//small"), "nothing written");
+      assertTrue(c.cluster.liveTransactions().isEmpty(), "the batch transaction was aborted");
+    } finally {
+      spark.conf().unset(YtSettings.DYN_BATCH_SIZE);
+    }
+  }
+
   /** Counts task ends that were not successes. */
   private static final class FailedTasks extends org.apache.spark.scheduler.SparkListener {
     final java.util.concurrent.atomic.AtomicInteger count =
