@@ -39,25 +39,8 @@ class RealTimeGuardsTest {
     // The shared session is local[2,4]: two slots for three partitions.
     c.queue("//q", 3).consumer("//c", "//q");
     c.produce("//q", 2, 0, 3);
-    StreamingQuery q =
-        spark
-            .readStream()
-            .format("yt")
-            .option("consumer_path", "//c")
-            .load("//q")
-            .writeStream()
-            .foreach(new CollectingForeachWriter("rt-slots"))
-            .outputMode("update")
-            .option("checkpointLocation", "yt:///ckpt/rt-slots")
-            .trigger(Trigger.RealTime(RealTimeTests.BATCH))
-            .start();
-    StreamingQueryException e =
-        assertThrows(
-            StreamingQueryException.class,
-            () -> q.awaitTermination(Duration.ofSeconds(60).toMillis()));
-    String m = e.getMessage();
+    String m = startFailure(read("//q"), "rt-slots");
     assertTrue(m.contains("reads 3 partitions") && m.contains("has 2 task slots"), m);
-    assertTrue(CollectingForeachWriter.seen("rt-slots").isEmpty(), "nothing was read");
   }
 
   @Test
@@ -67,27 +50,34 @@ class RealTimeGuardsTest {
     c.queue("//q1", 1).queue("//q2", 2).consumer("//c", "//q1", "//q2");
     c.produce("//q1", 0, 0, 3);
     c.produce("//q2", 1, 100, 103);
+    String m = startFailure(read("//q1").union(read("//q2")), "rt-slots-union");
+    assertTrue(
+        m.contains("reads 3 partitions {//q1=1, //q2=2}") && m.contains("has 2 task slots"), m);
+  }
+
+  private Dataset<Row> read(String queue) {
+    return spark.readStream().format("yt").option("consumer_path", "//c").load(queue);
+  }
+
+  /**
+   * Starts {@code stream} in Real-time Mode; returns the message it fails with, having read
+   * nothing.
+   */
+  private static String startFailure(Dataset<Row> stream, String name) throws Exception {
     StreamingQuery q =
-        read("//q1")
-            .union(read("//q2"))
+        stream
             .writeStream()
-            .foreach(new CollectingForeachWriter("rt-slots-union"))
+            .foreach(new CollectingForeachWriter(name))
             .outputMode("update")
-            .option("checkpointLocation", "yt:///ckpt/rt-slots-union")
+            .option("checkpointLocation", "yt:///ckpt/" + name)
             .trigger(Trigger.RealTime(RealTimeTests.BATCH))
             .start();
     StreamingQueryException e =
         assertThrows(
             StreamingQueryException.class,
             () -> q.awaitTermination(Duration.ofSeconds(60).toMillis()));
-    String m = e.getMessage();
-    assertTrue(
-        m.contains("reads 3 partitions {//q1=1, //q2=2}") && m.contains("has 2 task slots"), m);
-    assertTrue(CollectingForeachWriter.seen("rt-slots-union").isEmpty(), "nothing was read");
-  }
-
-  private Dataset<Row> read(String queue) {
-    return spark.readStream().format("yt").option("consumer_path", "//c").load(queue);
+    assertTrue(CollectingForeachWriter.seen(name).isEmpty(), "nothing was read");
+    return e.getMessage();
   }
 
   @Test
