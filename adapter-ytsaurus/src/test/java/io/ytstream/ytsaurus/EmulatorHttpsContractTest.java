@@ -1,76 +1,13 @@
 package io.ytstream.ytsaurus;
 
-import io.ytstream.ports.contract.CheckpointStoreContract;
-import io.ytstream.ports.contract.ClusterFixture;
-import io.ytstream.ports.contract.ConsumerOffsetsContract;
-import io.ytstream.ports.contract.OutputTablesContract;
-import io.ytstream.ports.contract.QueueMetadataContract;
-import io.ytstream.ports.contract.QueuePartitionReaderContract;
-import io.ytstream.ports.contract.TableMetadataContract;
-import io.ytstream.ports.contract.TabletTransactionContract;
-import org.junit.jupiter.api.Nested;
-
 /**
  * The whole port contract suite again, over HTTPS: the emulator serves a self-signed certificate
  * made at test time and the adapter trusts it through {@code yt.http.caCertificates}' form.
  */
-class EmulatorHttpsContractTest {
+class EmulatorHttpsContractTest extends EmulatorContractSuite {
 
-  static final boolean HTTPS = true;
-
-  @Nested
-  class QueuePartitionReader extends QueuePartitionReaderContract {
-    @Override
-    protected ClusterFixture newFixture() {
-      return new EmulatorClusterFixture(HTTPS);
-    }
-  }
-
-  @Nested
-  class QueueMetadata extends QueueMetadataContract {
-    @Override
-    protected ClusterFixture newFixture() {
-      return new EmulatorClusterFixture(HTTPS);
-    }
-  }
-
-  @Nested
-  class ConsumerOffsets extends ConsumerOffsetsContract {
-    @Override
-    protected ClusterFixture newFixture() {
-      return new EmulatorClusterFixture(HTTPS);
-    }
-  }
-
-  @Nested
-  class TabletTransactions extends TabletTransactionContract {
-    @Override
-    protected ClusterFixture newFixture() {
-      return new EmulatorClusterFixture(HTTPS);
-    }
-  }
-
-  @Nested
-  class OutputTables extends OutputTablesContract {
-    @Override
-    protected ClusterFixture newFixture() {
-      return new EmulatorClusterFixture(HTTPS);
-    }
-  }
-
-  @Nested
-  class TableMetadata extends TableMetadataContract {
-    @Override
-    protected ClusterFixture newFixture() {
-      return new EmulatorClusterFixture(HTTPS);
-    }
-  }
-
-  @Nested
-  class CheckpointStore extends CheckpointStoreContract {
-    @Override
-    protected ClusterFixture newFixture() {
-      return new EmulatorClusterFixture(HTTPS);
-    }
+  @Override
+  boolean https() {
+    return true;
   }
 }
