@@ -57,6 +57,8 @@ public final class LatencyBench {
   private final YtEmulator emulator;
   private final InMemoryCluster cluster;
   private final String inMemoryAddress;
+  private final GcPauses gc = GcPauses.listen();
+  private final BatchEnds batchEnds = new BatchEnds();
   private int runs;
 
   /** Groups in the order run, each with its variants' figures. */
@@ -95,6 +97,7 @@ public final class LatencyBench {
     InMemoryClusters.register(cluster);
     this.inMemoryAddress = "inmemory:" + name;
     spark.conf().set("spark.hadoop.yt.token", token);
+    spark.streams().addListener(batchEnds);
   }
 
   public static void main(String[] args) throws Exception {
@@ -175,29 +178,41 @@ public final class LatencyBench {
     }
   }
 
+  /**
+   * Runs the group's variants one after the other, {@code --repeat} rounds of them (so slow drifts
+   * of the machine touch every variant alike), and keeps each variant's runs pooled.
+   */
   void runGroup(String backend, int rate, int trigger) throws Exception {
     String address = backend.equals("emulator") ? emulator.url() : inMemoryAddress;
     spark.conf().set("spark.hadoop.yt.proxy", address);
     spark.conf().set(MIN_BATCH, Long.toString(Math.min(5000L, trigger * 1000L)));
     int window = options.windowFor(trigger);
     String before = loadAverage();
-    Map<Variant, LatencyStats> stats = new LinkedHashMap<>();
+    Map<Variant, List<LatencyStats>> runs = new LinkedHashMap<>();
     try {
-      for (Variant v : options.variants()) {
-        out.printf("%s, %d rows/s, RealTime %d s: %s ...%n", backend, rate, trigger, v.key);
-        LatencyStats s = runVariant(v, address, rate, trigger, window);
-        out.printf(
-            "  %d/%d rows, p50 %s ms, p99 %s ms, max %s ms%n",
-            s.delivered,
-            s.expected,
-            LatencyChart.label(s.p50),
-            LatencyChart.label(s.p99),
-            LatencyChart.label(s.max));
-        stats.put(v, s);
+      for (int round = 1; round <= options.repeat(); round++) {
+        for (Variant v : options.variants()) {
+          out.printf(
+              "%s, %d rows/s, RealTime %d s: %s (run %d of %d) ...%n",
+              backend, rate, trigger, v.key, round, options.repeat());
+          LatencyStats s = runVariant(v, address, rate, trigger, window);
+          out.printf(
+              "  %d/%d rows, p50 %s ms, p99 %s ms, max %s ms; GC pauses %d, longest %s ms%n",
+              s.delivered,
+              s.expected,
+              LatencyChart.label(s.p50),
+              LatencyChart.label(s.p99),
+              LatencyChart.label(s.max),
+              s.gcPauses,
+              LatencyChart.label(s.gcLongestMs));
+          runs.computeIfAbsent(v, k -> new ArrayList<>()).add(s);
+        }
       }
     } finally {
       spark.conf().unset(MIN_BATCH);
     }
+    Map<Variant, LatencyStats> stats = new LinkedHashMap<>();
+    runs.forEach((v, list) -> stats.put(v, LatencyStats.pooled(list)));
     groups.add(new Group(backend, rate, trigger, window, before, loadAverage(), stats));
   }
 
@@ -217,7 +232,7 @@ public final class LatencyBench {
     if (v == Variant.BARE_RT) {
       long perPartition =
           (long) Math.ceil(rate * (FIRST_ROW_TIMEOUT_MS / 1000.0 + window + 40) / partitions);
-      PacedRows.build(id, partitions, (int) perPartition);
+      PacedRows.build(id, partitions);
       plan = new PacedPlan(id, partitions, perPartition, rate, LatencyClock.nowMicros());
       rows =
           spark
@@ -288,7 +303,10 @@ public final class LatencyBench {
       } catch (TimeoutException e) {
         out.println("  " + e.getMessage());
       }
-      return new LatencyStats(expected, recorder.sortedMicros());
+      LatencyStats stats =
+          new LatencyStats(expected, recorder.sortedMicros(), gc.between(from, to));
+      out.println("  " + whereTheMaxIs(query, recorder, from, to));
+      return stats;
     } finally {
       if (producer != null) {
         producer.close();
@@ -296,7 +314,38 @@ public final class LatencyBench {
       query.stop();
       PacedRows.drop(id);
       LatencyRecorder.forget(output);
+      forget(id);
     }
+  }
+
+  /**
+   * Where the slowest row was sent: its place in the window, its distance to the nearest batch end,
+   * and the longest collection pause that began within a second before it.
+   */
+  private String whereTheMaxIs(StreamingQuery q, LatencyRecorder r, long from, long to) {
+    long sent = r.maxSentMicros();
+    long toEnd = batchEnds.nearest(q.id(), sent);
+    long pause = 0;
+    for (GcPauses.Pause p : gc.between(sent - 1_000_000, Math.min(to, sent + 1_000_000))) {
+      pause = Math.max(pause, p.micros());
+    }
+    return String.format(
+        java.util.Locale.ROOT,
+        "slowest row sent at +%.3f s; nearest batch end %s; longest GC pause within 1 s of it: %.1f"
+            + " ms",
+        (sent - from) / 1e6,
+        toEnd == Long.MAX_VALUE ? "none" : String.format("%+.1f ms", toEnd / 1000.0),
+        pause / 1000.0);
+  }
+
+  /**
+   * Removes a finished variant's queue, consumer, output table and checkpoint from the store and
+   * collects, as JMH does between iterations: the store lives in this JVM, so otherwise each
+   * variant's rows stay and the next variant's window pays for collecting them.
+   */
+  private void forget(String id) {
+    cluster.checkpoints().delete(YPath.of("//latency/" + id), true);
+    System.gc();
   }
 
   private static long dueIn(PacedPlan plan, long from, long to) {

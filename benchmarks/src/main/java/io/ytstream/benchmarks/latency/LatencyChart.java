@@ -49,7 +49,7 @@ final class LatencyChart {
     double minMs = 1;
     for (LatencyStats st : p.stats().values()) {
       if (st.delivered > 0) {
-        maxMs = Math.max(maxMs, st.max);
+        maxMs = Math.max(maxMs, st.quantileMs(1));
         minMs = Math.min(minMs, Math.max(0.01, st.quantileMs(0)));
       }
     }
@@ -89,7 +89,7 @@ final class LatencyChart {
           point(pts, LEFT + plotW * nines / MAX_NINES, st.quantileMs(q), lo, hi, y0, plotH);
         }
         double lastNines = Math.min(MAX_NINES, Math.log10(Math.max(1, st.delivered)));
-        point(pts, LEFT + plotW * lastNines / MAX_NINES, st.max, lo, hi, y0, plotH);
+        point(pts, LEFT + plotW * lastNines / MAX_NINES, st.quantileMs(1), lo, hi, y0, plotH);
       }
       s.append(
           String.format(

@@ -19,6 +19,7 @@ record LatencyOptions(
     int cores,
     int flushMs,
     int primeSeconds,
+    int repeat,
     Path out) {
 
   static final List<String> BACKENDS = List.of("inmemory", "emulator");
@@ -40,6 +41,9 @@ record LatencyOptions(
           "  --flush-ms N              the writers' flushInterval (default 5, the writers' default)",
           "  --prime S                 before the first group, run every variant once for S seconds",
           "                            and discard it (class loading, JIT); default 0 = off",
+          "  --repeat N                run each group N times, its variants interleaved; p50/p90/p99",
+          "                            over the rows of all runs, max = the median of the runs' maxima",
+          "                            (default 1)",
           "  --out DIR                 table and SVG charts (default target/latency)");
 
   static LatencyOptions defaults() {
@@ -54,11 +58,24 @@ record LatencyOptions(
         4,
         5,
         0,
+        1,
         Path.of("target/latency"));
   }
 
   static LatencyOptions parse(String... args) {
-    LatencyOptions o = defaults();
+    LatencyOptions d = defaults();
+    List<Integer> rates = d.rates;
+    List<Integer> triggers = d.triggerSeconds;
+    List<String> backends = d.backends;
+    List<Variant> variants = d.variants;
+    int window = d.windowSeconds;
+    int warmup = d.warmupSeconds;
+    int partitions = d.partitions;
+    int cores = d.cores;
+    int flushMs = d.flushMs;
+    int prime = d.primeSeconds;
+    int repeat = d.repeat;
+    Path out = d.out;
     for (int i = 0; i < args.length; i++) {
       String name = args[i];
       if (name.equals("--help") || name.equals("-h")) {
@@ -69,30 +86,43 @@ record LatencyOptions(
       }
       String v = args[++i];
       switch (name) {
-        case "--rates" -> o = o.withRates(positiveInts(name, v));
-        case "--triggers" -> o = o.withTriggers(positiveInts(name, v));
-        case "--backends" -> o = o.withBackends(backends(v));
-        case "--variants" -> o = o.withVariants(variants(v));
-        case "--window" -> o = o.with(name, v, 0);
-        case "--warmup" -> o = o.with(name, v, 0);
-        case "--partitions" -> o = o.with(name, v, 1);
-        case "--cores" -> o = o.with(name, v, 1);
-        case "--flush-ms" -> o = o.with(name, v, 0);
-        case "--prime" -> o = o.with(name, v, 0);
-        case "--out" -> o = o.withOut(Path.of(v));
+        case "--rates" -> rates = positiveInts(name, v);
+        case "--triggers" -> triggers = positiveInts(name, v);
+        case "--backends" -> backends = backends(v);
+        case "--variants" -> variants = variants(v);
+        case "--window" -> window = positiveInt(name, v, 0);
+        case "--warmup" -> warmup = positiveInt(name, v, 0);
+        case "--partitions" -> partitions = positiveInt(name, v, 1);
+        case "--cores" -> cores = positiveInt(name, v, 1);
+        case "--flush-ms" -> flushMs = positiveInt(name, v, 0);
+        case "--prime" -> prime = positiveInt(name, v, 0);
+        case "--repeat" -> repeat = positiveInt(name, v, 1);
+        case "--out" -> out = Path.of(v);
         default ->
             throw new IllegalArgumentException("unknown option " + name + " " + v + "\n" + USAGE);
       }
     }
-    if (o.cores < o.partitions) {
+    if (cores < partitions) {
       throw new IllegalArgumentException(
           "--cores "
-              + o.cores
+              + cores
               + " is below --partitions "
-              + o.partitions
+              + partitions
               + ": Real-time Mode needs one task slot per partition; raise --cores");
     }
-    return o;
+    return new LatencyOptions(
+        rates,
+        triggers,
+        backends,
+        variants,
+        window,
+        warmup,
+        partitions,
+        cores,
+        flushMs,
+        prime,
+        repeat,
+        out);
   }
 
   /** Seconds measured for a trigger duration. */
@@ -139,96 +169,5 @@ record LatencyOptions(
       out.add(Variant.parse(s.trim()));
     }
     return List.copyOf(out);
-  }
-
-  private LatencyOptions with(String name, String v, int min) {
-    int n = positiveInt(name, v, min);
-    return new LatencyOptions(
-        rates,
-        triggerSeconds,
-        backends,
-        variants,
-        name.equals("--window") ? n : windowSeconds,
-        name.equals("--warmup") ? n : warmupSeconds,
-        name.equals("--partitions") ? n : partitions,
-        name.equals("--cores") ? n : cores,
-        name.equals("--flush-ms") ? n : flushMs,
-        name.equals("--prime") ? n : primeSeconds,
-        out);
-  }
-
-  private LatencyOptions withRates(List<Integer> r) {
-    return new LatencyOptions(
-        r,
-        triggerSeconds,
-        backends,
-        variants,
-        windowSeconds,
-        warmupSeconds,
-        partitions,
-        cores,
-        flushMs,
-        primeSeconds,
-        out);
-  }
-
-  private LatencyOptions withTriggers(List<Integer> t) {
-    return new LatencyOptions(
-        rates,
-        t,
-        backends,
-        variants,
-        windowSeconds,
-        warmupSeconds,
-        partitions,
-        cores,
-        flushMs,
-        primeSeconds,
-        out);
-  }
-
-  private LatencyOptions withBackends(List<String> b) {
-    return new LatencyOptions(
-        rates,
-        triggerSeconds,
-        b,
-        variants,
-        windowSeconds,
-        warmupSeconds,
-        partitions,
-        cores,
-        flushMs,
-        primeSeconds,
-        out);
-  }
-
-  private LatencyOptions withVariants(List<Variant> v) {
-    return new LatencyOptions(
-        rates,
-        triggerSeconds,
-        backends,
-        v,
-        windowSeconds,
-        warmupSeconds,
-        partitions,
-        cores,
-        flushMs,
-        primeSeconds,
-        out);
-  }
-
-  private LatencyOptions withOut(Path p) {
-    return new LatencyOptions(
-        rates,
-        triggerSeconds,
-        backends,
-        variants,
-        windowSeconds,
-        warmupSeconds,
-        partitions,
-        cores,
-        flushMs,
-        primeSeconds,
-        p);
   }
 }

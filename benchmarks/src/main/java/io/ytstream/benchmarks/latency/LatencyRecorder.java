@@ -21,6 +21,8 @@ public final class LatencyRecorder {
   private long[] latencies = new long[1024];
   private int count;
   private long writes;
+  private long maxMicros = -1;
+  private long maxSentMicros;
 
   private LatencyRecorder() {}
 
@@ -55,7 +57,12 @@ public final class LatencyRecorder {
         if (count == latencies.length) {
           latencies = Arrays.copyOf(latencies, count * 2);
         }
-        latencies[count++] = sinkMicros - sent;
+        long latency = sinkMicros - sent;
+        latencies[count++] = latency;
+        if (latency > maxMicros) {
+          maxMicros = latency;
+          maxSentMicros = sent;
+        }
       }
     }
   }
@@ -68,6 +75,11 @@ public final class LatencyRecorder {
   /** Write requests seen (inside and outside the window). */
   synchronized long writes() {
     return writes;
+  }
+
+  /** When the window's slowest row was sent ({@link LatencyClock}); 0 before any. */
+  synchronized long maxSentMicros() {
+    return maxSentMicros;
   }
 
   /** The window's latencies in microseconds, sorted. */

@@ -17,11 +17,13 @@ final class LatencyReport {
     s.append(
         String.format(
             Locale.ROOT,
-            "local[%d], %d partitions, writers' flushInterval %d ms; latency = send time to the"
-                + " return of the writer's append/upsert; ms%n",
+            "local[%d], %d partitions, writers' flushInterval %d ms, %d run(s) per variant"
+                + " (percentiles over the rows of all runs, max = the median of the runs' maxima);"
+                + " latency = send time to the return of the writer's append/upsert; ms%n",
             options.cores(),
             options.partitions(),
-            options.flushMs()));
+            options.flushMs(),
+            options.repeat()));
     for (LatencyBench.Group g : groups) {
       s.append(String.format(Locale.ROOT, "%n#### %s%n", g.title()));
       s.append(
@@ -30,22 +32,28 @@ final class LatencyReport {
               "load average (1, 5, 15 min) before: %s; after: %s%n%n",
               g.loadBefore(),
               g.loadAfter()));
-      s.append("| variant | rows at sink / sent | p50 | p90 | p99 | max |\n");
-      s.append("|---|---:|---:|---:|---:|---:|\n");
+      s.append(
+          "| variant | rows at sink / sent | p50 | p90 | p99 | max | max of each run | GC pauses"
+              + " in the windows: n, longest, total |\n");
+      s.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
       g.stats()
           .forEach(
               (v, st) ->
                   s.append(
                       String.format(
                           Locale.ROOT,
-                          "| %s | %,d / %,d | %s | %s | %s | %s |%n",
+                          "| %s | %,d / %,d | %s | %s | %s | %s | %s | %d, %s, %s |%n",
                           v.key,
                           st.delivered,
                           st.expected,
                           LatencyChart.label(st.p50),
                           LatencyChart.label(st.p90),
                           LatencyChart.label(st.p99),
-                          LatencyChart.label(st.max))));
+                          LatencyChart.label(st.max),
+                          maxima(st.runMaxima),
+                          st.gcPauses,
+                          LatencyChart.label(st.gcLongestMs),
+                          LatencyChart.label(st.gcTotalMs))));
       targets(s, g.stats());
     }
     return s.toString();
@@ -86,6 +94,14 @@ final class LatencyReport {
                 30));
       }
     }
+  }
+
+  private static String maxima(double[] maxima) {
+    StringBuilder s = new StringBuilder();
+    for (double m : maxima) {
+      s.append(s.length() == 0 ? "" : ", ").append(LatencyChart.label(m));
+    }
+    return s.toString();
   }
 
   private static void row(StringBuilder s, String what, double ratio, double limit) {

@@ -1,8 +1,14 @@
 package io.ytstream.benchmarks.latency;
 
+import java.util.Arrays;
+import java.util.List;
+
 /**
- * The latencies of one variant: how many rows of the window reached the sink out of how many were
- * sent, and nearest-rank percentiles in milliseconds.
+ * The latencies of one variant in one run or several: how many rows of the windows reached the sink
+ * out of how many were sent, nearest-rank percentiles in milliseconds over all those rows, the
+ * maximum, and the collection pauses of the JVM during the windows. Over several runs the max is
+ * the median of the runs' maxima ({@link #runMaxima} has each): one run's max is one row, its worst
+ * batch boundary or pause, and varies far more between runs than the percentiles do.
  */
 final class LatencyStats {
 
@@ -12,17 +18,81 @@ final class LatencyStats {
   final double p90;
   final double p99;
   final double max;
+  final double[] runMaxima;
+  final int gcPauses;
+  final double gcLongestMs;
+  final double gcTotalMs;
   private final long[] sortedMicros;
 
   LatencyStats(long expected, long[] sortedMicros) {
+    this(expected, sortedMicros, List.of());
+  }
+
+  /** One run: its window's latencies (sorted, microseconds) and the pauses in its window. */
+  LatencyStats(long expected, long[] sortedMicros, List<GcPauses.Pause> pauses) {
+    this(
+        expected,
+        sortedMicros.clone(),
+        new double[] {maxMs(sortedMicros)},
+        pauses.size(),
+        pauses.stream().mapToLong(GcPauses.Pause::micros).max().orElse(0) / 1000.0,
+        pauses.stream().mapToLong(GcPauses.Pause::micros).sum() / 1000.0);
+  }
+
+  private LatencyStats(
+      long expected,
+      long[] sortedMicros,
+      double[] runMaxima,
+      int gcPauses,
+      double gcLongestMs,
+      double gcTotalMs) {
     this.expected = expected;
     this.delivered = sortedMicros.length;
-    this.sortedMicros = sortedMicros.clone();
+    this.sortedMicros = sortedMicros;
     this.p50 = percentile(sortedMicros, 50);
     this.p90 = percentile(sortedMicros, 90);
     this.p99 = percentile(sortedMicros, 99);
-    this.max =
-        sortedMicros.length == 0 ? Double.NaN : sortedMicros[sortedMicros.length - 1] / 1000.0;
+    this.runMaxima = runMaxima;
+    double[] sorted = runMaxima.clone();
+    Arrays.sort(sorted);
+    this.max = sorted.length == 0 ? Double.NaN : sorted[(sorted.length - 1) / 2];
+    this.gcPauses = gcPauses;
+    this.gcLongestMs = gcLongestMs;
+    this.gcTotalMs = gcTotalMs;
+  }
+
+  /** Several runs of one variant as one: rows pooled, max the median (lower) of the maxima. */
+  static LatencyStats pooled(List<LatencyStats> runs) {
+    if (runs.size() == 1) {
+      return runs.get(0);
+    }
+    long expected = 0;
+    int rows = 0;
+    int pauses = 0;
+    double longest = 0;
+    double total = 0;
+    double[] maxima = new double[runs.size()];
+    for (int i = 0; i < runs.size(); i++) {
+      LatencyStats r = runs.get(i);
+      expected += r.expected;
+      rows += r.sortedMicros.length;
+      pauses += r.gcPauses;
+      longest = Math.max(longest, r.gcLongestMs);
+      total += r.gcTotalMs;
+      maxima[i] = r.max;
+    }
+    long[] all = new long[rows];
+    int at = 0;
+    for (LatencyStats r : runs) {
+      System.arraycopy(r.sortedMicros, 0, all, at, r.sortedMicros.length);
+      at += r.sortedMicros.length;
+    }
+    Arrays.sort(all);
+    return new LatencyStats(expected, all, maxima, pauses, longest, total);
+  }
+
+  private static double maxMs(long[] sorted) {
+    return sorted.length == 0 ? Double.NaN : sorted[sorted.length - 1] / 1000.0;
   }
 
   /** Nearest rank: the smallest value with at least {@code pct} % of the values at or below it. */

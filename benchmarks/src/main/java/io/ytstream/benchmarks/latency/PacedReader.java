@@ -16,14 +16,14 @@ final class PacedReader implements SupportsRealTimeRead<InternalRow> {
 
   private final PacedPlan plan;
   private final int partition;
-  private final InternalRow[] rows;
+  private final InternalRow[] ring;
   private long next;
   private InternalRow current;
 
   PacedReader(PacedStream.PacedTask task) {
     this.plan = task.plan();
     this.partition = task.partition();
-    this.rows = PacedRows.partition(plan.name(), partition);
+    this.ring = PacedRows.partition(plan.name(), partition);
     this.next = task.start();
   }
 
@@ -43,13 +43,11 @@ final class PacedReader implements SupportsRealTimeRead<InternalRow> {
   }
 
   private RecordStatus nextUntil(long deadlineMicros) throws InterruptedIOException {
-    long due = next < rows.length ? plan.dueMicros(partition, next) : Long.MAX_VALUE;
+    long due = next < plan.rowsPerPartition() ? plan.dueMicros(partition, next) : Long.MAX_VALUE;
     while (true) {
       long now = LatencyClock.nowMicros();
       if (due <= now) {
-        InternalRow row = rows[(int) next++];
-        row.setLong(1, due);
-        current = row;
+        handOut(due);
         return RecordStatus.newStatusWithoutArrivalTime(true);
       }
       if (now >= deadlineMicros) {
@@ -64,14 +62,21 @@ final class PacedReader implements SupportsRealTimeRead<InternalRow> {
 
   @Override
   public boolean next() {
-    if (next < rows.length && plan.dueMicros(partition, next) <= LatencyClock.nowMicros()) {
-      InternalRow row = rows[(int) next];
-      row.setLong(1, plan.dueMicros(partition, next));
-      next++;
-      current = row;
+    if (next < plan.rowsPerPartition()
+        && plan.dueMicros(partition, next) <= LatencyClock.nowMicros()) {
+      handOut(plan.dueMicros(partition, next));
       return true;
     }
     return false;
+  }
+
+  /** Makes row {@code next} (due at {@code due}) the current one, in the ring's next slot. */
+  private void handOut(long due) {
+    InternalRow row = ring[(int) (next % ring.length)];
+    row.setLong(0, next * plan.partitions() + partition);
+    row.setLong(1, due);
+    next++;
+    current = row;
   }
 
   @Override

@@ -17,6 +17,9 @@ class LatencyOptionsTest {
     assertEquals(12, d.windowFor(5));
     assertEquals(0, d.primeSeconds());
     assertEquals(3, LatencyOptions.parse("--prime", "3").primeSeconds());
+    assertEquals(1, d.repeat());
+    assertEquals(3, LatencyOptions.parse("--repeat", "3").repeat());
+    assertThrows(IllegalArgumentException.class, () -> LatencyOptions.parse("--repeat", "0"));
     LatencyOptions o =
         LatencyOptions.parse(
             "--rates",
@@ -62,5 +65,24 @@ class LatencyOptionsTest {
     assertEquals(100.0, s.max);
     assertTrue(s.complete());
     assertTrue(!new LatencyStats(101, micros).complete());
+  }
+
+  @Test
+  void runsPoolTheirRowsAndTheMaxIsTheMedianOfTheRunsMaxima() {
+    LatencyStats a = new LatencyStats(3, new long[] {1000, 2000, 90_000});
+    LatencyStats b =
+        new LatencyStats(
+            2, new long[] {3000, 40_000}, List.of(new GcPauses.Pause(0, 25_000, "G1 Young")));
+    LatencyStats c = new LatencyStats(2, new long[] {4000, 10_000});
+    LatencyStats all = LatencyStats.pooled(List.of(a, b, c));
+    assertEquals(7, all.expected);
+    assertEquals(7, all.delivered);
+    assertEquals(4.0, all.p50);
+    assertEquals(90.0, all.quantileMs(1));
+    assertEquals(40.0, all.max, "median of 90, 40 and 10");
+    assertEquals(3, all.runMaxima.length);
+    assertEquals(1, all.gcPauses);
+    assertEquals(25.0, all.gcLongestMs);
+    assertEquals(10.0, LatencyStats.pooled(List.of(c, a)).max, "lower median of two");
   }
 }
