@@ -48,7 +48,10 @@ import org.slf4j.LoggerFactory;
  * <p>Real-time Mode ({@link SupportsRealTimeMode}): one task per queue partition, open-ended, from
  * the batch's start; the tasks report where they stopped and {@link #mergeOffsets} makes that the
  * batch's end. Spark calls {@code latestOffset} and {@code commit} at each real-time batch boundary
- * too, so the consumer follows the same commit-lag rule as in micro-batches.
+ * too, so the consumer follows the same commit-lag rule as in micro-batches, but on a thread of its
+ * own ({@link BackgroundConsumerAdvance}): no task reads between two real-time batches, so the
+ * boundary makes one request in line (the queue's bounds, reused by both planning calls) instead of
+ * nine.
  */
 final class YtMicroBatchStream
     implements MicroBatchStream,
@@ -57,6 +60,9 @@ final class YtMicroBatchStream
         SupportsRealTimeMode {
 
   private static final Logger LOG = LoggerFactory.getLogger(YtMicroBatchStream.class);
+
+  /** How long a stopping real-time query waits for the consumer to reach the last batch end. */
+  static final long STOP_WAIT_MS = 10_000;
 
   private final YtSourceSpec spec;
   private final Path metadataDir;
@@ -68,6 +74,12 @@ final class YtMicroBatchStream
   private final AtomicLong lostRows = new AtomicLong();
   private volatile boolean realTime;
   private volatile StreamOffsets realTimeStart = StreamOffsets.empty();
+  private volatile BackgroundConsumerAdvance background;
+
+  /** Real-time Mode: the bounds read by the last latestOffset, and the start they were read for. */
+  private volatile BoundsAt boundsAt;
+
+  private record BoundsAt(StreamOffsets start, QueueBounds bounds) {}
 
   YtMicroBatchStream(YtSourceSpec spec, String metadataPath, Configuration hadoopConf) {
     this.spec = spec;
@@ -124,8 +136,18 @@ final class YtMicroBatchStream
   public Offset latestOffset(Offset startOffset, ReadLimit limit) {
     StreamOffsets start = YtOffset.of(startOffset);
     // start is durable (its commits/N entry exists): bring a lagging consumer level, idle or not.
-    StreamOffsets consumer = ConsumerCatchUp.bringLevel(cluster, spec, start);
-    QueueBounds bounds = readBounds();
+    BackgroundConsumerAdvance b = background;
+    StreamOffsets consumer;
+    QueueBounds bounds;
+    if (b == null) {
+      consumer = ConsumerCatchUp.bringLevel(cluster, spec, start);
+      bounds = readBounds();
+    } else {
+      b.advanceTo(start);
+      bounds = readBounds();
+      boundsAt = new BoundsAt(start, bounds);
+      consumer = consumerForUnplaced(start, bounds);
+    }
     lastBounds = bounds;
     QueueBounds planBounds = availableNowTarget.map(t -> capped(bounds, t)).orElse(bounds);
     StreamOffsets resolved = StartOffsetResolver.resolve(Optional.of(start), consumer, planBounds);
@@ -208,6 +230,7 @@ final class YtMicroBatchStream
   @Override
   public void prepareForRealTimeMode() {
     realTime = true;
+    background = new BackgroundConsumerAdvance(cluster, spec);
     RealTimeQueries.markThisQueryThread();
     SparkContext sc = SparkContext.getOrCreate();
     RealTimeSlots.checkQuery(
@@ -221,13 +244,16 @@ final class YtMicroBatchStream
   @Override
   public InputPartition[] planInputPartitions(Offset startOffset) {
     StreamOffsets start = YtOffset.of(startOffset);
-    QueueBounds bounds = readBounds();
+    // Spark plans each real-time batch right after latestOffset(start), twice: reuse its bounds.
+    BoundsAt known = boundsAt;
+    QueueBounds bounds =
+        known != null && known.start().equals(start) ? known.bounds() : readBounds();
     lastBounds = bounds;
     SparkContext sc = SparkContext.getOrCreate();
     // Checked again per batch: the queue may have been resharded since the query started.
     RealTimeSlots.checkQuery(this, bounds.asMap().keySet(), RealTimeSlots.of(sc), 0);
     StreamOffsets resolved =
-        StartOffsetResolver.resolve(Optional.of(start), readConsumer(), bounds);
+        StartOffsetResolver.resolve(Optional.of(start), consumerForUnplaced(start, bounds), bounds);
     realTimeStart = resolved;
     List<InputPartition> tasks = new ArrayList<>();
     for (PartitionId p : bounds.asMap().keySet()) {
@@ -247,13 +273,31 @@ final class YtMicroBatchStream
     return new YtOffset(realTimeStart.overlay(StreamOffsets.of(ends)));
   }
 
+  /**
+   * Real-time Mode moves the consumer off the batch boundary ({@link BackgroundConsumerAdvance}).
+   */
   @Override
   public void commit(Offset end) {
-    ConsumerCatchUp.bringLevel(cluster, spec, YtOffset.of(end));
+    BackgroundConsumerAdvance b = background;
+    if (b != null) {
+      b.advanceTo(YtOffset.of(end));
+    } else {
+      ConsumerCatchUp.bringLevel(cluster, spec, YtOffset.of(end));
+    }
+  }
+
+  /** True unless a real-time consumer move is waiting or running. */
+  boolean consumerIdle() {
+    BackgroundConsumerAdvance b = background;
+    return b == null || b.idle();
   }
 
   @Override
   public void stop() {
+    BackgroundConsumerAdvance b = background;
+    if (b != null) {
+      b.finish(STOP_WAIT_MS);
+    }
     cluster.close();
   }
 
@@ -321,6 +365,20 @@ final class YtMicroBatchStream
       }
     }
     return QueueBounds.of(byQueue);
+  }
+
+  /**
+   * The consumer's offsets when some partition of {@code bounds} is not in {@code start} (the queue
+   * was resharded: the consumer places the new ones), else none: real-time batches skip the
+   * request.
+   */
+  private StreamOffsets consumerForUnplaced(StreamOffsets start, QueueBounds bounds) {
+    for (PartitionId p : bounds.asMap().keySet()) {
+      if (start.get(p).isEmpty()) {
+        return readConsumer();
+      }
+    }
+    return StreamOffsets.empty();
   }
 
   private StreamOffsets readConsumer() {

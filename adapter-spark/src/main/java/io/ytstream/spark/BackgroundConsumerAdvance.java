@@ -1,0 +1,131 @@
+package io.ytstream.spark;
+
+import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.ports.spi.YtCluster;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Moves the consumer of a real-time query on a thread of its own, so that the requests it takes (a
+ * read of the consumer and one fenced advance per partition) are not part of the gap between two
+ * real-time batches, when no task reads. Each end handed over is durable (its {@code commits/N}
+ * entry is written), so the commit-lag rule holds as with {@link ConsumerCatchUp} called in line;
+ * an end handed over while an earlier one is still waiting replaces it (ends only grow, and moving
+ * straight to the later one skips nothing). A failure is kept and thrown by the next {@link
+ * #advanceTo}, failing the query one boundary later than in line; {@link #finish} waits for the
+ * last end on stop.
+ */
+final class BackgroundConsumerAdvance {
+
+  private static final Logger LOG = LoggerFactory.getLogger(BackgroundConsumerAdvance.class);
+
+  private final YtCluster cluster;
+  private final YtSourceSpec spec;
+  private final ExecutorService thread;
+  private StreamOffsets waiting;
+  private boolean busy;
+  private RuntimeException failure;
+  private boolean stopped;
+
+  BackgroundConsumerAdvance(YtCluster cluster, YtSourceSpec spec) {
+    this.cluster = cluster;
+    this.spec = spec;
+    this.thread =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "ytstream-consumer-advance " + spec.consumer());
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  /**
+   * Hands over a durable end and returns at once; throws the failure of an earlier advance, if any
+   * (the query then fails with it).
+   */
+  synchronized void advanceTo(StreamOffsets durableEnd) {
+    if (stopped) {
+      throw new IllegalStateException(
+          "the real-time source of consumer " + spec.consumer() + " is stopped");
+    }
+    throwFailure();
+    waiting = durableEnd;
+    if (!busy) {
+      busy = true;
+      thread.execute(this::drain);
+    }
+  }
+
+  private void drain() {
+    while (true) {
+      StreamOffsets end;
+      synchronized (this) {
+        end = waiting;
+        waiting = null;
+        if (end == null) {
+          busy = false;
+          notifyAll();
+          return;
+        }
+      }
+      try {
+        ConsumerCatchUp.bringLevel(cluster, spec, end);
+      } catch (RuntimeException e) {
+        LOG.error("moving consumer {} to {} failed", spec.consumer(), end, e);
+        synchronized (this) {
+          failure = e;
+          waiting = null;
+          busy = false;
+          notifyAll();
+        }
+        return;
+      }
+    }
+  }
+
+  /**
+   * Waits up to {@code timeoutMs} for the last end handed over to be reached, then stops the
+   * thread. A failure or a timeout is logged, not thrown: the query is stopping, and the consumer
+   * only lags (the checkpoint decides where a restart reads from; the next run moves it on).
+   */
+  void finish(long timeoutMs) {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+    synchronized (this) {
+      stopped = true;
+      try {
+        while (busy) {
+          long left = deadline - System.nanoTime();
+          if (left <= 0) {
+            LOG.warn(
+                "consumer {} was still being moved after {} ms; stopping without waiting (it"
+                    + " lags; the next run moves it on)",
+                spec.consumer(),
+                timeoutMs);
+            break;
+          }
+          TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      if (failure != null) {
+        LOG.warn("consumer {} was not moved to the last batch end: {}", spec.consumer(), failure);
+      }
+    }
+    thread.shutdownNow();
+  }
+
+  /** True when no end is waiting or being reached. */
+  synchronized boolean idle() {
+    return !busy;
+  }
+
+  private void throwFailure() {
+    if (failure != null) {
+      throw failure;
+    }
+  }
+}
