@@ -3,13 +3,11 @@ package io.ytstream.benchmarks.latency;
 import io.ytstream.core.model.YPath;
 import io.ytstream.emulator.EmulatorOptions;
 import io.ytstream.emulator.YtEmulator;
-import io.ytstream.inmemory.InMemoryCluster;
-import io.ytstream.inmemory.InMemoryClusters;
-import io.ytstream.ports.TableDescription.Column;
 import io.ytstream.spark.YtAppendForeachWriter;
 import io.ytstream.spark.YtExactlyOnceForeachWriter;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,19 +42,16 @@ public final class LatencyBench {
   static final String MIN_BATCH = "spark.sql.streaming.realTimeMode.minBatchDuration";
   static final String TABLET_INDEX = "__spyt_streaming_src_tablet_index";
   static final String ROW_INDEX = "__spyt_streaming_src_row_index";
-  static final List<Column> QUEUE_COLUMNS =
-      List.of(
-          new Column("id", "int64", false, false),
-          new Column(LatencyRecorder.SENT_COLUMN, "int64", false, false));
   private static final long FIRST_ROW_TIMEOUT_MS = 180_000;
   private static final long DRAIN_TIMEOUT_MS = 30_000;
 
   private final SparkSession spark;
   private final LatencyOptions options;
   private final PrintStream out;
-  private final YtEmulator emulator;
-  private final InMemoryCluster cluster;
-  private final String inMemoryAddress;
+  private final String storeName = "latency-" + UUID.randomUUID().toString().substring(0, 8);
+  private final String token = UUID.randomUUID().toString();
+  private final Map<String, LatencyStore> stores = new LinkedHashMap<>();
+  private final List<YtEmulator> emulators = new ArrayList<>();
   private final GcPauses gc = GcPauses.listen();
   private final BatchEnds batchEnds = new BatchEnds();
   private int runs;
@@ -89,15 +84,37 @@ public final class LatencyBench {
     this.spark = spark;
     this.options = options;
     this.out = out;
-    String token = UUID.randomUUID().toString();
-    String name = "latency-" + UUID.randomUUID().toString().substring(0, 8);
-    this.emulator =
-        YtEmulator.start(EmulatorOptions.defaults().withToken(token).withClusterName(name));
-    this.cluster = emulator.cluster();
-    InMemoryClusters.register(cluster);
-    this.inMemoryAddress = "inmemory:" + name;
     spark.conf().set("spark.hadoop.yt.token", token);
     spark.streams().addListener(batchEnds);
+  }
+
+  /**
+   * The store of {@code backend}, started on first use: the in-memory cluster in this JVM; the
+   * emulator in this JVM, or with {@code --emulator-jvm own} in a JVM of its own that gets this
+   * JVM's {@code -X} options (heap, collector; not {@code -Xlog}, whose file is this JVM's).
+   */
+  LatencyStore store(String backend) {
+    return stores.computeIfAbsent(
+        backend,
+        b -> {
+          if (b.equals("inmemory")) {
+            return InProcessStore.inMemory(storeName);
+          }
+          if (!options.emulatorOwnJvm()) {
+            YtEmulator emulator =
+                YtEmulator.start(
+                    EmulatorOptions.defaults().withToken(token).withClusterName(storeName));
+            emulators.add(emulator);
+            return InProcessStore.behind(emulator.cluster(), emulator.url());
+          }
+          List<String> javaOptions = new ArrayList<>();
+          for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (a.startsWith("-X") && !a.startsWith("-Xlog")) {
+              javaOptions.add(a);
+            }
+          }
+          return new ChildProcessStore(storeName, token, javaOptions);
+        });
   }
 
   public static void main(String[] args) throws Exception {
@@ -163,15 +180,14 @@ public final class LatencyBench {
    * JIT compilation (seen as a longer tail of whichever variant ran first).
    */
   void prime() throws Exception {
-    String backend = options.backends().get(0);
-    String address = backend.equals("emulator") ? emulator.url() : inMemoryAddress;
+    LatencyStore store = store(options.backends().get(0));
     int trigger = options.triggerSeconds().get(0);
-    spark.conf().set("spark.hadoop.yt.proxy", address);
+    spark.conf().set("spark.hadoop.yt.proxy", store.address());
     spark.conf().set(MIN_BATCH, Long.toString(Math.min(5000L, trigger * 1000L)));
     try {
       for (Variant v : options.variants()) {
-        out.printf("priming (discarded): %s, %s ...%n", backend, v.key);
-        runVariant(v, address, options.rates().get(0), trigger, options.primeSeconds());
+        out.printf("priming (discarded): %s, %s ...%n", options.backends().get(0), v.key);
+        runVariant(v, store, options.rates().get(0), trigger, options.primeSeconds());
       }
     } finally {
       spark.conf().unset(MIN_BATCH);
@@ -183,8 +199,8 @@ public final class LatencyBench {
    * of the machine touch every variant alike), and keeps each variant's runs pooled.
    */
   void runGroup(String backend, int rate, int trigger) throws Exception {
-    String address = backend.equals("emulator") ? emulator.url() : inMemoryAddress;
-    spark.conf().set("spark.hadoop.yt.proxy", address);
+    LatencyStore store = store(backend);
+    spark.conf().set("spark.hadoop.yt.proxy", store.address());
     spark.conf().set(MIN_BATCH, Long.toString(Math.min(5000L, trigger * 1000L)));
     int window = options.windowFor(trigger);
     String before = loadAverage();
@@ -195,7 +211,7 @@ public final class LatencyBench {
           out.printf(
               "%s, %d rows/s, RealTime %d s: %s (run %d of %d) ...%n",
               backend, rate, trigger, v.key, round, options.repeat());
-          LatencyStats s = runVariant(v, address, rate, trigger, window);
+          LatencyStats s = runVariant(v, store, rate, trigger, window);
           out.printf(
               "  %d/%d rows, p50 %s ms, p99 %s ms, max %s ms; GC pauses %d, longest %s ms%n",
               s.delivered,
@@ -216,7 +232,7 @@ public final class LatencyBench {
     groups.add(new Group(backend, rate, trigger, window, before, loadAverage(), stats));
   }
 
-  LatencyStats runVariant(Variant v, String address, int rate, int trigger, int window)
+  LatencyStats runVariant(Variant v, LatencyStore store, int rate, int trigger, int window)
       throws Exception {
     String id = v.key + "-" + (++runs);
     String queue = "//latency/" + id + "/queue";
@@ -224,9 +240,9 @@ public final class LatencyBench {
     String output = "//latency/" + id + "/out";
     String checkpoint = "yt:///latency/" + id + "/checkpoint";
     int partitions = options.partitions();
-    createOutput(v, output, partitions);
+    store.createOutput(YPath.of(output), v == Variant.RT_EXACTLY_ONCE, partitions);
     LatencyRecorder recorder = LatencyRecorder.of(output);
-    QueueProducer producer = null;
+    LatencyStore.Producer producer = null;
     PacedPlan plan = null;
     Dataset<Row> rows;
     if (v == Variant.BARE_RT) {
@@ -245,9 +261,7 @@ public final class LatencyBench {
               .option("start_us", plan.startMicros())
               .load();
     } else {
-      cluster.createOrderedTable(YPath.of(queue), QUEUE_COLUMNS, partitions);
-      cluster.createConsumer(YPath.of(consumer));
-      cluster.registerConsumer(YPath.of(queue), YPath.of(consumer), true);
+      store.createQueue(YPath.of(queue), YPath.of(consumer), partitions);
       Dataset<Row> read =
           spark
               .readStream()
@@ -263,12 +277,11 @@ public final class LatencyBench {
                   functions.col("id"),
                   functions.col(LatencyRecorder.SENT_COLUMN))
               : read.select(functions.col("id"), functions.col(LatencyRecorder.SENT_COLUMN));
-      producer = new QueueProducer(cluster, YPath.of(queue), partitions, rate);
     }
     DataStreamWriter<Row> writer =
         rows.writeStream()
             .queryName("latency_" + id.replace('-', '_'))
-            .foreach(writer(v, "timed:" + address, output))
+            .foreach(writer(v, "timed:" + store.address(), output))
             .option("checkpointLocation", checkpoint);
     writer =
         v.realTime()
@@ -276,8 +289,8 @@ public final class LatencyBench {
             : writer.outputMode("append").trigger(Trigger.ProcessingTime(0));
     StreamingQuery query = writer.start();
     try {
-      if (producer != null) {
-        producer.start();
+      if (v != Variant.BARE_RT) {
+        producer = store.startProducer(YPath.of(queue), partitions, rate);
       }
       await(query, () -> recorder.writes() > 0, FIRST_ROW_TIMEOUT_MS, "a first row at the sink");
       Thread.sleep(options.warmupSeconds() * 1000L);
@@ -293,8 +306,7 @@ public final class LatencyBench {
       }
       long expected;
       if (producer != null) {
-        producer.close();
-        expected = producer.inWindow();
+        expected = producer.stop();
       } else {
         expected = dueIn(plan, from, to);
       }
@@ -312,9 +324,11 @@ public final class LatencyBench {
         producer.close();
       }
       query.stop();
+      awaitTasksEnded();
       PacedRows.drop(id);
       LatencyRecorder.forget(output);
-      forget(id);
+      store.forget(YPath.of("//latency/" + id));
+      System.gc();
     }
   }
 
@@ -339,13 +353,15 @@ public final class LatencyBench {
   }
 
   /**
-   * Removes a finished variant's queue, consumer, output table and checkpoint from the store and
-   * collects, as JMH does between iterations: the store lives in this JVM, so otherwise each
-   * variant's rows stay and the next variant's window pays for collecting them.
+   * Waits (up to 10 s) until the stopped query's tasks have ended: {@code stop()} returns while
+   * killed real-time tasks still run, and removing their tables under them makes them fail noisily.
    */
-  private void forget(String id) {
-    cluster.checkpoints().delete(YPath.of("//latency/" + id), true);
-    System.gc();
+  private void awaitTasksEnded() throws InterruptedException {
+    long deadline = System.currentTimeMillis() + 10_000;
+    while (spark.sparkContext().statusTracker().getActiveStageIds().length > 0
+        && System.currentTimeMillis() < deadline) {
+      Thread.sleep(20);
+    }
   }
 
   private static long dueIn(PacedPlan plan, long from, long to) {
@@ -362,20 +378,6 @@ public final class LatencyBench {
       }
     }
     return n;
-  }
-
-  private void createOutput(Variant v, String output, int partitions) {
-    if (v == Variant.RT_EXACTLY_ONCE) {
-      cluster.createSortedTable(
-          YPath.of(output),
-          List.of(
-              new Column(TABLET_INDEX, "int64", true, true),
-              new Column(ROW_INDEX, "int64", true, true),
-              new Column("id", "int64", false, false),
-              new Column(LatencyRecorder.SENT_COLUMN, "int64", false, false)));
-    } else {
-      cluster.createOrderedTable(YPath.of(output), QUEUE_COLUMNS, partitions);
-    }
   }
 
   private ForeachWriter<Row> writer(Variant v, String proxy, String output) {
@@ -436,7 +438,7 @@ public final class LatencyBench {
   void close() {
     spark.conf().unset("spark.hadoop.yt.token");
     spark.conf().unset("spark.hadoop.yt.proxy");
-    InMemoryClusters.remove(cluster.name());
-    emulator.close();
+    stores.values().forEach(LatencyStore::close);
+    emulators.forEach(YtEmulator::close);
   }
 }

@@ -20,6 +20,7 @@ record LatencyOptions(
     int flushMs,
     int primeSeconds,
     int repeat,
+    boolean emulatorOwnJvm,
     Path out) {
 
   static final List<String> BACKENDS = List.of("inmemory", "emulator");
@@ -44,6 +45,8 @@ record LatencyOptions(
           "  --repeat N                run each group N times, its variants interleaved; p50/p90/p99",
           "                            over the rows of all runs, max = the median of the runs' maxima",
           "                            (default 1)",
+          "  --emulator-jvm shared|own the emulator in this JVM (default), or in a JVM of its own with",
+          "                            the producer, as a cluster runs apart from Spark",
           "  --out DIR                 table and SVG charts (default target/latency)");
 
   static LatencyOptions defaults() {
@@ -59,6 +62,7 @@ record LatencyOptions(
         5,
         0,
         1,
+        false,
         Path.of("target/latency"));
   }
 
@@ -75,6 +79,7 @@ record LatencyOptions(
     int flushMs = d.flushMs;
     int prime = d.primeSeconds;
     int repeat = d.repeat;
+    boolean emulatorOwnJvm = d.emulatorOwnJvm;
     Path out = d.out;
     for (int i = 0; i < args.length; i++) {
       String name = args[i];
@@ -97,6 +102,7 @@ record LatencyOptions(
         case "--flush-ms" -> flushMs = positiveInt(name, v, 0);
         case "--prime" -> prime = positiveInt(name, v, 0);
         case "--repeat" -> repeat = positiveInt(name, v, 1);
+        case "--emulator-jvm" -> emulatorOwnJvm = emulatorJvm(v);
         case "--out" -> out = Path.of(v);
         default ->
             throw new IllegalArgumentException("unknown option " + name + " " + v + "\n" + USAGE);
@@ -122,6 +128,7 @@ record LatencyOptions(
         flushMs,
         prime,
         repeat,
+        emulatorOwnJvm,
         out);
   }
 
@@ -149,6 +156,16 @@ record LatencyOptions(
     }
     throw new IllegalArgumentException(
         "option " + name + " takes whole numbers of at least " + min + ", got '" + v + "'");
+  }
+
+  private static boolean emulatorJvm(String v) {
+    return switch (v) {
+      case "shared" -> false;
+      case "own" -> true;
+      default ->
+          throw new IllegalArgumentException(
+              "option --emulator-jvm takes shared or own, got '" + v + "'");
+    };
   }
 
   private static List<String> backends(String v) {

@@ -11,17 +11,17 @@ import java.util.concurrent.locks.LockSupport;
  * Appends rows {@code (id, sent_us)} to a queue at a steady rate from its own thread: about every
  * millisecond it appends, in one request, the rows due since the last append, each stamped with the
  * time just before that request ({@link LatencyClock}). Row g goes to tablet {@code g %
- * partitions}. It appends in-process to the cluster's store (the emulator serves the same store),
- * so producing costs the readers no HTTP round trips.
+ * partitions}. It appends in-process to the cluster's store (with the emulator, in the emulator's
+ * JVM: {@link StoreMain}), so producing costs the readers no HTTP round trips.
  */
-final class QueueProducer implements AutoCloseable {
+final class QueueProducer implements LatencyStore.Producer {
 
   private final InMemoryCluster cluster;
   private final YPath queue;
   private final int partitions;
   private final double rate;
   private final Thread thread;
-  private volatile boolean stop;
+  private volatile boolean stopping;
   private volatile long fromMicros = Long.MAX_VALUE;
   private volatile long toMicros = Long.MAX_VALUE;
   private long inWindow;
@@ -40,8 +40,8 @@ final class QueueProducer implements AutoCloseable {
     thread.start();
   }
 
-  /** Counts rows sent in {@code [from, to)}, as {@link LatencyRecorder#window} does. */
-  void window(long from, long to) {
+  @Override
+  public void window(long from, long to) {
     toMicros = to;
     fromMicros = from;
   }
@@ -50,7 +50,7 @@ final class QueueProducer implements AutoCloseable {
     long start = LatencyClock.nowMicros();
     long sent = 0;
     try {
-      while (!stop) {
+      while (!stopping) {
         long now = LatencyClock.nowMicros();
         long due = (long) ((now - start) * rate / 1_000_000.0);
         if (due > sent) {
@@ -74,15 +74,22 @@ final class QueueProducer implements AutoCloseable {
     }
   }
 
-  /** Rows sent inside the window. */
-  synchronized long inWindow() {
-    return inWindow;
+  @Override
+  public long stop() {
+    close();
+    synchronized (this) {
+      return inWindow;
+    }
   }
 
   @Override
-  public void close() throws InterruptedException {
-    stop = true;
-    thread.join(10_000);
+  public void close() {
+    stopping = true;
+    try {
+      thread.join(10_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     if (failure != null) {
       throw new IllegalStateException("the producer of " + queue + " failed", failure);
     }

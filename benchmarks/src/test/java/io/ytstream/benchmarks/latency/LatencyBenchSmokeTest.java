@@ -63,4 +63,43 @@ class LatencyBenchSmokeTest {
     String svg = Files.readString(out.resolve("latency.svg"));
     assertEquals(4, svg.split("<polyline").length - 1, "one line per variant");
   }
+
+  @Test
+  void theEmulatorInAJvmOfItsOwnServesTheSourceTheWritersAndTheProducer() throws Exception {
+    LatencyOptions options =
+        LatencyOptions.parse(
+            "--backends",
+            "emulator",
+            "--emulator-jvm",
+            "own",
+            "--variants",
+            "rt-append",
+            "--rates",
+            "200",
+            "--triggers",
+            "1",
+            "--window",
+            "2",
+            "--warmup",
+            "0",
+            "--partitions",
+            "1",
+            "--cores",
+            "2",
+            "--out",
+            out.toString());
+    LatencyBench bench =
+        new LatencyBench(
+            LatencyBench.session(2),
+            options,
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    try {
+      bench.runAll();
+    } finally {
+      bench.close();
+    }
+    LatencyStats s = bench.groups.get(0).stats().get(Variant.RT_APPEND);
+    assertTrue(s.complete(), s.delivered + " of " + s.expected + " rows");
+    assertTrue(s.p50 > 0, "latencies are positive across the two JVMs' clocks: " + s.p50);
+  }
 }

@@ -20,6 +20,12 @@ class LatencyOptionsTest {
     assertEquals(1, d.repeat());
     assertEquals(3, LatencyOptions.parse("--repeat", "3").repeat());
     assertThrows(IllegalArgumentException.class, () -> LatencyOptions.parse("--repeat", "0"));
+    assertTrue(!d.emulatorOwnJvm());
+    assertTrue(LatencyOptions.parse("--emulator-jvm", "own").emulatorOwnJvm());
+    IllegalArgumentException jvm =
+        assertThrows(
+            IllegalArgumentException.class, () -> LatencyOptions.parse("--emulator-jvm", "x"));
+    assertTrue(jvm.getMessage().contains("shared or own"), jvm.getMessage());
     LatencyOptions o =
         LatencyOptions.parse(
             "--rates",

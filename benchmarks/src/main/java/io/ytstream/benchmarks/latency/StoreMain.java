@@ -1,0 +1,77 @@
+package io.ytstream.benchmarks.latency;
+
+import io.ytstream.core.model.YPath;
+import io.ytstream.emulator.EmulatorOptions;
+import io.ytstream.emulator.YtEmulator;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The child process of {@link ChildProcessStore}: the emulator and the queue producer in a JVM of
+ * their own, driven by one-line commands on stdin, each answered by one line on stdout ({@code ok
+ * [value]} or {@code error <message>}). The first line is the token the emulator requires (never on
+ * the command line, where {@code ps} shows it); the answer is {@code ok <url>}. Commands: {@code
+ * queue <queue> <consumer> <partitions>}, {@code output <table> sorted|ordered <partitions>},
+ * {@code produce <queue> <partitions> <rate>}, {@code window <fromMicros> <toMicros>}, {@code stop}
+ * (answers the rows sent in the window), {@code forget <directory>}, {@code exit}.
+ */
+public final class StoreMain {
+
+  private StoreMain() {}
+
+  public static void main(String[] args) throws Exception {
+    PrintStream answers = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+    System.setOut(System.err); // anything else printed must not look like an answer
+    BufferedReader in =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    String token = in.readLine();
+    YtEmulator emulator =
+        YtEmulator.start(
+            EmulatorOptions.defaults().withToken(token).withClusterName(args[0]).withPort(0));
+    InProcessStore store = InProcessStore.behind(emulator.cluster(), emulator.url());
+    answers.println("ok " + emulator.url());
+    LatencyStore.Producer producer = null;
+    try {
+      for (String line = in.readLine(); line != null; line = in.readLine()) {
+        String[] w = line.split(" ");
+        try {
+          switch (w[0]) {
+            case "queue" ->
+                store.createQueue(YPath.of(w[1]), YPath.of(w[2]), Integer.parseInt(w[3]));
+            case "output" ->
+                store.createOutput(YPath.of(w[1]), w[2].equals("sorted"), Integer.parseInt(w[3]));
+            case "produce" ->
+                producer =
+                    store.startProducer(
+                        YPath.of(w[1]), Integer.parseInt(w[2]), Integer.parseInt(w[3]));
+            case "window" -> producer.window(Long.parseLong(w[1]), Long.parseLong(w[2]));
+            case "stop" -> {
+              answers.println("ok " + producer.stop());
+              producer = null;
+              continue;
+            }
+            case "forget" -> {
+              store.forget(YPath.of(w[1]));
+              System.gc();
+            }
+            case "exit" -> {
+              answers.println("ok");
+              return;
+            }
+            default -> throw new IllegalArgumentException("unknown command " + w[0]);
+          }
+          answers.println("ok");
+        } catch (RuntimeException e) {
+          answers.println("error " + String.valueOf(e).replace('\n', ' '));
+        }
+      }
+    } finally {
+      if (producer != null) {
+        producer.close();
+      }
+      emulator.close();
+    }
+  }
+}
