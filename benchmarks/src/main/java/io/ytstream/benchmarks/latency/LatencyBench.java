@@ -44,6 +44,7 @@ public final class LatencyBench {
   static final String ROW_INDEX = "__spyt_streaming_src_row_index";
   private static final long FIRST_ROW_TIMEOUT_MS = 180_000;
   private static final long DRAIN_TIMEOUT_MS = 30_000;
+  private static final long WINDOW_LEAD_MICROS = 100_000;
 
   private final SparkSession spark;
   private final LatencyOptions options;
@@ -294,7 +295,8 @@ public final class LatencyBench {
       }
       await(query, () -> recorder.writes() > 0, FIRST_ROW_TIMEOUT_MS, "a first row at the sink");
       Thread.sleep(options.warmupSeconds() * 1000L);
-      long from = LatencyClock.nowMicros();
+      // A moment ahead: the producer in the emulator's own JVM must hear of the window before it.
+      long from = LatencyClock.nowMicros() + WINDOW_LEAD_MICROS;
       long to = from + window * 1_000_000L;
       recorder.window(from, to);
       if (producer != null) {

@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,24 +21,32 @@ class LatencyBenchSmokeTest {
 
   @TempDir Path out;
 
+  /** 200 rows/s, one partition, RealTime 1 s, 2 s measured, no warm-up; then {@code more}. */
+  private LatencyOptions tiny(String... more) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--rates",
+                "200",
+                "--triggers",
+                "1",
+                "--window",
+                "2",
+                "--warmup",
+                "0",
+                "--partitions",
+                "1",
+                "--cores",
+                "2",
+                "--out",
+                out.toString()));
+    args.addAll(List.of(more));
+    return LatencyOptions.parse(args.toArray(new String[0]));
+  }
+
   @Test
   void everyVariantDeliversEveryRowOfItsWindowAndTheReportIsWritten() throws Exception {
-    LatencyOptions options =
-        LatencyOptions.parse(
-            "--rates",
-            "200",
-            "--triggers",
-            "1",
-            "--window",
-            "2",
-            "--warmup",
-            "0",
-            "--partitions",
-            "1",
-            "--cores",
-            "2",
-            "--out",
-            out.toString());
+    LatencyOptions options = tiny();
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     LatencyBench bench =
         new LatencyBench(
@@ -67,27 +76,7 @@ class LatencyBenchSmokeTest {
   @Test
   void theEmulatorInAJvmOfItsOwnServesTheSourceTheWritersAndTheProducer() throws Exception {
     LatencyOptions options =
-        LatencyOptions.parse(
-            "--backends",
-            "emulator",
-            "--emulator-jvm",
-            "own",
-            "--variants",
-            "rt-append",
-            "--rates",
-            "200",
-            "--triggers",
-            "1",
-            "--window",
-            "2",
-            "--warmup",
-            "0",
-            "--partitions",
-            "1",
-            "--cores",
-            "2",
-            "--out",
-            out.toString());
+        tiny("--backends", "emulator", "--emulator-jvm", "own", "--variants", "rt-append");
     LatencyBench bench =
         new LatencyBench(
             LatencyBench.session(2),
