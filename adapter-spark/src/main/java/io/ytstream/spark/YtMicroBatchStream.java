@@ -230,7 +230,9 @@ final class YtMicroBatchStream
   @Override
   public void prepareForRealTimeMode() {
     realTime = true;
-    background = new BackgroundConsumerAdvance(cluster, spec);
+    if (background == null) {
+      background = new BackgroundConsumerAdvance(cluster, spec);
+    }
     RealTimeQueries.markThisQueryThread();
     SparkContext sc = SparkContext.getOrCreate();
     RealTimeSlots.checkQuery(

@@ -22,6 +22,12 @@ public final class StoreMain {
   private StoreMain() {}
 
   public static void main(String[] args) throws Exception {
+    if (args.length != 1) {
+      System.err.println(
+          "usage: StoreMain <cluster name> (token on the first stdin line); started by"
+              + " ChildProcessStore, not by hand");
+      System.exit(2);
+    }
     PrintStream answers = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     System.setOut(System.err); // anything else printed must not look like an answer
     BufferedReader in =
