@@ -30,13 +30,16 @@ final class YtRealTimeReaderFactory implements PartitionReaderFactory {
   @Override
   public PartitionReader<InternalRow> createReader(InputPartition partition) {
     YtRealTimeInputPartition task = (YtRealTimeInputPartition) partition;
+    ConsumerId consumer = new ConsumerId(consumerCluster, YPath.of(consumerPath));
     return new YtRealTimeReader(
         cluster.connect(),
-        new ConsumerId(consumerCluster, YPath.of(consumerPath)),
+        consumer,
         task.partition(),
         task.start(),
         converter,
         failOnDataLoss,
-        System::currentTimeMillis);
+        System::currentTimeMillis,
+        new ReadAheadKey(cluster.address(), cluster.settings(), consumer, task.partition()),
+        BoundaryReadAhead.SHARED);
   }
 }
