@@ -45,6 +45,7 @@ public final class LatencyBench {
   private static final long FIRST_ROW_TIMEOUT_MS = 180_000;
   private static final long DRAIN_TIMEOUT_MS = 30_000;
   private static final long WINDOW_LEAD_MICROS = 100_000;
+  private static final long PRIME_BATCH_MS = 250;
 
   private final SparkSession spark;
   private final LatencyOptions options;
@@ -178,17 +179,20 @@ public final class LatencyBench {
   /**
    * Runs every variant once on the first backend and rate, {@code --prime} seconds measured, and
    * discards the figures: without it the first variant of the JVM also pays for class loading and
-   * JIT compilation (seen as a longer tail of whichever variant ran first).
+   * JIT compilation (seen as a longer tail of whichever variant ran first). The priming runs have
+   * real-time batches of {@link #PRIME_BATCH_MS}: the code of a batch boundary (Spark's commit,
+   * planning and job submission, ours) runs once per boundary, so at the measured trigger durations
+   * it would stay cold for minutes, and whichever variant ran first paid for its compilation (the
+   * first of a round had boundaries up to twice as long as the last).
    */
   void prime() throws Exception {
     LatencyStore store = store(options.backends().get(0));
-    int trigger = options.triggerSeconds().get(0);
     spark.conf().set("spark.hadoop.yt.proxy", store.address());
-    spark.conf().set(MIN_BATCH, Long.toString(Math.min(5000L, trigger * 1000L)));
+    spark.conf().set(MIN_BATCH, Long.toString(PRIME_BATCH_MS));
     try {
       for (Variant v : options.variants()) {
         out.printf("priming (discarded): %s, %s ...%n", options.backends().get(0), v.key);
-        runVariant(v, store, options.rates().get(0), trigger, options.primeSeconds());
+        runVariant(v, store, options.rates().get(0), PRIME_BATCH_MS, options.primeSeconds());
       }
     } finally {
       spark.conf().unset(MIN_BATCH);
@@ -197,7 +201,8 @@ public final class LatencyBench {
 
   /**
    * Runs the group's variants one after the other, {@code --repeat} rounds of them (so slow drifts
-   * of the machine touch every variant alike), and keeps each variant's runs pooled.
+   * of the machine touch every variant alike), each round starting with the next variant (none is
+   * always first after the collection between groups), and keeps each variant's runs pooled.
    */
   void runGroup(String backend, int rate, int trigger) throws Exception {
     LatencyStore store = store(backend);
@@ -208,11 +213,11 @@ public final class LatencyBench {
     Map<Variant, List<LatencyStats>> runs = new LinkedHashMap<>();
     try {
       for (int round = 1; round <= options.repeat(); round++) {
-        for (Variant v : options.variants()) {
+        for (Variant v : inRound(options.variants(), round)) {
           out.printf(
               "%s, %d rows/s, RealTime %d s: %s (run %d of %d) ...%n",
               backend, rate, trigger, v.key, round, options.repeat());
-          LatencyStats s = runVariant(v, store, rate, trigger, window);
+          LatencyStats s = runVariant(v, store, rate, trigger * 1000L, window);
           out.printf(
               "  %d/%d rows, p50 %s ms, p99 %s ms, max %s ms; GC pauses %d, longest %s ms%n",
               s.delivered,
@@ -233,7 +238,14 @@ public final class LatencyBench {
     groups.add(new Group(backend, rate, trigger, window, before, loadAverage(), stats));
   }
 
-  LatencyStats runVariant(Variant v, LatencyStore store, int rate, int trigger, int window)
+  /** The variants in the order of round {@code round} (from 1): rotated by one per round. */
+  static List<Variant> inRound(List<Variant> variants, int round) {
+    List<Variant> order = new ArrayList<>(variants);
+    java.util.Collections.rotate(order, -((round - 1) % Math.max(1, order.size())));
+    return order;
+  }
+
+  LatencyStats runVariant(Variant v, LatencyStore store, int rate, long triggerMs, int window)
       throws Exception {
     String id = v.key + "-" + (++runs);
     String queue = "//latency/" + id + "/queue";
@@ -286,7 +298,7 @@ public final class LatencyBench {
             .option("checkpointLocation", checkpoint);
     writer =
         v.realTime()
-            ? writer.outputMode("update").trigger(Trigger.RealTime(trigger + " seconds"))
+            ? writer.outputMode("update").trigger(Trigger.RealTime(triggerMs))
             : writer.outputMode("append").trigger(Trigger.ProcessingTime(0));
     StreamingQuery query = writer.start();
     try {

@@ -10,6 +10,17 @@ import org.junit.jupiter.api.Test;
 class LatencyOptionsTest {
 
   @Test
+  void eachRoundStartsWithTheNextVariantSoNoneIsAlwaysFirst() {
+    List<Variant> all = List.of(Variant.values());
+    assertEquals(all, LatencyBench.inRound(all, 1));
+    assertEquals(
+        List.of(Variant.RT_APPEND, Variant.MICRO_BATCH, Variant.BARE_RT, Variant.RT_EXACTLY_ONCE),
+        LatencyBench.inRound(all, 2));
+    assertEquals(all, LatencyBench.inRound(all, 5));
+    assertEquals(List.of(Variant.BARE_RT), LatencyBench.inRound(List.of(Variant.BARE_RT), 2));
+  }
+
+  @Test
   void theDefaultIsTheShortRunAndOptionsOverrideIt() {
     LatencyOptions d = LatencyOptions.parse();
     assertEquals(List.of(1000), d.rates());
