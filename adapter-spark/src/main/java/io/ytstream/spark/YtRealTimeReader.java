@@ -24,10 +24,6 @@ import org.slf4j.LoggerFactory;
  * micro-batch reader: a gap at the start of a pull is trimmed data (data loss), any other gap an
  * error.
  *
- * <p>A task that ends with its batch's time up hands its partition to {@link BoundaryReadAhead},
- * which reads on until the next batch's task takes the rows (see there); a task that ends any other
- * way (interrupted, failed before its time) does not.
- *
  * <p>Both Spark signatures of {@code nextWithTimeout} are here, neither with {@code @Override}, so
  * one jar runs on Spark 4.1.x ({@code nextWithTimeout(Long timeoutMs)}) and 4.2.x ({@code
  * nextWithTimeout(Long startTimeMs, Long timeoutMs)}); each JVM links the one its interface
@@ -44,16 +40,11 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
   private final QueueRowConverter converter;
   private final boolean failOnDataLoss;
   private final LongSupplier clockMs;
-  private final ReadAheadKey readAheadKey;
-  private final BoundaryReadAhead readAhead;
   private final IdleWait idle = new IdleWait();
   private final ArrayDeque<QueueRow> buffer = new ArrayDeque<>();
 
   private long next;
   private InternalRow current;
-
-  /** The batch's end time, from Spark's last {@code nextWithTimeout}; none before the first. */
-  private long batchEndMs = Long.MAX_VALUE;
 
   YtRealTimeReader(
       YtCluster cluster,
@@ -62,9 +53,7 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
       long start,
       QueueRowConverter converter,
       boolean failOnDataLoss,
-      LongSupplier clockMs,
-      ReadAheadKey readAheadKey,
-      BoundaryReadAhead readAhead) {
+      LongSupplier clockMs) {
     this.cluster = cluster;
     this.consumer = consumer;
     this.partition = partition;
@@ -72,9 +61,6 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
     this.converter = converter;
     this.failOnDataLoss = failOnDataLoss;
     this.clockMs = clockMs;
-    this.readAheadKey = readAheadKey;
-    this.readAhead = readAhead;
-    buffer.addAll(readAhead.claim(readAheadKey, start));
   }
 
   /** Spark 4.1.x: wait at most {@code timeoutMs} from now. */
@@ -110,7 +96,6 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
   }
 
   private RecordStatus nextUntil(long deadlineMs) throws InterruptedIOException {
-    batchEndMs = deadlineMs;
     while (true) {
       QueueRow row = buffer.poll();
       if (row != null) {
@@ -185,12 +170,6 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
 
   @Override
   public void close() {
-    // Spark stops calling once the batch's time is up (without telling the reader), so the end
-    // is recognised by the clock; a task that failed or was killed earlier hands nothing over.
-    if (clockMs.getAsLong() >= batchEndMs && !Thread.currentThread().isInterrupted()) {
-      readAhead.handOver(readAheadKey, cluster, next, buffer);
-    } else {
-      cluster.close();
-    }
+    cluster.close();
   }
 }

@@ -30,16 +30,13 @@ final class YtRealTimeReaderFactory implements PartitionReaderFactory {
   @Override
   public PartitionReader<InternalRow> createReader(InputPartition partition) {
     YtRealTimeInputPartition task = (YtRealTimeInputPartition) partition;
-    ConsumerId consumer = new ConsumerId(consumerCluster, YPath.of(consumerPath));
     return new YtRealTimeReader(
         cluster.connect(),
-        consumer,
+        new ConsumerId(consumerCluster, YPath.of(consumerPath)),
         task.partition(),
         task.start(),
         converter,
         failOnDataLoss,
-        System::currentTimeMillis,
-        new ReadAheadKey(cluster.address(), cluster.settings(), consumer, task.partition()),
-        BoundaryReadAhead.SHARED);
+        System::currentTimeMillis);
   }
 }

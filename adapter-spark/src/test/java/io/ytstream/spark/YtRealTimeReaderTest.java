@@ -18,7 +18,6 @@ import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription.Column;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.spark.sql.connector.read.streaming.SupportsRealTimeRead.RecordStatus;
@@ -40,9 +39,6 @@ class YtRealTimeReaderTest {
   private final InMemoryCluster cluster = InMemoryClusters.getOrCreate(name);
   private final PartitionId partition = new PartitionId(new QueueId(name, YPath.of("//q")), 0);
   private final ConsumerId consumer = new ConsumerId(name, YPath.of("//c"));
-  private final BoundaryReadAhead readAhead =
-      new BoundaryReadAhead(
-          BoundaryReadAhead.LINGER_MS, BoundaryReadAhead.MAX_ROWS, System::currentTimeMillis);
 
   YtRealTimeReaderTest() {
     cluster.createOrderedTable(
@@ -72,9 +68,7 @@ class YtRealTimeReaderTest {
         start,
         new QueueRowConverter(COLUMNS, true, false),
         failOnDataLoss,
-        System::currentTimeMillis,
-        new ReadAheadKey(name, Map.of(), consumer, partition),
-        readAhead);
+        System::currentTimeMillis);
   }
 
   @Test
