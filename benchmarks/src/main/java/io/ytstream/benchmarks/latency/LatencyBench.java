@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -241,7 +242,7 @@ public final class LatencyBench {
   /** The variants in the order of round {@code round} (from 1): rotated by one per round. */
   static List<Variant> inRound(List<Variant> variants, int round) {
     List<Variant> order = new ArrayList<>(variants);
-    java.util.Collections.rotate(order, -((round - 1) % Math.max(1, order.size())));
+    Collections.rotate(order, -((round - 1) % Math.max(1, order.size())));
     return order;
   }
 
