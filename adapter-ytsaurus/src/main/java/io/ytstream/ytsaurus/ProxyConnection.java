@@ -7,7 +7,8 @@ import java.util.concurrent.ScheduledExecutorService;
 /**
  * What it costs to talk to one cluster with one configuration: the JDK {@code HttpClient} (its
  * connection pool and selector thread), the heavy-proxy list from {@code /hosts}, the thread that
- * pings transactions, and the cluster's name. {@link YtsaurusCluster} handles use it; {@link
+ * pings transactions, the cluster's name and the column types of the tables it read or wrote
+ * ({@link ColumnTypesCache}). {@link YtsaurusCluster} handles use it; {@link
  * SharedProxyConnections} lets every handle of a JVM with the same address and settings share one.
  */
 final class ProxyConnection {
@@ -17,6 +18,7 @@ final class ProxyConnection {
   private final HeavyProxies heavyProxies;
   private final ScheduledExecutorService scheduler;
   private final String clusterName;
+  private final ColumnTypesCache columnTypes = new ColumnTypesCache(System::currentTimeMillis);
 
   private ProxyConnection(YtsaurusClientConfig config) {
     this.config = config;
@@ -78,6 +80,10 @@ final class ProxyConnection {
 
   String clusterName() {
     return clusterName;
+  }
+
+  ColumnTypesCache columnTypes() {
+    return columnTypes;
   }
 
   /** Stops the pinger thread; the HTTP client's threads end when it is no longer referenced. */

@@ -41,7 +41,6 @@ public final class YtsaurusCluster implements YtCluster {
   private final JsonRows rows;
   private final ConsumerRows consumerRows;
   private final Set<ScheduledFuture<?>> pingers = ConcurrentHashMap.newKeySet();
-  private final Map<String, Map<String, YtType>> columnTypes = new ConcurrentHashMap<>();
 
   private final QueuePartitionReader queueReader = new HttpQueuePartitionReader(this);
   private final QueueMetadata queueMetadata = new HttpQueueMetadata(this);
@@ -65,8 +64,8 @@ public final class YtsaurusCluster implements YtCluster {
 
   /**
    * A handle over the JVM's shared connection for {@code config}: the HTTP client, heavy-proxy
-   * list, pinger thread and cluster name are reused; the schema cache and the transactions this
-   * handle pings are its own.
+   * list, pinger thread, cluster name and column types are reused; the transactions this handle
+   * pings are its own.
    */
   public static YtsaurusCluster connectShared(YtsaurusClientConfig config) {
     return new YtsaurusCluster(
@@ -94,20 +93,17 @@ public final class YtsaurusCluster implements YtCluster {
   }
 
   /**
-   * Column types of a table for the wire encoding, from {@code get <table>/@schema}, read once per
-   * table and connection (a table re-created under the same path with another schema needs a new
-   * connection).
+   * Column types of a table for the wire encoding, from {@code get <table>/@schema}, shared by the
+   * handles of this connection ({@link ColumnTypesCache}: read again after a minute).
    */
   Map<String, YtType> columnTypes(YPath table) {
-    Map<String, YtType> known = columnTypes.get(table.value());
-    if (known != null) {
-      return known;
-    }
+    return connection.columnTypes().get(table, this::readColumnTypes);
+  }
+
+  private Map<String, YtType> readColumnTypes(YPath table) {
     Map<String, YtType> types = new LinkedHashMap<>();
     schema(table).columns().forEach(c -> types.put(c.name(), c.type()));
-    Map<String, YtType> result = Collections.unmodifiableMap(types);
-    columnTypes.put(table.value(), result);
-    return result;
+    return Collections.unmodifiableMap(types);
   }
 
   /** {@code get <table>/@schema}, parsed by core's {@link TableSchemaJson}. */
