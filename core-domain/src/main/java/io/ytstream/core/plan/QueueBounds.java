@@ -4,6 +4,7 @@ import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.SortedPartitionMap;
+import io.ytstream.core.model.StreamOffsets;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -91,5 +92,25 @@ public final class QueueBounds {
   /** The bounds of {@link #partitionAt partitionAt(position)}. */
   public PartitionBounds boundsAt(int position) {
     return bounds[position];
+  }
+
+  /**
+   * These bounds with each partition's end raised to at least its offset in {@code read}, where
+   * readers have already been: bounds read a moment ago (Real-time Mode reads them ahead of the
+   * batch boundary) may be behind rows that tasks read since. Partitions not in {@code read} keep
+   * their bounds; offsets of partitions not listed here are ignored.
+   */
+  public QueueBounds atLeast(StreamOffsets read) {
+    PartitionBounds[] raised = null;
+    for (int i = 0; i < partitions.length; i++) {
+      long offset = read.getOrDefault(partitions[i], -1);
+      if (offset > bounds[i].totalRowCount()) {
+        if (raised == null) {
+          raised = bounds.clone();
+        }
+        raised[i] = new PartitionBounds(bounds[i].index(), bounds[i].trimmedRowCount(), offset);
+      }
+    }
+    return raised == null ? this : new QueueBounds(partitions, raised);
   }
 }
