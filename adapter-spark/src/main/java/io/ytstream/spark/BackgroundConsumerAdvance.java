@@ -2,39 +2,51 @@ package io.ytstream.spark;
 
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.ports.spi.YtCluster;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Moves the consumer of a real-time query on a thread of its own, so that the requests it takes (a
- * read of the consumer and one fenced advance per partition) are not part of the gap between two
- * real-time batches, when no task reads. Each end handed over is durable (its {@code commits/N}
- * entry is written), so the commit-lag rule holds as with {@link ConsumerCatchUp} called in line;
- * an end handed over while an earlier one is still waiting replaces it (ends only grow, and moving
- * straight to the later one skips nothing). A failure is kept and thrown by the next {@link
- * #advanceTo}, failing the query one boundary later than in line; {@link #finish} waits for the
- * last end on stop.
+ * Moves the consumer of a real-time query on a thread of its own, {@link #QUIET_MS} after the end
+ * is handed over, so that the requests it takes (a read of the consumer and one fenced advance per
+ * partition) are neither in line nor beside the gap between two real-time batches, when no task
+ * reads: by then the next batch's tasks run (with the cluster's proxy or the emulator on the same
+ * machine, requests beside the gap took CPU from Spark's planning of the next batch). Each end
+ * handed over is durable (its {@code commits/N} entry is written), so the commit-lag rule holds as
+ * with {@link ConsumerCatchUp} called in line; an end handed over while an earlier one is still
+ * waiting replaces it (ends only grow, and moving straight to the later one skips nothing). A
+ * failure is kept and thrown by the next {@link #advanceTo}, failing the query one boundary later
+ * than in line; {@link #finish} waits for the last end on stop.
  */
 final class BackgroundConsumerAdvance {
 
   private static final Logger LOG = LoggerFactory.getLogger(BackgroundConsumerAdvance.class);
 
+  /**
+   * How long after a hand-over the consumer moves: well past the gap (tens of milliseconds), well
+   * within the shortest real-time batch (5 s).
+   */
+  static final long QUIET_MS = 500;
+
   private final YtCluster cluster;
   private final YtSourceSpec spec;
-  private final ExecutorService thread;
+  private final long quietMs;
+  private final ScheduledExecutorService thread;
+  private ScheduledFuture<?> scheduled;
   private StreamOffsets waiting;
   private boolean busy;
   private RuntimeException failure;
   private boolean stopped;
 
-  BackgroundConsumerAdvance(YtCluster cluster, YtSourceSpec spec) {
+  BackgroundConsumerAdvance(YtCluster cluster, YtSourceSpec spec, long quietMs) {
     this.cluster = cluster;
     this.spec = spec;
+    this.quietMs = quietMs;
     this.thread =
-        Executors.newSingleThreadExecutor(
+        Executors.newSingleThreadScheduledExecutor(
             r -> {
               Thread t = new Thread(r, "ytstream-consumer-advance " + spec.consumer());
               t.setDaemon(true);
@@ -43,8 +55,8 @@ final class BackgroundConsumerAdvance {
   }
 
   /**
-   * Hands over a durable end and returns at once; throws the failure of an earlier advance, if any
-   * (the query then fails with it).
+   * Hands over a durable end and returns at once (the move starts {@code quietMs} later); throws
+   * the failure of an earlier advance, if any (the query then fails with it).
    */
   synchronized void advanceTo(StreamOffsets durableEnd) {
     if (stopped) {
@@ -55,7 +67,7 @@ final class BackgroundConsumerAdvance {
     waiting = durableEnd;
     if (!busy) {
       busy = true;
-      thread.execute(this::drain);
+      scheduled = thread.schedule(this::drain, quietMs, TimeUnit.MILLISECONDS);
     }
   }
 
@@ -95,6 +107,10 @@ final class BackgroundConsumerAdvance {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
     synchronized (this) {
       stopped = true;
+      if (scheduled != null && scheduled.cancel(false)) {
+        // Still in its quiet time: move now, the query is stopping.
+        thread.execute(this::drain);
+      }
       try {
         while (busy) {
           long left = deadline - System.nanoTime();

@@ -49,9 +49,10 @@ import org.slf4j.LoggerFactory;
  * the batch's start; the tasks report where they stopped and {@link #mergeOffsets} makes that the
  * batch's end. Spark calls {@code latestOffset} and {@code commit} at each real-time batch boundary
  * too, so the consumer follows the same commit-lag rule as in micro-batches, but on a thread of its
- * own ({@link BackgroundConsumerAdvance}): no task reads between two real-time batches, so the
- * boundary makes one request in line (the queue's bounds, reused by both planning calls) instead of
- * nine.
+ * own, after the boundary ({@link BackgroundConsumerAdvance}); the queue's bounds are read every
+ * second on another ({@link PrefetchedBounds}). No task reads between two real-time batches, so the
+ * boundary makes no request in line (it made nine, then one) while the prefetched bounds are fresh;
+ * both planning calls reuse what {@code latestOffset} took.
  */
 final class YtMicroBatchStream
     implements MicroBatchStream,
@@ -75,6 +76,12 @@ final class YtMicroBatchStream
   private volatile boolean realTime;
   private volatile StreamOffsets realTimeStart = StreamOffsets.empty();
   private volatile BackgroundConsumerAdvance background;
+  private volatile PrefetchedBounds prefetched;
+
+  /**
+   * Real-time Mode: the end of the last batch, as {@link #mergeOffsets} built it from its tasks.
+   */
+  private volatile StreamOffsets mergedEnd;
 
   /** Real-time Mode: the bounds read by the last latestOffset, and the start they were read for. */
   private volatile BoundsAt boundsAt;
@@ -144,7 +151,7 @@ final class YtMicroBatchStream
       bounds = readBounds();
     } else {
       b.advanceTo(start);
-      bounds = readBounds();
+      bounds = boundsForBoundary(start);
       boundsAt = new BoundsAt(start, bounds);
       consumer = consumerForUnplaced(start, bounds);
     }
@@ -172,6 +179,20 @@ final class YtMicroBatchStream
       LOG.warn("yt source skipped trimmed rows (fail_on_data_loss=false): {}", plan.losses());
     }
     return new YtOffset(plan.end());
+  }
+
+  /**
+   * Real-time Mode: the bounds read ahead when {@code start} is the end this stream merged from its
+   * tasks (they read up to there, so rows at least that far exist; bounds read before the tasks'
+   * last rows are raised to it), else read now: after a (re)start the first boundary checks the
+   * checkpoint's offsets against the queue's real bounds.
+   */
+  private QueueBounds boundsForBoundary(StreamOffsets start) {
+    PrefetchedBounds p = prefetched;
+    if (p == null || !start.equals(mergedEnd)) {
+      return readBounds();
+    }
+    return p.fresh().map(b -> b.atLeast(start)).orElseGet(this::readBounds);
   }
 
   private static QueueBounds capped(QueueBounds now, QueueBounds target) {
@@ -231,7 +252,15 @@ final class YtMicroBatchStream
   public void prepareForRealTimeMode() {
     realTime = true;
     if (background == null) {
-      background = new BackgroundConsumerAdvance(cluster, spec);
+      background = new BackgroundConsumerAdvance(cluster, spec, BackgroundConsumerAdvance.QUIET_MS);
+    }
+    if (prefetched == null) {
+      prefetched =
+          PrefetchedBounds.start(
+              this::readBounds,
+              System::currentTimeMillis,
+              PrefetchedBounds.REFRESH_MS,
+              spec.consumer().toString());
     }
     RealTimeQueries.markThisQueryThread();
     SparkContext sc = SparkContext.getOrCreate();
@@ -272,7 +301,9 @@ final class YtMicroBatchStream
       YtPartitionOffset yt = (YtPartitionOffset) o;
       ends.merge(yt.partition(), yt.offset(), Math::max);
     }
-    return new YtOffset(realTimeStart.overlay(StreamOffsets.of(ends)));
+    StreamOffsets end = realTimeStart.overlay(StreamOffsets.of(ends));
+    mergedEnd = end;
+    return new YtOffset(end);
   }
 
   /**
@@ -288,6 +319,12 @@ final class YtMicroBatchStream
     }
   }
 
+  /** True once the real-time bounds read ahead are there to plan with. */
+  boolean boundsPrefetched() {
+    PrefetchedBounds p = prefetched;
+    return p != null && p.fresh().isPresent();
+  }
+
   /** True unless a real-time consumer move is waiting or running. */
   boolean consumerIdle() {
     BackgroundConsumerAdvance b = background;
@@ -299,6 +336,10 @@ final class YtMicroBatchStream
     BackgroundConsumerAdvance b = background;
     if (b != null) {
       b.finish(STOP_WAIT_MS);
+    }
+    PrefetchedBounds p = prefetched;
+    if (p != null) {
+      p.close();
     }
     cluster.close();
   }

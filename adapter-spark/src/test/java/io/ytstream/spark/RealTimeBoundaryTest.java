@@ -23,16 +23,17 @@ import org.junit.jupiter.api.Test;
 /**
  * What the driver does between two real-time batches, when no task reads: the source's calls in
  * Spark's order at a boundary ({@code latestOffset(start)}, {@code commit(end)}, {@code
- * planInputPartitions(start)} twice) read the queue's bounds once and leave the consumer to a
- * thread of their own. Shown with faults: calls that fail the consumer's reads and advances, or a
- * second read of the bounds, would fail the boundary if they were made in line.
+ * planInputPartitions(start)} twice) make no request in line: the queue's bounds were read ahead
+ * ({@link PrefetchedBounds}), and the consumer moves on a thread of its own, after the boundary.
+ * Shown with faults: calls that fail the consumer's reads and advances, or the reads of the bounds,
+ * would fail the boundary if they were made in line.
  */
 class RealTimeBoundaryTest {
 
   private final SparkSession spark = SharedSpark.get();
 
   @Test
-  void aBoundaryReadsTheBoundsOnceAndMovesTheConsumerOffTheBoundary() throws Exception {
+  void aBoundaryMakesNoRequestInLineAndMovesTheConsumerOffTheBoundary() throws Exception {
     onQueryThread(this::boundaryWithConsumerFaults);
   }
 
@@ -45,16 +46,19 @@ class RealTimeBoundaryTest {
     try {
       Offset start = stream.initialOffset();
       boundary(stream, start);
-      Offset end = endAt(stream, c, 5, 3);
-      Await.until(Duration.ofSeconds(30), stream::consumerIdle, () -> "consumer thread busy");
+      Await.until(
+          Duration.ofSeconds(30), stream::boundsPrefetched, () -> "no bounds read ahead yet");
 
-      // Every consumer read and advance fails from now on; the next boundary must not notice. (One
-      // hand-over only: a second one may already meet the consumer thread's failure, by design.)
+      // Every consumer read and advance, and every read of the bounds, fails from now on; the
+      // next boundary must not notice. (One hand-over only: a second one may already meet the
+      // consumer thread's failure, by design.)
       c.cluster.faults().failNext(ClusterOperation.READ_CONSUMER, 1_000, 1, "injected");
       c.cluster.faults().failNext(ClusterOperation.ADVANCE, 1_000, 1, "injected");
-      stream.latestOffset(end, ReadLimit.allAvailable());
-      // ...nor a second read of the bounds: both planning calls reuse latestOffset's.
       c.cluster.faults().failNext(ClusterOperation.PARTITIONS, 1_000, 1, "injected");
+      // The tasks read rows appended after the bounds were read ahead: the batch ends beyond them.
+      c.produce("//q", 0, 5, 8);
+      Offset end = endAt(stream, c, 8, 3);
+      stream.latestOffset(end, ReadLimit.allAvailable());
       assertEquals(2, stream.planInputPartitions(end).length);
       assertEquals(2, stream.planInputPartitions(end).length);
 
@@ -80,6 +84,63 @@ class RealTimeBoundaryTest {
       c.cluster.faults().clearPending();
       stream.stop();
     }
+  }
+
+  @Test
+  void anEndThisStreamDidNotMergeIsCheckedAgainstBoundsReadInLine() throws Exception {
+    onQueryThread(
+        () -> {
+          TestCluster c = TestCluster.create(spark, "boundary");
+          c.queue("//q", 2).consumer("//c", "//q");
+          c.produce("//q", 0, 0, 5);
+          YtMicroBatchStream stream = realTimeStream(c, "yt:///ckpt/boundary-4");
+          try {
+            Offset start = stream.initialOffset();
+            Await.until(
+                Duration.ofSeconds(30), stream::boundsPrefetched, () -> "no bounds read ahead");
+            c.cluster.faults().failNext(ClusterOperation.PARTITIONS, 1_000, 1, "injected");
+            // The checkpoint's start (as after a restart): no task of this run has reached it.
+            RuntimeException e =
+                assertThrows(
+                    RuntimeException.class,
+                    () -> stream.latestOffset(start, ReadLimit.allAvailable()));
+            assertTrue(e.getMessage().contains("injected"), e.getMessage());
+          } finally {
+            c.cluster.faults().clearPending();
+            stream.stop();
+          }
+        });
+  }
+
+  @Test
+  void theConsumerMovesAQuietTimeAfterTheBoundaryNotBesideIt() throws Exception {
+    onQueryThread(
+        () -> {
+          TestCluster c = TestCluster.create(spark, "boundary");
+          c.queue("//q", 2).consumer("//c", "//q");
+          c.produce("//q", 0, 0, 5);
+          c.produce("//q", 1, 100, 103);
+          YtMicroBatchStream stream = realTimeStream(c, "yt:///ckpt/boundary-3");
+          try {
+            Offset start = stream.initialOffset();
+            boundary(stream, start);
+            Offset end = endAt(stream, c, 4, 2);
+            long committedAt = System.nanoTime();
+            stream.commit(end);
+            Await.until(
+                Duration.ofSeconds(30),
+                () ->
+                    c.consumerOffset("//c", "//q", 0) == 4
+                        && c.consumerOffset("//c", "//q", 1) == 2,
+                () -> "the consumer did not reach the batch end");
+            long tookMs = (System.nanoTime() - committedAt) / 1_000_000;
+            assertTrue(
+                tookMs >= BackgroundConsumerAdvance.QUIET_MS,
+                "moved " + tookMs + " ms after the boundary, within the quiet time");
+          } finally {
+            stream.stop();
+          }
+        });
   }
 
   @Test
