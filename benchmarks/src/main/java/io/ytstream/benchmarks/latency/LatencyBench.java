@@ -24,7 +24,6 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.ForeachWriter;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.functions;
 import org.apache.spark.sql.streaming.DataStreamWriter;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.Trigger;
@@ -276,26 +275,19 @@ public final class LatencyBench {
               .load();
     } else {
       store.createQueue(YPath.of(queue), YPath.of(consumer), partitions);
-      Dataset<Row> read =
+      // Every variant takes the source's columns as they come, the same query as the limit's:
+      // the writers map columns by name, so the exactly-once one needs no select to find the
+      // source position. A no-op select cost Spark about 10 ms of planning at every batch
+      // boundary (in-memory, 250 ms batches, from the old tasks' end to the next job's start:
+      // median 30 ms with it, 20 ms without, the limit's 19 ms): the query's cost, not the
+      // source's.
+      rows =
           spark
               .readStream()
               .format("yt")
               .option("consumer_path", consumer)
               .option("include_service_columns", Boolean.toString(v == Variant.RT_EXACTLY_ONCE))
               .load(queue);
-      // The exactly-once writer needs the source position, so that variant projects; the others
-      // take the source's two columns as they come, the same query as the limit's. A no-op
-      // select of both columns cost Spark about 10 ms of planning at every batch boundary
-      // (in-memory, 250 ms batches, from the old tasks' end to the next job's start: median 30 ms
-      // with it, 20 ms without, the limit's 19 ms): the query's cost, not the source's.
-      rows =
-          v == Variant.RT_EXACTLY_ONCE
-              ? read.select(
-                  functions.col(TABLET_INDEX),
-                  functions.col(ROW_INDEX),
-                  functions.col("id"),
-                  functions.col(LatencyRecorder.SENT_COLUMN))
-              : read;
     }
     DataStreamWriter<Row> writer =
         rows.writeStream()
