@@ -38,10 +38,7 @@ class RealTimeBoundaryTest {
   }
 
   private void boundaryWithConsumerFaults() throws Exception {
-    TestCluster c = TestCluster.create(spark, "boundary");
-    c.queue("//q", 2).consumer("//c", "//q");
-    c.produce("//q", 0, 0, 5);
-    c.produce("//q", 1, 100, 103);
+    TestCluster c = queueWithRows();
     YtMicroBatchStream stream = realTimeStream(c, "yt:///ckpt/boundary-1");
     try {
       Offset start = stream.initialOffset();
@@ -90,9 +87,7 @@ class RealTimeBoundaryTest {
   void anEndThisStreamDidNotMergeIsCheckedAgainstBoundsReadInLine() throws Exception {
     onQueryThread(
         () -> {
-          TestCluster c = TestCluster.create(spark, "boundary");
-          c.queue("//q", 2).consumer("//c", "//q");
-          c.produce("//q", 0, 0, 5);
+          TestCluster c = queueWithRows();
           YtMicroBatchStream stream = realTimeStream(c, "yt:///ckpt/boundary-4");
           try {
             Offset start = stream.initialOffset();
@@ -116,10 +111,7 @@ class RealTimeBoundaryTest {
   void theConsumerMovesAQuietTimeAfterTheBoundaryNotBesideIt() throws Exception {
     onQueryThread(
         () -> {
-          TestCluster c = TestCluster.create(spark, "boundary");
-          c.queue("//q", 2).consumer("//c", "//q");
-          c.produce("//q", 0, 0, 5);
-          c.produce("//q", 1, 100, 103);
+          TestCluster c = queueWithRows();
           YtMicroBatchStream stream = realTimeStream(c, "yt:///ckpt/boundary-3");
           try {
             Offset start = stream.initialOffset();
@@ -149,10 +141,7 @@ class RealTimeBoundaryTest {
   }
 
   private void twoBoundariesThenStop() {
-    TestCluster c = TestCluster.create(spark, "boundary");
-    c.queue("//q", 2).consumer("//c", "//q");
-    c.produce("//q", 0, 0, 5);
-    c.produce("//q", 1, 100, 103);
+    TestCluster c = queueWithRows();
     YtMicroBatchStream stream = realTimeStream(c, "yt:///ckpt/boundary-2");
     Offset start = stream.initialOffset();
     boundary(stream, start);
@@ -197,6 +186,15 @@ class RealTimeBoundaryTest {
     } finally {
       thread.shutdownNow();
     }
+  }
+
+  /** Queue //q of two partitions (5 rows in the first, 3 in the second) read by consumer //c. */
+  private TestCluster queueWithRows() {
+    TestCluster c = TestCluster.create(spark, "boundary");
+    c.queue("//q", 2).consumer("//c", "//q");
+    c.produce("//q", 0, 0, 5);
+    c.produce("//q", 1, 100, 103);
+    return c;
   }
 
   private YtMicroBatchStream realTimeStream(TestCluster c, String checkpoint) {
