@@ -30,6 +30,18 @@ final class BatchEnds extends StreamingQueryListener {
   @Override
   public void onQueryTerminated(QueryTerminatedEvent event) {}
 
+  /** The batch ends of {@code query} in {@code [fromMicros, toMicros)}, in time order. */
+  synchronized List<Long> between(UUID query, long fromMicros, long toMicros) {
+    List<Long> out = new ArrayList<>();
+    for (End e : ends) {
+      if (e.query().equals(query) && e.micros() >= fromMicros && e.micros() < toMicros) {
+        out.add(e.micros());
+      }
+    }
+    out.sort(null);
+    return out;
+  }
+
   /**
    * The signed distance in microseconds from {@code micros} to the nearest batch end of {@code
    * query} (positive: the end came after), or {@link Long#MAX_VALUE} when it has none.

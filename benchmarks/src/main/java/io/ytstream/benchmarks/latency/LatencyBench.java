@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,6 +21,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.ForeachWriter;
 import org.apache.spark.sql.Row;
@@ -219,14 +221,18 @@ public final class LatencyBench {
               backend, rate, trigger, v.key, round, options.repeat());
           LatencyStats s = runVariant(v, store, rate, trigger * 1000L, window);
           out.printf(
-              "  %d/%d rows, p50 %s ms, p99 %s ms, max %s ms; GC pauses %d, longest %s ms%n",
+              "  %d/%d rows, p50 %s ms, p99 %s ms, max %s ms; GC pauses %d, longest %s ms;"
+                  + " boundary gaps (sorted) %s ms%n",
               s.delivered,
               s.expected,
               LatencyChart.label(s.p50),
               LatencyChart.label(s.p99),
               LatencyChart.label(s.max),
               s.gcPauses,
-              LatencyChart.label(s.gcLongestMs));
+              LatencyChart.label(s.gcLongestMs),
+              Arrays.stream(s.boundaryGapsMs)
+                  .mapToObj(LatencyChart::label)
+                  .collect(Collectors.joining(", ", "[", "]")));
           runs.computeIfAbsent(v, k -> new ArrayList<>()).add(s);
         }
       }
@@ -327,8 +333,12 @@ public final class LatencyBench {
       } catch (TimeoutException e) {
         out.println("  " + e.getMessage());
       }
+      double[] gaps =
+          v.realTime()
+              ? BoundaryGaps.of(recorder, batchEnds.between(query.id(), from, to), from, to)
+              : new double[0];
       LatencyStats stats =
-          new LatencyStats(expected, recorder.sortedMicros(), gc.between(from, to));
+          new LatencyStats(expected, recorder.sortedMicros(), gc.between(from, to), gaps);
       out.println("  " + whereTheMaxIs(query, recorder, from, to));
       return stats;
     } finally {

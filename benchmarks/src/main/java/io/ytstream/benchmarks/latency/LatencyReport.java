@@ -18,12 +18,15 @@ final class LatencyReport {
         String.format(
             Locale.ROOT,
             "local[%d], %d partitions, writers' flushInterval %d ms, %d run(s) per variant"
-                + " (percentiles over the rows of all runs, max = the median of the runs' maxima);"
-                + " latency = send time to the return of the writer's append/upsert; ms%n",
+                + " (percentiles over the rows of all runs, max = the median of the runs' maxima,"
+                + " boundary gaps = the slowest row sent within %d ms of each real-time batch"
+                + " end, over the boundaries of all runs); latency = send time to the return of"
+                + " the writer's append/upsert; ms%n",
             options.cores(),
             options.partitions(),
             options.flushMs(),
-            options.repeat()));
+            options.repeat(),
+            BoundaryGaps.HALF_MICROS / 1000));
     for (LatencyBench.Group g : groups) {
       s.append(String.format(Locale.ROOT, "%n#### %s%n", g.title()));
       s.append(
@@ -33,16 +36,16 @@ final class LatencyReport {
               g.loadBefore(),
               g.loadAfter()));
       s.append(
-          "| variant | rows at sink / sent | p50 | p90 | p99 | max | max of each run | GC pauses"
-              + " in the windows: n, longest, total |\n");
-      s.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+          "| variant | rows at sink / sent | p50 | p90 | p99 | max | max of each run | boundary"
+              + " gaps: median, p90, max (n) | GC pauses in the windows: n, longest, total |\n");
+      s.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
       g.stats()
           .forEach(
               (v, st) ->
                   s.append(
                       String.format(
                           Locale.ROOT,
-                          "| %s | %,d / %,d | %s | %s | %s | %s | %s | %d, %s, %s |%n",
+                          "| %s | %,d / %,d | %s | %s | %s | %s | %s | %s | %d, %s, %s |%n",
                           v.key,
                           st.delivered,
                           st.expected,
@@ -51,6 +54,7 @@ final class LatencyReport {
                           LatencyChart.label(st.p99),
                           LatencyChart.label(st.max),
                           maxima(st.runMaxima),
+                          gaps(st),
                           st.gcPauses,
                           LatencyChart.label(st.gcLongestMs),
                           LatencyChart.label(st.gcTotalMs))));
@@ -76,6 +80,18 @@ final class LatencyReport {
         row(s, rt.key + " p50 / bare-rt p50", ours.p50 / bare.p50, 2.0);
         row(s, rt.key + " p99 / bare-rt p99", ours.p99 / bare.p99, 1.5);
         row(s, rt.key + " max / bare-rt max (batch-boundary gap)", ours.max / bare.max, 1.0);
+        if (ours.boundaryGapsMs.length > 0 && bare.boundaryGapsMs.length > 0) {
+          row(
+              s,
+              String.format(
+                  Locale.ROOT,
+                  "%s median boundary gap / bare-rt's (%d and %d boundaries)",
+                  rt.key,
+                  ours.boundaryGapsMs.length,
+                  bare.boundaryGapsMs.length),
+              ours.boundaryGapMs(50) / bare.boundaryGapMs(50),
+              1.0);
+        }
       }
       if (batch != null) {
         row(s, rt.key + " p99 / micro-batch p99", ours.p99 / batch.p99, 0.25);
@@ -94,6 +110,19 @@ final class LatencyReport {
                 30));
       }
     }
+  }
+
+  private static String gaps(LatencyStats st) {
+    if (st.boundaryGapsMs.length == 0) {
+      return "–";
+    }
+    return String.format(
+        Locale.ROOT,
+        "%s, %s, %s (%d)",
+        LatencyChart.label(st.boundaryGapMs(50)),
+        LatencyChart.label(st.boundaryGapMs(90)),
+        LatencyChart.label(st.boundaryGapMs(100)),
+        st.boundaryGapsMs.length);
   }
 
   private static String maxima(double[] maxima) {

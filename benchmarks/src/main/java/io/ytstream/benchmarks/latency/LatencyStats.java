@@ -8,7 +8,9 @@ import java.util.List;
  * out of how many were sent, nearest-rank percentiles in milliseconds over all those rows, the
  * maximum, and the collection pauses of the JVM during the windows. Over several runs the max is
  * the median of the runs' maxima ({@link #runMaxima} has each): one run's max is one row, its worst
- * batch boundary or pause, and varies far more between runs than the percentiles do.
+ * batch boundary or pause, and varies far more between runs than the percentiles do. The gaps of
+ * the real-time batch boundaries ({@link BoundaryGaps}), one figure per boundary, are kept from
+ * every run.
  */
 final class LatencyStats {
 
@@ -22,21 +24,32 @@ final class LatencyStats {
   final int gcPauses;
   final double gcLongestMs;
   final double gcTotalMs;
+
+  /**
+   * The gap of each batch boundary in the windows, in milliseconds, sorted (none for micro-batch).
+   */
+  final double[] boundaryGapsMs;
+
   private final long[] sortedMicros;
 
   LatencyStats(long expected, long[] sortedMicros) {
-    this(expected, sortedMicros, List.of());
+    this(expected, sortedMicros, List.of(), new double[0]);
   }
 
-  /** One run: its window's latencies (sorted, microseconds) and the pauses in its window. */
-  LatencyStats(long expected, long[] sortedMicros, List<GcPauses.Pause> pauses) {
+  /**
+   * One run: its window's latencies (sorted, microseconds), the pauses in its window and the gaps
+   * of its batch boundaries (milliseconds).
+   */
+  LatencyStats(
+      long expected, long[] sortedMicros, List<GcPauses.Pause> pauses, double[] boundaryGapsMs) {
     this(
         expected,
         sortedMicros.clone(),
         new double[] {maxMs(sortedMicros)},
         pauses.size(),
         pauses.stream().mapToLong(GcPauses.Pause::micros).max().orElse(0) / 1000.0,
-        pauses.stream().mapToLong(GcPauses.Pause::micros).sum() / 1000.0);
+        pauses.stream().mapToLong(GcPauses.Pause::micros).sum() / 1000.0,
+        boundaryGapsMs);
   }
 
   private LatencyStats(
@@ -45,7 +58,8 @@ final class LatencyStats {
       double[] runMaxima,
       int gcPauses,
       double gcLongestMs,
-      double gcTotalMs) {
+      double gcTotalMs,
+      double[] boundaryGapsMs) {
     this.expected = expected;
     this.delivered = sortedMicros.length;
     this.sortedMicros = sortedMicros;
@@ -59,6 +73,8 @@ final class LatencyStats {
     this.gcPauses = gcPauses;
     this.gcLongestMs = gcLongestMs;
     this.gcTotalMs = gcTotalMs;
+    this.boundaryGapsMs = boundaryGapsMs.clone();
+    Arrays.sort(this.boundaryGapsMs);
   }
 
   /** Several runs of one variant as one: rows pooled, max the median (lower) of the maxima. */
@@ -72,6 +88,7 @@ final class LatencyStats {
     double longest = 0;
     double total = 0;
     double[] maxima = new double[runs.size()];
+    int gapCount = 0;
     for (int i = 0; i < runs.size(); i++) {
       LatencyStats r = runs.get(i);
       expected += r.expected;
@@ -80,6 +97,13 @@ final class LatencyStats {
       longest = Math.max(longest, r.gcLongestMs);
       total += r.gcTotalMs;
       maxima[i] = r.max;
+      gapCount += r.boundaryGapsMs.length;
+    }
+    double[] gaps = new double[gapCount];
+    int gapAt = 0;
+    for (LatencyStats r : runs) {
+      System.arraycopy(r.boundaryGapsMs, 0, gaps, gapAt, r.boundaryGapsMs.length);
+      gapAt += r.boundaryGapsMs.length;
     }
     long[] all = new long[rows];
     int at = 0;
@@ -88,7 +112,7 @@ final class LatencyStats {
       at += r.sortedMicros.length;
     }
     Arrays.sort(all);
-    return new LatencyStats(expected, all, maxima, pauses, longest, total);
+    return new LatencyStats(expected, all, maxima, pauses, longest, total, gaps);
   }
 
   private static double maxMs(long[] sorted) {
@@ -100,8 +124,24 @@ final class LatencyStats {
     if (sorted.length == 0) {
       return Double.NaN;
     }
-    int rank = (int) Math.ceil(pct / 100.0 * sorted.length);
-    return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))] / 1000.0;
+    return sorted[nearestRank(sorted.length, pct)] / 1000.0;
+  }
+
+  /** The index of the smallest of {@code n} sorted values with {@code pct} % at or below it. */
+  private static int nearestRank(int n, double pct) {
+    int rank = (int) Math.ceil(pct / 100.0 * n);
+    return Math.max(0, Math.min(n - 1, rank - 1));
+  }
+
+  /**
+   * The boundary gap at {@code pct} percent of the boundaries (nearest rank), NaN without any: the
+   * median says what a boundary costs, beyond the one worst boundary the max shows.
+   */
+  double boundaryGapMs(double pct) {
+    if (boundaryGapsMs.length == 0) {
+      return Double.NaN;
+    }
+    return boundaryGapsMs[nearestRank(boundaryGapsMs.length, pct)];
   }
 
   /** The latency in milliseconds at fraction {@code q} (0..1) of the rows. */

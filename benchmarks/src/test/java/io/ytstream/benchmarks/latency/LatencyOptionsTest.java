@@ -89,7 +89,10 @@ class LatencyOptionsTest {
     LatencyStats a = new LatencyStats(3, new long[] {1000, 2000, 90_000});
     LatencyStats b =
         new LatencyStats(
-            2, new long[] {3000, 40_000}, List.of(new GcPauses.Pause(0, 25_000, "G1 Young")));
+            2,
+            new long[] {3000, 40_000},
+            List.of(new GcPauses.Pause(0, 25_000, "G1 Young")),
+            new double[] {40.0, 12.0});
     LatencyStats c = new LatencyStats(2, new long[] {4000, 10_000});
     LatencyStats all = LatencyStats.pooled(List.of(a, b, c));
     assertEquals(7, all.expected);
@@ -101,5 +104,9 @@ class LatencyOptionsTest {
     assertEquals(1, all.gcPauses);
     assertEquals(25.0, all.gcLongestMs);
     assertEquals(10.0, LatencyStats.pooled(List.of(c, a)).max, "lower median of two");
+    assertEquals(2, all.boundaryGapsMs.length, "the gaps of every run, pooled");
+    assertEquals(12.0, all.boundaryGapMs(50));
+    assertEquals(40.0, all.boundaryGapMs(100));
+    assertTrue(Double.isNaN(a.boundaryGapMs(50)), "no boundaries, no gap");
   }
 }
