@@ -1,13 +1,19 @@
 package io.ytstream.inmemory;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ytstream.ports.spi.ClusterConnector;
 import io.ytstream.ports.spi.ClusterConnectors;
 import io.ytstream.ports.spi.ConnectionSettings;
 import io.ytstream.ports.spi.YtCluster;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -41,6 +47,21 @@ class InMemoryConnectorTest {
     assertThrows(
         IllegalStateException.class,
         () -> InMemoryClusters.register(new InMemoryCluster("registered-test", new ManualClock())));
+  }
+
+  @Test
+  void theConnectorsOfTheOwnClassLoaderAreLookedUpOnceAndOthersEachTime() throws Exception {
+    ClassLoader own = ClusterConnectors.class.getClassLoader();
+    List<ClusterConnector> first = ClusterConnectors.available(own);
+    assertTrue(first.stream().anyMatch(c -> c.name().equals("inmemory")), first.toString());
+    assertSame(first, ClusterConnectors.available(own), "kept, not looked up per task");
+    try (URLClassLoader child = new URLClassLoader(new URL[0], own)) {
+      List<ClusterConnector> viaChild = ClusterConnectors.available(child);
+      assertNotSame(viaChild, ClusterConnectors.available(child), "another loader: looked up");
+      assertEquals(
+          first.stream().map(ClusterConnector::name).toList(),
+          viaChild.stream().map(ClusterConnector::name).toList());
+    }
   }
 
   @Test
