@@ -18,6 +18,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -69,6 +70,9 @@ final class YtMicroBatchStream
   private final Path metadataDir;
   private final Configuration hadoopConf;
   private final YtCluster cluster;
+
+  /** Tells this query run's real-time tasks from a predecessor's ({@link CarriedRows}). */
+  private final String readId = UUID.randomUUID().toString();
 
   private volatile QueueBounds lastBounds;
   private volatile Optional<QueueBounds> availableNowTarget = Optional.empty();
@@ -245,7 +249,7 @@ final class YtMicroBatchStream
 
   @Override
   public PartitionReaderFactory createReaderFactory() {
-    return realTime ? new YtRealTimeReaderFactory(spec) : new YtReaderFactory(spec);
+    return realTime ? new YtRealTimeReaderFactory(spec, readId) : new YtReaderFactory(spec);
   }
 
   @Override

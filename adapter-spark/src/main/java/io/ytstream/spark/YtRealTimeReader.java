@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * Spark's deadline, in pulls of at most {@link #PULL_ROWS} rows (the only rows it holds), waiting
  * with {@link IdleWait} when the partition has nothing new. Row indexes are checked as in the
  * micro-batch reader: a gap at the start of a pull is trimmed data (data loss), any other gap an
- * error.
+ * error. Rows pulled but not handed out before the deadline are left in {@link CarriedRows} for the
+ * next batch's task of the same partition.
  *
  * <p>Both Spark signatures of {@code nextWithTimeout} are here, neither with {@code @Override}, so
  * one jar runs on Spark 4.1.x ({@code nextWithTimeout(Long timeoutMs)}) and 4.2.x ({@code
@@ -35,6 +36,7 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
   static final int PULL_ROWS = 1_000;
 
   private final YtCluster cluster;
+  private final String readId;
   private final ConsumerId consumer;
   private final PartitionId partition;
   private final QueueRowConverter converter;
@@ -48,6 +50,7 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
 
   YtRealTimeReader(
       YtCluster cluster,
+      String readId,
       ConsumerId consumer,
       PartitionId partition,
       long start,
@@ -55,12 +58,23 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
       boolean failOnDataLoss,
       LongSupplier clockMs) {
     this.cluster = cluster;
+    this.readId = readId;
     this.consumer = consumer;
     this.partition = partition;
     this.next = start;
     this.converter = converter;
     this.failOnDataLoss = failOnDataLoss;
     this.clockMs = clockMs;
+    CarriedRows.take(readId, partition, start, clockMs.getAsLong())
+        .ifPresent(
+            rows -> {
+              LOG.debug(
+                  "{} starts at {} with {} rows its predecessor pulled",
+                  partition,
+                  start,
+                  rows.size());
+              buffer.addAll(rows);
+            });
   }
 
   /** Spark 4.1.x: wait at most {@code timeoutMs} from now. */
@@ -170,6 +184,7 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
 
   @Override
   public void close() {
+    CarriedRows.keep(readId, partition, next, List.copyOf(buffer), clockMs.getAsLong());
     cluster.close();
   }
 }

@@ -13,13 +13,19 @@ final class YtRealTimeReaderFactory implements PartitionReaderFactory {
   private static final long serialVersionUID = 1L;
 
   private final ClusterRef cluster;
+  private final String readId;
   private final String consumerCluster;
   private final String consumerPath;
   private final QueueRowConverter converter;
   private final boolean failOnDataLoss;
 
-  YtRealTimeReaderFactory(YtSourceSpec spec) {
+  /**
+   * @param readId this query run's source, so that a task finds the rows its predecessor left
+   *     ({@link CarriedRows})
+   */
+  YtRealTimeReaderFactory(YtSourceSpec spec, String readId) {
     this.cluster = spec.cluster();
+    this.readId = readId;
     this.consumerCluster = spec.consumer().cluster();
     this.consumerPath = spec.consumer().path().value();
     this.converter =
@@ -32,6 +38,7 @@ final class YtRealTimeReaderFactory implements PartitionReaderFactory {
     YtRealTimeInputPartition task = (YtRealTimeInputPartition) partition;
     return new YtRealTimeReader(
         cluster.connect(),
+        readId,
         new ConsumerId(consumerCluster, YPath.of(consumerPath)),
         task.partition(),
         task.start(),

@@ -12,6 +12,7 @@ import io.ytstream.core.model.YPath;
 import io.ytstream.core.plan.DataLossException;
 import io.ytstream.core.schema.YtPrimitive;
 import io.ytstream.core.schema.YtType;
+import io.ytstream.inmemory.ClusterOperation;
 import io.ytstream.inmemory.InMemoryCluster;
 import io.ytstream.inmemory.InMemoryClusters;
 import io.ytstream.ports.Row;
@@ -61,8 +62,13 @@ class YtRealTimeReaderTest {
   }
 
   private YtRealTimeReader reader(long start, boolean failOnDataLoss) {
+    return reader(name, start, failOnDataLoss);
+  }
+
+  private YtRealTimeReader reader(String readId, long start, boolean failOnDataLoss) {
     return new YtRealTimeReader(
         InMemoryClusters.getOrCreate(name),
+        readId,
         consumer,
         partition,
         start,
@@ -118,6 +124,43 @@ class YtRealTimeReaderTest {
     assertFalse(r.nextWithTimeout(System.currentTimeMillis() - 10, 5L).hasRecord());
     assertEquals(new YtPartitionOffset(partition, 1), r.getOffset());
     r.close();
+  }
+
+  @Test
+  void rowsPulledButNotHandedOutGoToTheNextTaskOfTheSameReadWithoutAPull() throws Exception {
+    produce(0, 5);
+    YtRealTimeReader first = reader("read-a", 0, true);
+    assertTrue(first.next(), "one pull brings rows 0-4, the task hands out row 0");
+    first.close();
+    // Every pull from here on fails: what the next task reads comes from the first one's pull.
+    cluster.faults().failNext(ClusterOperation.PULL, 10, 1, "no pulls now");
+    YtRealTimeReader second = reader("read-a", 1, true);
+    List<Long> ids = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      assertTrue(second.nextWithTimeout(1_000L).hasRecord());
+      ids.add(second.get().getLong(0));
+    }
+    assertEquals(List.of(1L, 2L, 3L, 4L), ids);
+    assertEquals(0, cluster.faults().firedCount(ClusterOperation.PULL));
+    assertEquals(new YtPartitionOffset(partition, 5), second.getOffset());
+    second.close();
+    cluster.faults().clearPending();
+  }
+
+  @Test
+  void carriedRowsServeOnlyTheSameReadFromTheSameIndexAndOnlyOnce() {
+    produce(0, 5);
+    YtRealTimeReader first = reader("read-b", 0, true);
+    assertTrue(first.next());
+    first.close();
+    cluster.faults().failNext(ClusterOperation.PULL, 10, 1, "no pulls now");
+    // Another query run (a restart) from the same index, and this run from another index, pull.
+    assertThrows(RuntimeException.class, () -> reader("read-c", 1, true).next());
+    assertThrows(RuntimeException.class, () -> reader("read-b", 2, true).next());
+    // The rows were for one task only: the next one from index 1 pulls too.
+    assertThrows(RuntimeException.class, () -> reader("read-b", 1, true).next());
+    assertEquals(3, cluster.faults().firedCount(ClusterOperation.PULL));
+    cluster.faults().clearPending();
   }
 
   @Test
