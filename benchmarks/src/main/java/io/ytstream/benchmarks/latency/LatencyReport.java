@@ -73,7 +73,9 @@ final class LatencyReport {
         continue;
       }
       if (!header) {
-        s.append("\n| target | ratio | limit | |\n|---|---:|---:|---|\n");
+        s.append(
+            "\n| target | ratio | 90 % interval (rounds and boundaries resampled) | limit | |\n"
+                + "|---|---:|---:|---:|---|\n");
         header = true;
       }
       if (bare != null) {
@@ -81,6 +83,7 @@ final class LatencyReport {
         row(s, rt.key + " p99 / bare-rt p99", ours.p99 / bare.p99, 1.5);
         row(s, rt.key + " max / bare-rt max (batch-boundary gap)", ours.max / bare.max, 1.0);
         if (ours.boundaryGapsMs.length > 0 && bare.boundaryGapsMs.length > 0) {
+          double[] interval = GapRatioInterval.of(ours.runGapsMs, bare.runGapsMs, 0.9);
           row(
               s,
               String.format(
@@ -90,6 +93,7 @@ final class LatencyReport {
                   ours.boundaryGapsMs.length,
                   bare.boundaryGapsMs.length),
               ours.boundaryGapMs(50) / bare.boundaryGapMs(50),
+              interval,
               1.0);
         }
       }
@@ -134,12 +138,21 @@ final class LatencyReport {
   }
 
   private static void row(StringBuilder s, String what, double ratio, double limit) {
+    row(s, what, ratio, null, limit);
+  }
+
+  /** A target's row; {@code interval} (low, high) where the ratio's uncertainty is known. */
+  private static void row(
+      StringBuilder s, String what, double ratio, double[] interval, double limit) {
     s.append(
         String.format(
             Locale.ROOT,
-            "| %s | %.2f | ≤ %.2f | %s |%n",
+            "| %s | %.2f | %s | ≤ %.2f | %s |%n",
             what,
             ratio,
+            interval == null
+                ? ""
+                : String.format(Locale.ROOT, "%.2f–%.2f", interval[0], interval[1]),
             limit,
             Double.isNaN(ratio) ? "no figure" : ratio <= limit ? "met" : "not met"));
   }

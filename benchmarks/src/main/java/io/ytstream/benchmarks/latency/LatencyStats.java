@@ -30,6 +30,9 @@ final class LatencyStats {
    */
   final double[] boundaryGapsMs;
 
+  /** The same gaps per run, in the order of the runs (one row for a single run). */
+  final double[][] runGapsMs;
+
   private final long[] sortedMicros;
 
   LatencyStats(long expected, long[] sortedMicros) {
@@ -49,7 +52,7 @@ final class LatencyStats {
         pauses.size(),
         pauses.stream().mapToLong(GcPauses.Pause::micros).max().orElse(0) / 1000.0,
         pauses.stream().mapToLong(GcPauses.Pause::micros).sum() / 1000.0,
-        boundaryGapsMs);
+        new double[][] {boundaryGapsMs});
   }
 
   private LatencyStats(
@@ -59,7 +62,7 @@ final class LatencyStats {
       int gcPauses,
       double gcLongestMs,
       double gcTotalMs,
-      double[] boundaryGapsMs) {
+      double[][] runGapsMs) {
     this.expected = expected;
     this.delivered = sortedMicros.length;
     this.sortedMicros = sortedMicros;
@@ -73,8 +76,13 @@ final class LatencyStats {
     this.gcPauses = gcPauses;
     this.gcLongestMs = gcLongestMs;
     this.gcTotalMs = gcTotalMs;
-    this.boundaryGapsMs = boundaryGapsMs.clone();
-    Arrays.sort(this.boundaryGapsMs);
+    this.runGapsMs = new double[runGapsMs.length][];
+    for (int i = 0; i < runGapsMs.length; i++) {
+      this.runGapsMs[i] = runGapsMs[i].clone();
+      Arrays.sort(this.runGapsMs[i]);
+    }
+    this.boundaryGapsMs =
+        Arrays.stream(this.runGapsMs).flatMapToDouble(Arrays::stream).sorted().toArray();
   }
 
   /** Several runs of one variant as one: rows pooled, max the median (lower) of the maxima. */
@@ -88,7 +96,6 @@ final class LatencyStats {
     double longest = 0;
     double total = 0;
     double[] maxima = new double[runs.size()];
-    int gapCount = 0;
     for (int i = 0; i < runs.size(); i++) {
       LatencyStats r = runs.get(i);
       expected += r.expected;
@@ -97,13 +104,6 @@ final class LatencyStats {
       longest = Math.max(longest, r.gcLongestMs);
       total += r.gcTotalMs;
       maxima[i] = r.max;
-      gapCount += r.boundaryGapsMs.length;
-    }
-    double[] gaps = new double[gapCount];
-    int gapAt = 0;
-    for (LatencyStats r : runs) {
-      System.arraycopy(r.boundaryGapsMs, 0, gaps, gapAt, r.boundaryGapsMs.length);
-      gapAt += r.boundaryGapsMs.length;
     }
     long[] all = new long[rows];
     int at = 0;
@@ -112,6 +112,8 @@ final class LatencyStats {
       at += r.sortedMicros.length;
     }
     Arrays.sort(all);
+    double[][] gaps =
+        runs.stream().flatMap(r -> Arrays.stream(r.runGapsMs)).toArray(double[][]::new);
     return new LatencyStats(expected, all, maxima, pauses, longest, total, gaps);
   }
 

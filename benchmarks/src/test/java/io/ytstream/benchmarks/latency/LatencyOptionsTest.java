@@ -1,5 +1,6 @@
 package io.ytstream.benchmarks.latency;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -105,6 +106,8 @@ class LatencyOptionsTest {
     assertEquals(25.0, all.gcLongestMs);
     assertEquals(10.0, LatencyStats.pooled(List.of(c, a)).max, "lower median of two");
     assertEquals(2, all.boundaryGapsMs.length, "the gaps of every run, pooled");
+    assertEquals(3, all.runGapsMs.length, "and kept per run, in the runs' order");
+    assertArrayEquals(new double[] {12.0, 40.0}, all.runGapsMs[1]);
     assertEquals(12.0, all.boundaryGapMs(50));
     assertEquals(40.0, all.boundaryGapMs(100));
     assertTrue(Double.isNaN(a.boundaryGapMs(50)), "no boundaries, no gap");
