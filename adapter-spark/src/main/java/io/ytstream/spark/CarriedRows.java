@@ -18,7 +18,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * entry is used once and only by a task that starts exactly where the rows begin; a task on another
  * executor, a retry from another index or a late start pulls as before. A queue's rows never change
  * at an index, so a carried row is the row a pull would return, unless it has been trimmed since:
- * then it is still delivered (it was read before the trim), not reported as lost.
+ * then it is still delivered (it was read before the trim), not reported as lost. Rows older than
+ * {@link #KEEP_MS} are dropped whenever a task keeps or takes rows, and a stopping query drops its
+ * own in the driver's JVM ({@link #forget}): an executor that never runs another real-time task
+ * holds at most one pull per partition of its last query.
  */
 final class CarriedRows {
 
@@ -55,6 +58,11 @@ final class CarriedRows {
       return Optional.empty();
     }
     return Optional.of(kept.rows());
+  }
+
+  /** Drops what this read's tasks left in this JVM: its query stopped. */
+  static void forget(String readId) {
+    KEPT.keySet().removeIf(k -> k.readId().equals(readId));
   }
 
   private static void dropOlderThan(long cutoffMs) {

@@ -345,6 +345,8 @@ final class YtMicroBatchStream
     if (p != null) {
       p.close();
     }
+    // The rows its tasks left in this JVM (local mode; executors drop theirs after KEEP_MS).
+    CarriedRows.forget(readId);
     cluster.close();
   }
 

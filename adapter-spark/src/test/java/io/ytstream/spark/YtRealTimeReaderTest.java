@@ -126,14 +126,21 @@ class YtRealTimeReaderTest {
     r.close();
   }
 
-  @Test
-  void rowsPulledButNotHandedOutGoToTheNextTaskOfTheSameReadWithoutAPull() throws Exception {
+  /**
+   * A task of {@code readId} pulls rows 0-4, hands out row 0 and ends; then {@code pulls} pulls
+   * fail, so whatever a later task reads without failing comes from that task's pull.
+   */
+  private void taskLeavesRowsOneToFour(String readId, int pulls) {
     produce(0, 5);
-    YtRealTimeReader first = reader("read-a", 0, true);
+    YtRealTimeReader first = reader(readId, 0, true);
     assertTrue(first.next(), "one pull brings rows 0-4, the task hands out row 0");
     first.close();
-    // Every pull from here on fails: what the next task reads comes from the first one's pull.
-    cluster.faults().failNext(ClusterOperation.PULL, 10, 1, "no pulls now");
+    cluster.faults().failNext(ClusterOperation.PULL, pulls, 1, "no pulls now");
+  }
+
+  @Test
+  void rowsPulledButNotHandedOutGoToTheNextTaskOfTheSameReadWithoutAPull() throws Exception {
+    taskLeavesRowsOneToFour("read-a", 10);
     YtRealTimeReader second = reader("read-a", 1, true);
     List<Long> ids = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
@@ -149,11 +156,7 @@ class YtRealTimeReaderTest {
 
   @Test
   void carriedRowsServeOnlyTheSameReadFromTheSameIndexAndOnlyOnce() {
-    produce(0, 5);
-    YtRealTimeReader first = reader("read-b", 0, true);
-    assertTrue(first.next());
-    first.close();
-    cluster.faults().failNext(ClusterOperation.PULL, 10, 1, "no pulls now");
+    taskLeavesRowsOneToFour("read-b", 10);
     // Another query run (a restart) from the same index, and this run from another index, pull.
     assertThrows(RuntimeException.class, () -> reader("read-c", 1, true).next());
     assertThrows(RuntimeException.class, () -> reader("read-b", 2, true).next());
@@ -161,6 +164,14 @@ class YtRealTimeReaderTest {
     assertThrows(RuntimeException.class, () -> reader("read-b", 1, true).next());
     assertEquals(3, cluster.faults().firedCount(ClusterOperation.PULL));
     cluster.faults().clearPending();
+  }
+
+  @Test
+  void aStoppedQueryRunsRowsAreDropped() {
+    taskLeavesRowsOneToFour("read-d", 1);
+    CarriedRows.forget("read-d");
+    assertThrows(RuntimeException.class, () -> reader("read-d", 1, true).next());
+    assertEquals(1, cluster.faults().firedCount(ClusterOperation.PULL));
   }
 
   @Test
