@@ -259,15 +259,15 @@ public final class LatencyBench {
     String output = "//latency/" + id + "/out";
     String checkpoint = "yt:///latency/" + id + "/checkpoint";
     int partitions = options.partitions();
-    store.createOutput(YPath.of(output), v == Variant.RT_EXACTLY_ONCE, partitions);
+    store.createOutput(YPath.of(output), v.exactlyOnce(), partitions);
     LatencyRecorder recorder = LatencyRecorder.of(output);
     LatencyStore.Producer producer = null;
     PacedPlan plan = null;
     Dataset<Row> rows;
-    if (v == Variant.BARE_RT) {
+    if (v.bare()) {
       long perPartition =
           (long) Math.ceil(rate * (FIRST_ROW_TIMEOUT_MS / 1000.0 + window + 40) / partitions);
-      PacedRows.build(id, partitions);
+      PacedRows.build(id, partitions, v.exactlyOnce() ? 4 : 2);
       plan = new PacedPlan(id, partitions, perPartition, rate, LatencyClock.nowMicros());
       rows =
           spark
@@ -278,6 +278,7 @@ public final class LatencyBench {
               .option("rows_per_partition", perPartition)
               .option("rate", rate)
               .option("start_us", plan.startMicros())
+              .option("service_columns", v.exactlyOnce())
               .load();
     } else {
       store.createQueue(YPath.of(queue), YPath.of(consumer), partitions);
@@ -292,7 +293,7 @@ public final class LatencyBench {
               .readStream()
               .format("yt")
               .option("consumer_path", consumer)
-              .option("include_service_columns", Boolean.toString(v == Variant.RT_EXACTLY_ONCE))
+              .option("include_service_columns", v.exactlyOnce())
               .load(queue);
     }
     DataStreamWriter<Row> writer =
@@ -306,7 +307,7 @@ public final class LatencyBench {
             : writer.outputMode("append").trigger(Trigger.ProcessingTime(0));
     StreamingQuery query = writer.start();
     try {
-      if (v != Variant.BARE_RT) {
+      if (!v.bare()) {
         producer = store.startProducer(YPath.of(queue), partitions, rate);
       }
       await(query, () -> recorder.writes() > 0, FIRST_ROW_TIMEOUT_MS, "a first row at the sink");
@@ -404,7 +405,7 @@ public final class LatencyBench {
 
   private ForeachWriter<Row> writer(Variant v, String proxy, String output) {
     Duration flush = Duration.ofMillis(options.flushMs());
-    return v == Variant.RT_EXACTLY_ONCE
+    return v.exactlyOnce()
         ? YtExactlyOnceForeachWriter.builder()
             .proxy(proxy)
             .path(output)

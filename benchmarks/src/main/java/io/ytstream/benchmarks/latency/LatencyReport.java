@@ -63,12 +63,17 @@ final class LatencyReport {
     return s.toString();
   }
 
+  /**
+   * Each variant of ours against the limit with its own writer ({@link Variant#limit}), or against
+   * the append writer's limit when that one did not run (the row names which).
+   */
   private static void targets(StringBuilder s, Map<Variant, LatencyStats> stats) {
-    LatencyStats bare = stats.get(Variant.BARE_RT);
     LatencyStats batch = stats.get(Variant.MICRO_BATCH);
     boolean header = false;
     for (Variant rt : List.of(Variant.RT_EXACTLY_ONCE, Variant.RT_APPEND)) {
       LatencyStats ours = stats.get(rt);
+      Variant limit = stats.containsKey(rt.limit()) ? rt.limit() : Variant.BARE_RT;
+      LatencyStats bare = stats.get(limit);
       if (ours == null || (bare == null && batch == null)) {
         continue;
       }
@@ -79,17 +84,19 @@ final class LatencyReport {
         header = true;
       }
       if (bare != null) {
-        row(s, rt.key + " p50 / bare-rt p50", ours.p50 / bare.p50, 2.0);
-        row(s, rt.key + " p99 / bare-rt p99", ours.p99 / bare.p99, 1.5);
-        row(s, rt.key + " max / bare-rt max (batch-boundary gap)", ours.max / bare.max, 1.0);
+        String b = limit.key;
+        row(s, rt.key + " p50 / " + b + " p50", ours.p50 / bare.p50, 2.0);
+        row(s, rt.key + " p99 / " + b + " p99", ours.p99 / bare.p99, 1.5);
+        row(s, rt.key + " max / " + b + " max (batch-boundary gap)", ours.max / bare.max, 1.0);
         if (ours.boundaryGapsMs.length > 0 && bare.boundaryGapsMs.length > 0) {
           double[] interval = GapRatioInterval.of(ours.runGapsMs, bare.runGapsMs, 0.9);
           row(
               s,
               String.format(
                   Locale.ROOT,
-                  "%s median boundary gap / bare-rt's (%d and %d boundaries)",
+                  "%s median boundary gap / %s's (%d and %d boundaries)",
                   rt.key,
+                  b,
                   ours.boundaryGapsMs.length,
                   bare.boundaryGapsMs.length),
               ours.boundaryGapMs(50) / bare.boundaryGapMs(50),

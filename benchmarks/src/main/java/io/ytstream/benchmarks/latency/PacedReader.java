@@ -75,6 +75,10 @@ final class PacedReader implements SupportsRealTimeRead<InternalRow> {
     InternalRow row = ring[(int) (next % ring.length)];
     row.setLong(0, next * plan.partitions() + partition);
     row.setLong(1, due);
+    if (row.numFields() > 2) {
+      row.setLong(2, partition);
+      row.setLong(3, next);
+    }
     next++;
     current = row;
   }

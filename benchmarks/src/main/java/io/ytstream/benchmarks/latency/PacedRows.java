@@ -1,5 +1,6 @@
 package io.ytstream.benchmarks.latency;
 
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -9,10 +10,11 @@ import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
  * Pre-built Spark rows {@code (id, sent_us)} held in this JVM by name for {@link PacedSource}: a
  * ring of {@link #RING} rows per partition, reused in turn. The reader fills in {@code id}
  * (partition p hands out global row numbers {@code p, p + partitions, ...}, the spread the queue
- * producer uses) and {@code sent_us} (the row's due time) when it hands a row out; Spark converts
- * each row before asking for the next. A ring instead of one row object per row sent: at 10,000
- * rows/s the whole run pre-built was millions of rows (hundreds of MiB), whose collection paused
- * the JVM in the next variant's window.
+ * producer uses), {@code sent_us} (the row's due time) and, in rows of four fields, the source
+ * position (partition, index) when it hands a row out; Spark converts each row before asking for
+ * the next. A ring instead of one row object per row sent: at 10,000 rows/s the whole run pre-built
+ * was millions of rows (hundreds of MiB), whose collection paused the JVM in the next variant's
+ * window.
  */
 final class PacedRows {
 
@@ -22,11 +24,14 @@ final class PacedRows {
 
   private PacedRows() {}
 
-  static void build(String name, int partitions) {
+  /** Rings of rows of {@code width} long fields (2, or 4 with the source position). */
+  static void build(String name, int partitions, int width) {
     InternalRow[][] rows = new InternalRow[partitions][RING];
     for (int p = 0; p < partitions; p++) {
       for (int i = 0; i < RING; i++) {
-        rows[p][i] = new GenericInternalRow(new Object[] {0L, 0L});
+        Object[] fields = new Object[width];
+        Arrays.fill(fields, 0L);
+        rows[p][i] = new GenericInternalRow(fields);
       }
     }
     BY_NAME.put(name, rows);

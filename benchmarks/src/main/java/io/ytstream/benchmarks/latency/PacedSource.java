@@ -19,8 +19,11 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * {@link PacedRows}. Row g (global number) is due at {@code start_us + g / rate}; a task parks
  * until its next row is due and hands it out at once with {@code sent_us} = the due time, so the
  * source itself adds nothing but a thread wake-up. Options: {@code name}, {@code partitions},
- * {@code rows_per_partition}, {@code rate} (rows per second over all partitions), {@code start_us}.
- * Used as {@code format(PacedSource.class.getName())} with {@code Trigger.RealTime}.
+ * {@code rows_per_partition}, {@code rate} (rows per second over all partitions), {@code start_us},
+ * and {@code service_columns}: when true, each row also carries its source position (partition and
+ * index) in the yt source's service columns, which {@code YtExactlyOnceForeachWriter} keys by, so
+ * the limit can run with the same sink as each of our variants. Used as {@code
+ * format(PacedSource.class.getName())} with {@code Trigger.RealTime}.
  */
 public final class PacedSource implements TableProvider {
 
@@ -29,26 +32,27 @@ public final class PacedSource implements TableProvider {
           .add("id", DataTypes.LongType, false)
           .add(LatencyRecorder.SENT_COLUMN, DataTypes.LongType, false);
 
+  /** {@link #SCHEMA} and the source position, in the columns the yt source names it. */
+  static final StructType WITH_SERVICE_COLUMNS =
+      SCHEMA
+          .add(LatencyBench.TABLET_INDEX, DataTypes.LongType, false)
+          .add(LatencyBench.ROW_INDEX, DataTypes.LongType, false);
+
   @Override
   public StructType inferSchema(CaseInsensitiveStringMap options) {
-    return SCHEMA;
+    return options.getBoolean("service_columns", false) ? WITH_SERVICE_COLUMNS : SCHEMA;
   }
 
   @Override
   public Table getTable(
       StructType schema, Transform[] partitioning, Map<String, String> properties) {
-    return new PacedTable();
+    return new PacedTable(schema);
   }
 
-  private static final class PacedTable implements SupportsRead {
+  private record PacedTable(StructType schema) implements SupportsRead {
     @Override
     public String name() {
       return "paced";
-    }
-
-    @Override
-    public StructType schema() {
-      return SCHEMA;
     }
 
     @Override
@@ -69,7 +73,7 @@ public final class PacedSource implements TableProvider {
           new Scan() {
             @Override
             public StructType readSchema() {
-              return SCHEMA;
+              return schema;
             }
 
             @Override

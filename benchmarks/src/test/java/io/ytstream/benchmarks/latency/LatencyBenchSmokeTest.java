@@ -68,9 +68,12 @@ class LatencyBenchSmokeTest {
               assertTrue(s.p50 > 0 && s.p50 <= s.p99 && s.p99 <= s.max, v + " percentiles");
             });
     assertTrue(table.contains("p99 / micro-batch p99"), table);
+    assertTrue(table.contains("rt-exactly-once p50 / bare-rt-exactly-once p50"), table);
+    assertTrue(table.contains("rt-append p50 / bare-rt p50"), table);
     assertTrue(table.contains("met"), table);
     String svg = Files.readString(out.resolve("latency.svg"));
-    assertEquals(4, svg.split("<polyline").length - 1, "one line per variant");
+    assertEquals(
+        Variant.values().length, svg.split("<polyline").length - 1, "one line per variant");
   }
 
   @Test
