@@ -58,6 +58,7 @@ public final class LatencyBench {
   private final List<YtEmulator> emulators = new ArrayList<>();
   private final GcPauses gc = GcPauses.listen();
   private final BatchEnds batchEnds = new BatchEnds();
+  private final BoundaryTasks boundaryTasks = new BoundaryTasks();
   private int runs;
 
   /** Groups in the order run, each with its variants' figures. */
@@ -90,6 +91,7 @@ public final class LatencyBench {
     this.out = out;
     spark.conf().set("spark.hadoop.yt.token", token);
     spark.streams().addListener(batchEnds);
+    spark.sparkContext().addSparkListener(boundaryTasks);
   }
 
   /**
@@ -166,10 +168,10 @@ public final class LatencyBench {
   }
 
   void runAll() throws Exception {
-    if (options.primeSeconds() > 0) {
-      prime();
-    }
     for (String backend : options.backends()) {
+      if (options.primeSeconds() > 0) {
+        prime(backend);
+      }
       for (int rate : options.rates()) {
         for (int trigger : options.triggerSeconds()) {
           runGroup(backend, rate, trigger);
@@ -179,21 +181,24 @@ public final class LatencyBench {
   }
 
   /**
-   * Runs every variant once on the first backend and rate, {@code --prime} seconds measured, and
-   * discards the figures: without it the first variant of the JVM also pays for class loading and
-   * JIT compilation (seen as a longer tail of whichever variant ran first). The priming runs have
-   * real-time batches of {@link #PRIME_BATCH_MS}: the code of a batch boundary (Spark's commit,
-   * planning and job submission, ours) runs once per boundary, so at the measured trigger durations
-   * it would stay cold for minutes, and whichever variant ran first paid for its compilation (the
-   * first of a round had boundaries up to twice as long as the last).
+   * Runs every variant once on {@code backend} at the first rate, {@code --prime} seconds measured,
+   * and discards the figures: without it the first variant of the JVM also pays for class loading
+   * and JIT compilation (seen as a longer tail of whichever variant ran first). Each backend is
+   * primed before its first group: over the emulator the source, the writers and the checkpoints
+   * run code (HTTP client and server, JSON) that in-memory runs never touch; primed only once, the
+   * first emulator group's first round had boundary gaps up to twice the later rounds'. The priming
+   * runs have real-time batches of {@link #PRIME_BATCH_MS}: the code of a batch boundary (Spark's
+   * commit, planning and job submission, ours) runs once per boundary, so at the measured trigger
+   * durations it would stay cold for minutes, and whichever variant ran first paid for its
+   * compilation (the first of a round had boundaries up to twice as long as the last).
    */
-  void prime() throws Exception {
-    LatencyStore store = store(options.backends().get(0));
+  void prime(String backend) throws Exception {
+    LatencyStore store = store(backend);
     spark.conf().set("spark.hadoop.yt.proxy", store.address());
     spark.conf().set(MIN_BATCH, Long.toString(PRIME_BATCH_MS));
     try {
       for (Variant v : options.variants()) {
-        out.printf("priming (discarded): %s, %s ...%n", options.backends().get(0), v.key);
+        out.printf("priming (discarded): %s, %s ...%n", backend, v.key);
         runVariant(v, store, options.rates().get(0), PRIME_BATCH_MS, options.primeSeconds());
       }
     } finally {
@@ -309,6 +314,10 @@ public final class LatencyBench {
     try {
       if (!v.bare()) {
         producer = store.startProducer(YPath.of(queue), partitions, rate);
+      } else if (options.producerForLimit()) {
+        // The same work on the machine as for our variants, into a queue nobody reads.
+        store.createQueue(YPath.of(queue), YPath.of(consumer), partitions);
+        producer = store.startProducer(YPath.of(queue), partitions, rate);
       }
       await(query, () -> recorder.writes() > 0, FIRST_ROW_TIMEOUT_MS, "a first row at the sink");
       Thread.sleep(options.warmupSeconds() * 1000L);
@@ -324,10 +333,13 @@ public final class LatencyBench {
         Thread.sleep(100);
       }
       long expected;
-      if (producer != null) {
-        expected = producer.stop();
-      } else {
+      if (plan != null) {
+        if (producer != null) {
+          producer.stop();
+        }
         expected = dueIn(plan, from, to);
+      } else {
+        expected = producer.stop();
       }
       try {
         await(query, () -> recorder.count() >= expected, DRAIN_TIMEOUT_MS, "every row sent");
@@ -341,6 +353,14 @@ public final class LatencyBench {
       LatencyStats stats =
           new LatencyStats(expected, recorder.sortedMicros(), gc.between(from, to), gaps);
       out.println("  " + whereTheMaxIs(query, recorder, from, to));
+      if (v.realTime()) {
+        out.println(
+            "  no task running at each boundary (last task end to next launch, sorted): "
+                + Arrays.stream(boundaryTasks.taskFreeMs(query.id(), from, to))
+                    .mapToObj(LatencyChart::label)
+                    .collect(Collectors.joining(", ", "[", "]"))
+                + " ms");
+      }
       return stats;
     } finally {
       if (producer != null) {

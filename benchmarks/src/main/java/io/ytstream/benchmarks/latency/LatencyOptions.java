@@ -21,6 +21,7 @@ record LatencyOptions(
     int primeSeconds,
     int repeat,
     boolean emulatorOwnJvm,
+    boolean producerForLimit,
     Path out) {
 
   static final List<String> BACKENDS = List.of("inmemory", "emulator");
@@ -41,7 +42,7 @@ record LatencyOptions(
           "  --partitions N            queue partitions = real-time tasks (default 2)",
           "  --cores N                 local[N] task slots, at least --partitions (default 4)",
           "  --flush-ms N              the writers' flushInterval (default 5, the writers' default)",
-          "  --prime S                 before the first group, run every variant once for S seconds",
+          "  --prime S                 before each backend's first group, run every variant S seconds",
           "                            with 250 ms real-time batches and discard it (class loading,",
           "                            JIT of the batch-boundary code); default 0 = off",
           "  --repeat N                run each group N times, its variants interleaved (each round",
@@ -50,6 +51,9 @@ record LatencyOptions(
           "                            (default 1)",
           "  --emulator-jvm shared|own the emulator in this JVM (default), or in a JVM of its own with",
           "                            the producer, as a cluster runs apart from Spark",
+          "  --limit-load none|producer  producer: the bare-rt* limits run with the producer",
+          "                            appending at the same rate to a queue nobody reads, so the",
+          "                            machine carries the same load for every variant (default none)",
           "  --out DIR                 table and SVG charts (default target/latency)");
 
   static LatencyOptions defaults() {
@@ -65,6 +69,7 @@ record LatencyOptions(
         5,
         0,
         1,
+        false,
         false,
         Path.of("target/latency"));
   }
@@ -83,6 +88,7 @@ record LatencyOptions(
     int prime = d.primeSeconds;
     int repeat = d.repeat;
     boolean emulatorOwnJvm = d.emulatorOwnJvm;
+    boolean producerForLimit = d.producerForLimit;
     Path out = d.out;
     for (int i = 0; i < args.length; i++) {
       String name = args[i];
@@ -106,6 +112,7 @@ record LatencyOptions(
         case "--prime" -> prime = positiveInt(name, v, 0);
         case "--repeat" -> repeat = positiveInt(name, v, 1);
         case "--emulator-jvm" -> emulatorOwnJvm = emulatorJvm(v);
+        case "--limit-load" -> producerForLimit = limitLoad(v);
         case "--out" -> out = Path.of(v);
         default ->
             throw new IllegalArgumentException("unknown option " + name + " " + v + "\n" + USAGE);
@@ -132,6 +139,7 @@ record LatencyOptions(
         prime,
         repeat,
         emulatorOwnJvm,
+        producerForLimit,
         out);
   }
 
@@ -168,6 +176,16 @@ record LatencyOptions(
       default ->
           throw new IllegalArgumentException(
               "option --emulator-jvm takes shared or own, got '" + v + "'");
+    };
+  }
+
+  private static boolean limitLoad(String v) {
+    return switch (v) {
+      case "none" -> false;
+      case "producer" -> true;
+      default ->
+          throw new IllegalArgumentException(
+              "option --limit-load takes none or producer, got '" + v + "'");
     };
   }
 

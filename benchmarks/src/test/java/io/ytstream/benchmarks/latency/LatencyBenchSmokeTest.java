@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -67,6 +68,10 @@ class LatencyBenchSmokeTest {
               assertTrue(s.complete(), v + ": " + s.delivered + " of " + s.expected + " rows");
               assertTrue(s.p50 > 0 && s.p50 <= s.p99 && s.p99 <= s.max, v + " percentiles");
             });
+    String log = bytes.toString(StandardCharsets.UTF_8);
+    assertTrue(
+        Pattern.compile("no task running at each boundary [^\\n]*: \\[[0-9]").matcher(log).find(),
+        "the task-free span of a boundary is reported: " + log);
     assertTrue(table.contains("p99 / micro-batch p99"), table);
     assertTrue(table.contains("rt-exactly-once p50 / bare-rt-exactly-once p50"), table);
     assertTrue(table.contains("rt-append p50 / bare-rt p50"), table);
@@ -79,7 +84,15 @@ class LatencyBenchSmokeTest {
   @Test
   void theEmulatorInAJvmOfItsOwnServesTheSourceTheWritersAndTheProducer() throws Exception {
     LatencyOptions options =
-        tiny("--backends", "emulator", "--emulator-jvm", "own", "--variants", "rt-append");
+        tiny(
+            "--backends",
+            "emulator",
+            "--emulator-jvm",
+            "own",
+            "--variants",
+            "rt-append,bare-rt",
+            "--limit-load",
+            "producer");
     LatencyBench bench =
         new LatencyBench(
             LatencyBench.session(2),
@@ -93,5 +106,9 @@ class LatencyBenchSmokeTest {
     LatencyStats s = bench.groups.get(0).stats().get(Variant.RT_APPEND);
     assertTrue(s.complete(), s.delivered + " of " + s.expected + " rows");
     assertTrue(s.p50 > 0, "latencies are positive across the two JVMs' clocks: " + s.p50);
+    LatencyStats limit = bench.groups.get(0).stats().get(Variant.BARE_RT);
+    assertTrue(
+        limit.complete(),
+        "the limit with a producer beside it: " + limit.delivered + " of " + limit.expected);
   }
 }

@@ -43,6 +43,12 @@ class LatencyOptionsTest {
         assertThrows(
             IllegalArgumentException.class, () -> LatencyOptions.parse("--emulator-jvm", "x"));
     assertTrue(jvm.getMessage().contains("shared or own"), jvm.getMessage());
+    assertTrue(!d.producerForLimit());
+    assertTrue(LatencyOptions.parse("--limit-load", "producer").producerForLimit());
+    IllegalArgumentException load =
+        assertThrows(
+            IllegalArgumentException.class, () -> LatencyOptions.parse("--limit-load", "cpu"));
+    assertTrue(load.getMessage().contains("none or producer, got 'cpu'"), load.getMessage());
     LatencyOptions o =
         LatencyOptions.parse(
             "--rates",
