@@ -187,6 +187,25 @@ class YtRealTimeReaderTest {
   }
 
   @Test
+  void idleWaitShortensAsTheDeadlineNearsSoRowsBeforeItGoOut() {
+    IdleWait w = new IdleWait();
+    for (int i = 0; i < 10; i++) {
+      w.pause(0, 0);
+    }
+    assertEquals(IdleWait.MAX_NANOS, w.nextNanos());
+    // Far from the deadline: the whole wait.
+    assertEquals(IdleWait.MAX_NANOS, w.nanosBefore(0, 100));
+    // Near it: half the time left, so a row arriving meanwhile goes out in this batch.
+    assertEquals(2_000_000L, w.nanosBefore(96, 100));
+    assertEquals(500_000L, w.nanosBefore(99, 100));
+    // Not shorter than the first wait, and never past the deadline.
+    w.reset();
+    assertEquals(IdleWait.FIRST_NANOS, w.nanosBefore(99, 100));
+    assertEquals(0L, w.nanosBefore(100, 100));
+    assertEquals(0L, w.nanosBefore(101, 100));
+  }
+
+  @Test
   void trimmedRowsAreDataLossUnlessAllowed() throws Exception {
     produce(0, 5);
     cluster.trimRows(YPath.of("//q"), 0, 3);
