@@ -111,8 +111,8 @@ record LatencyOptions(
         case "--flush-ms" -> flushMs = positiveInt(name, v, 0);
         case "--prime" -> prime = positiveInt(name, v, 0);
         case "--repeat" -> repeat = positiveInt(name, v, 1);
-        case "--emulator-jvm" -> emulatorOwnJvm = emulatorJvm(v);
-        case "--limit-load" -> producerForLimit = limitLoad(v);
+        case "--emulator-jvm" -> emulatorOwnJvm = either(name, v, "shared", "own");
+        case "--limit-load" -> producerForLimit = either(name, v, "none", "producer");
         case "--out" -> out = Path.of(v);
         default ->
             throw new IllegalArgumentException("unknown option " + name + " " + v + "\n" + USAGE);
@@ -169,24 +169,16 @@ record LatencyOptions(
         "option " + name + " takes whole numbers of at least " + min + ", got '" + v + "'");
   }
 
-  private static boolean emulatorJvm(String v) {
-    return switch (v) {
-      case "shared" -> false;
-      case "own" -> true;
-      default ->
-          throw new IllegalArgumentException(
-              "option --emulator-jvm takes shared or own, got '" + v + "'");
-    };
-  }
-
-  private static boolean limitLoad(String v) {
-    return switch (v) {
-      case "none" -> false;
-      case "producer" -> true;
-      default ->
-          throw new IllegalArgumentException(
-              "option --limit-load takes none or producer, got '" + v + "'");
-    };
+  /** A two-valued option: false for {@code off}, true for {@code on}, else an error naming both. */
+  private static boolean either(String name, String v, String off, String on) {
+    if (v.equals(off)) {
+      return false;
+    }
+    if (v.equals(on)) {
+      return true;
+    }
+    throw new IllegalArgumentException(
+        "option " + name + " takes " + off + " or " + on + ", got '" + v + "'");
   }
 
   private static List<String> backends(String v) {
