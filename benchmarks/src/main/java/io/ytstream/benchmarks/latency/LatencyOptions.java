@@ -51,9 +51,10 @@ record LatencyOptions(
           "                            (default 1)",
           "  --emulator-jvm shared|own the emulator in this JVM (default), or in a JVM of its own with",
           "                            the producer, as a cluster runs apart from Spark",
-          "  --limit-load none|producer  producer: the bare-rt* limits run with the producer",
-          "                            appending at the same rate to a queue nobody reads, so the",
-          "                            machine carries the same load for every variant (default none)",
+          "  --limit-load none|producer",
+          "                            producer: the bare-rt* limits run with the producer appending",
+          "                            at the same rate to a queue nobody reads, so the machine",
+          "                            carries the same load for every variant (default none)",
           "  --out DIR                 table and SVG charts (default target/latency)");
 
   static LatencyOptions defaults() {
