@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerStageSubmitted;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
+import org.apache.spark.scheduler.SparkListenerTaskStart;
 import org.apache.spark.scheduler.TaskInfo;
 
 /**
@@ -18,13 +19,25 @@ import org.apache.spark.scheduler.TaskInfo;
  * query runs. That span is Spark's and the source's driver-side work at the boundary (offsets,
  * commit, planning, scheduling); what a boundary gap holds beyond it is the new tasks' start, their
  * first read and the writer. Launch and finish times are the driver's wall clock in milliseconds.
+ *
+ * <p>Launches are taken when tasks start: the stage after a boundary is still running when a window
+ * is measured (at {@code RealTime(60 s)} it holds the window's only boundary).
  */
 final class BoundaryTasks extends SparkListener {
 
   /** Spark's local property naming the streaming query a job runs for. */
   static final String QUERY_ID_PROPERTY = "sql.streaming.queryId";
 
-  private record Stage(String query, long firstLaunchMs, long lastFinishMs) {}
+  /** A stage of a query; {@code lastFinishMs} is {@link Long#MIN_VALUE} until a task ended. */
+  private record Stage(String query, long firstLaunchMs, long lastFinishMs) {
+
+    Stage merge(Stage other) {
+      return new Stage(
+          query,
+          Math.min(firstLaunchMs, other.firstLaunchMs),
+          Math.max(lastFinishMs, other.lastFinishMs));
+    }
+  }
 
   private final Map<Integer, String> queryOfStage = new ConcurrentHashMap<>();
   private final Map<Integer, Stage> stages = new TreeMap<>();
@@ -34,26 +47,45 @@ final class BoundaryTasks extends SparkListener {
     Properties p = event.properties();
     String query = p == null ? null : p.getProperty(QUERY_ID_PROPERTY);
     if (query != null) {
-      queryOfStage.put(event.stageInfo().stageId(), query);
+      stageSubmitted(event.stageInfo().stageId(), query);
+    }
+  }
+
+  @Override
+  public void onTaskStart(SparkListenerTaskStart event) {
+    TaskInfo t = event.taskInfo();
+    if (t != null) {
+      taskStarted(event.stageId(), t.launchTime());
     }
   }
 
   @Override
   public void onTaskEnd(SparkListenerTaskEnd event) {
-    String query = queryOfStage.get(event.stageId());
     TaskInfo t = event.taskInfo();
-    if (query == null || t == null) {
+    if (t != null) {
+      taskEnded(event.stageId(), t.launchTime(), t.finishTime());
+    }
+  }
+
+  void stageSubmitted(int stageId, String query) {
+    queryOfStage.put(stageId, query);
+  }
+
+  void taskStarted(int stageId, long launchMs) {
+    record(stageId, launchMs, Long.MIN_VALUE);
+  }
+
+  void taskEnded(int stageId, long launchMs, long finishMs) {
+    record(stageId, launchMs, finishMs);
+  }
+
+  private void record(int stageId, long launchMs, long finishMs) {
+    String query = queryOfStage.get(stageId);
+    if (query == null) {
       return;
     }
     synchronized (this) {
-      stages.merge(
-          event.stageId(),
-          new Stage(query, t.launchTime(), t.finishTime()),
-          (a, b) ->
-              new Stage(
-                  query,
-                  Math.min(a.firstLaunchMs(), b.firstLaunchMs()),
-                  Math.max(a.lastFinishMs(), b.lastFinishMs())));
+      stages.merge(stageId, new Stage(query, launchMs, finishMs), Stage::merge);
     }
   }
 
@@ -71,6 +103,9 @@ final class BoundaryTasks extends SparkListener {
     ofQuery.sort((a, b) -> Long.compare(a.firstLaunchMs(), b.firstLaunchMs()));
     List<Double> out = new ArrayList<>();
     for (int i = 0; i + 1 < ofQuery.size(); i++) {
+      if (ofQuery.get(i).lastFinishMs() == Long.MIN_VALUE) {
+        continue;
+      }
       long end = ofQuery.get(i).lastFinishMs() * 1000;
       if (end >= fromMicros && end < toMicros) {
         out.add((double) (ofQuery.get(i + 1).firstLaunchMs() - ofQuery.get(i).lastFinishMs()));
