@@ -65,12 +65,14 @@ final class LatencyReport {
 
   /**
    * Each variant of ours against the limit with its own writer ({@link Variant#limit}), or against
-   * the append writer's limit when that one did not run (the row names which).
+   * the append writer's limit when that one did not run (the row names which); the control, when it
+   * ran, against {@code bare-rt} by the same targets.
    */
   private static void targets(StringBuilder s, Map<Variant, LatencyStats> stats) {
     LatencyStats batch = stats.get(Variant.MICRO_BATCH);
     boolean header = false;
-    for (Variant rt : List.of(Variant.RT_EXACTLY_ONCE, Variant.RT_APPEND)) {
+    for (Variant rt :
+        List.of(Variant.RT_EXACTLY_ONCE, Variant.RT_APPEND, Variant.BARE_RT_CONTROL)) {
       LatencyStats ours = stats.get(rt);
       Variant limit = stats.containsKey(rt.limit()) ? rt.limit() : Variant.BARE_RT;
       LatencyStats bare = stats.get(limit);

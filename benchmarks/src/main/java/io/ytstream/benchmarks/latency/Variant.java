@@ -1,6 +1,7 @@
 package io.ytstream.benchmarks.latency;
 
 import java.util.Arrays;
+import java.util.List;
 
 /** What one latency measurement runs: source, trigger and sink. */
 enum Variant {
@@ -10,7 +11,11 @@ enum Variant {
   BARE_RT("bare-rt", "Real-time, bare in-memory source (limit), YtAppendForeachWriter"),
   BARE_RT_EXACTLY_ONCE(
       "bare-rt-exactly-once",
-      "Real-time, bare in-memory source (limit), YtExactlyOnceForeachWriter");
+      "Real-time, bare in-memory source (limit), YtExactlyOnceForeachWriter"),
+  BARE_RT_CONTROL(
+      "bare-rt-control",
+      "Real-time, bare in-memory source run as a variant of its own, YtAppendForeachWriter"
+          + " (control: the limit against itself)");
 
   final String key;
   final String description;
@@ -26,7 +31,16 @@ enum Variant {
 
   /** Reads the bare in-memory source ({@link PacedSource}) instead of a queue. */
   boolean bare() {
-    return this == BARE_RT || this == BARE_RT_EXACTLY_ONCE;
+    return this == BARE_RT || this == BARE_RT_EXACTLY_ONCE || this == BARE_RT_CONTROL;
+  }
+
+  /**
+   * The variants a run measures unless {@code --variants} names others: all but the control, which
+   * answers another question (how far a ratio moves when nothing differs) at the cost of a sixth
+   * run per round.
+   */
+  static List<Variant> standard() {
+    return Arrays.stream(values()).filter(v -> v != BARE_RT_CONTROL).toList();
   }
 
   /** Writes with {@code YtExactlyOnceForeachWriter} into a table sorted by source position. */
@@ -36,7 +50,8 @@ enum Variant {
 
   /**
    * The limit a variant of ours is held against: the bare source with the same writer, as the issue
-   * asks ("with the same foreach sink"), so that a ratio measures the source and not the sink.
+   * asks ("with the same foreach sink"), so that a ratio measures the source and not the sink. The
+   * control's limit is {@link #BARE_RT}, the same source and writer.
    */
   Variant limit() {
     return exactlyOnce() ? BARE_RT_EXACTLY_ONCE : BARE_RT;

@@ -12,7 +12,7 @@ class LatencyOptionsTest {
 
   @Test
   void eachRoundStartsWithTheNextVariantSoNoneIsAlwaysFirst() {
-    List<Variant> all = List.of(Variant.values());
+    List<Variant> all = Variant.standard();
     assertEquals(all, LatencyBench.inRound(all, 1));
     assertEquals(
         List.of(
@@ -24,6 +24,14 @@ class LatencyOptionsTest {
         LatencyBench.inRound(all, 2));
     assertEquals(all, LatencyBench.inRound(all, 6));
     assertEquals(List.of(Variant.BARE_RT), LatencyBench.inRound(List.of(Variant.BARE_RT), 2));
+  }
+
+  @Test
+  void theControlRunsOnlyWhenNamed() {
+    assertTrue(!LatencyOptions.parse().variants().contains(Variant.BARE_RT_CONTROL));
+    assertEquals(
+        List.of(Variant.BARE_RT, Variant.BARE_RT_CONTROL),
+        LatencyOptions.parse("--variants", "bare-rt,bare-rt-control").variants());
   }
 
   @Test

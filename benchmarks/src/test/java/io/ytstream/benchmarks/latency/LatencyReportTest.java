@@ -49,4 +49,21 @@ class LatencyReportTest {
         table.contains("| rt-exactly-once p99 / bare-rt p99 | 3.00 |  | ≤ 1.50 | not met |"),
         table);
   }
+
+  @Test
+  void theControlIsHeldAgainstTheLimitItRepeats() {
+    Map<Variant, LatencyStats> stats = new LinkedHashMap<>();
+    stats.put(Variant.BARE_RT, scaled(2));
+    stats.put(Variant.BARE_RT_CONTROL, scaled(3));
+
+    String table = table(stats);
+
+    assertTrue(
+        table.contains("| bare-rt-control p50 / bare-rt p50 | 1.50 |  | ≤ 2.00 | met |"), table);
+    assertTrue(
+        table.contains(
+            "| bare-rt-control max / bare-rt max (batch-boundary gap) | 1.50 |  | ≤ 1.00 |"
+                + " not met |"),
+        table);
+  }
 }
