@@ -54,7 +54,7 @@ import org.apache.spark.sql.streaming.Trigger;
  * rows in and out, duplicates, lost rows, consumer offsets against the checkpoint, throughput.
  *
  * <pre>
- * mvn -B -q -pl examples -am compile exec:java -Dexec.args="--mode transactional"
+ * mvn -B -q -pl examples -am test-compile exec:java -Dexec.args="--mode transactional"
  * </pre>
  */
 public final class StreamingDemo {

@@ -9,7 +9,7 @@ import java.util.Locale;
  * shared machine does not skew it), after a warm-up. A benchmark, not a timed test:
  *
  * <pre>
- * mvn -B -o -q -pl simulation-tests -am exec:java \
+ * mvn -B -o -q -pl simulation-tests -am test-compile exec:java \
  *   -Dexec.mainClass=io.ytstream.simulation.SimulationBenchmark -Dexec.args="1000 1000"
  * </pre>
  *
