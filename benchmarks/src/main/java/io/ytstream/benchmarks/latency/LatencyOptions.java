@@ -199,7 +199,17 @@ record LatencyOptions(
   private static List<Variant> variants(String v) {
     List<Variant> out = new ArrayList<>();
     for (String s : v.split(",")) {
-      out.add(Variant.parse(s.trim()));
+      Variant variant = Variant.parse(s.trim());
+      if (out.contains(variant)) {
+        // A variant named twice would run twice per round and pool both into one row.
+        throw new IllegalArgumentException(
+            "option --variants names "
+                + variant.key
+                + " twice in '"
+                + v
+                + "'; name each variant once (bare-rt-control runs the limit a second time)");
+      }
+      out.add(variant);
     }
     return List.copyOf(out);
   }

@@ -32,6 +32,14 @@ class LatencyOptionsTest {
     assertEquals(
         List.of(Variant.BARE_RT, Variant.BARE_RT_CONTROL),
         LatencyOptions.parse("--variants", "bare-rt,bare-rt-control").variants());
+    IllegalArgumentException twice =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> LatencyOptions.parse("--variants", "bare-rt, bare-rt"));
+    assertTrue(
+        twice.getMessage().contains("--variants names bare-rt twice in 'bare-rt, bare-rt'")
+            && twice.getMessage().contains("bare-rt-control"),
+        twice.getMessage());
   }
 
   @Test
