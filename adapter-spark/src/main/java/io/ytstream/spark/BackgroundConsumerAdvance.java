@@ -1,7 +1,8 @@
 package io.ytstream.spark;
 
+import io.ytstream.application.AdvanceConsumer;
+import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.StreamOffsets;
-import io.ytstream.ports.spi.YtCluster;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -16,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * reads: by then the next batch's tasks run (with the cluster's proxy or the emulator on the same
  * machine, requests beside the gap took CPU from Spark's planning of the next batch). Each end
  * handed over is durable (its {@code commits/N} entry is written), so the commit-lag rule holds as
- * with {@link ConsumerCatchUp} called in line; an end handed over while an earlier one is still
+ * with {@link AdvanceConsumer} called in line; an end handed over while an earlier one is still
  * waiting replaces it (ends only grow, and moving straight to the later one skips nothing). A
  * failure is kept and thrown by the next {@link #advanceTo}, failing the query one boundary later
  * than in line; {@link #finish} waits for the last end on stop.
@@ -31,8 +32,8 @@ final class BackgroundConsumerAdvance {
    */
   static final long QUIET_MS = 500;
 
-  private final YtCluster cluster;
-  private final YtSourceSpec spec;
+  private final AdvanceConsumer advancer;
+  private final ConsumerId consumer;
   private final long quietMs;
   private final ScheduledExecutorService thread;
   private ScheduledFuture<?> scheduled;
@@ -41,14 +42,14 @@ final class BackgroundConsumerAdvance {
   private RuntimeException failure;
   private boolean stopped;
 
-  BackgroundConsumerAdvance(YtCluster cluster, YtSourceSpec spec, long quietMs) {
-    this.cluster = cluster;
-    this.spec = spec;
+  BackgroundConsumerAdvance(AdvanceConsumer advancer, ConsumerId consumer, long quietMs) {
+    this.advancer = advancer;
+    this.consumer = consumer;
     this.quietMs = quietMs;
     this.thread =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
-              Thread t = new Thread(r, "ytstream-consumer-advance " + spec.consumer());
+              Thread t = new Thread(r, "ytstream-consumer-advance " + consumer);
               t.setDaemon(true);
               return t;
             });
@@ -61,7 +62,7 @@ final class BackgroundConsumerAdvance {
   synchronized void advanceTo(StreamOffsets durableEnd) {
     if (stopped) {
       throw new IllegalStateException(
-          "the real-time source of consumer " + spec.consumer() + " is stopped");
+          "the real-time source of consumer " + consumer + " is stopped");
     }
     throwFailure();
     waiting = durableEnd;
@@ -84,9 +85,9 @@ final class BackgroundConsumerAdvance {
         }
       }
       try {
-        ConsumerCatchUp.bringLevel(cluster, spec, end);
+        advancer.bringLevel(end);
       } catch (RuntimeException e) {
-        LOG.error("moving consumer {} to {} failed", spec.consumer(), end, e);
+        LOG.error("moving consumer {} to {} failed", consumer, end, e);
         synchronized (this) {
           failure = e;
           waiting = null;
@@ -118,7 +119,7 @@ final class BackgroundConsumerAdvance {
             LOG.warn(
                 "consumer {} was still being moved after {} ms; stopping without waiting (it"
                     + " lags; the next run moves it on)",
-                spec.consumer(),
+                consumer,
                 timeoutMs);
             break;
           }
@@ -128,7 +129,7 @@ final class BackgroundConsumerAdvance {
         Thread.currentThread().interrupt();
       }
       if (failure != null) {
-        LOG.warn("consumer {} was not moved to the last batch end: {}", spec.consumer(), failure);
+        LOG.warn("consumer {} was not moved to the last batch end: {}", consumer, failure);
       }
     }
     thread.shutdownNow();

@@ -1,5 +1,6 @@
 package io.ytstream.spark;
 
+import io.ytstream.application.PlanMicroBatch;
 import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.OffsetRange;
 import io.ytstream.core.model.OffsetsJson;
@@ -72,7 +73,7 @@ record CheckpointBatchRanges(List<OffsetRange> ranges, Map<QueueId, ConsumerId> 
                 .filter(s -> queuesOf(s).equals(queues))
                 .findFirst()
                 .orElse(source.initial());
-        ranges.addAll(YtMicroBatchStream.ranges(start, end));
+        ranges.addAll(PlanMicroBatch.ranges(start, end));
         queues.forEach(q -> consumers.put(q, source.consumer()));
       }
       return new CheckpointBatchRanges(List.copyOf(ranges), consumers);

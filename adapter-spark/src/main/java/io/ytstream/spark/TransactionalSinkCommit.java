@@ -1,38 +1,30 @@
 package io.ytstream.spark;
 
+import io.ytstream.application.BatchNotCommittedException;
+import io.ytstream.application.CommitTransactionalBatch;
 import io.ytstream.core.commit.CommitOutcome;
-import io.ytstream.core.delivery.RecoveryVerdict;
-import io.ytstream.core.delivery.TransactionalBatchCommit;
 import io.ytstream.core.error.YtErrorCode;
 import io.ytstream.core.error.YtException;
-import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.OffsetRange;
-import io.ytstream.core.model.QueueId;
-import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.plan.PlanLimits;
 import io.ytstream.ports.TabletTransaction;
 import io.ytstream.ports.spi.YtCluster;
-import java.util.Map;
-import java.util.OptionalLong;
-import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The driver's end of a transactional batch, driving core's {@link TransactionalBatchCommit}: the
- * batch's ranges come from the checkpoint ({@link CheckpointBatchRanges}); the consumer rows read
- * inside the transaction decide (core's recovery table) whether to advance every partition with
- * {@code old_offset = lower} and commit, to abort because an earlier attempt already applied the
- * batch, or to fail because another writer moved the consumer. An unknown commit outcome is
- * resolved by re-reading the consumer rows.
+ * The driver's end of a transactional batch: the batch's ranges come from the checkpoint ({@link
+ * CheckpointBatchRanges}), the writers' reports are checked against the per-tablet row limit and
+ * the executors' memory, and the application's {@link CommitTransactionalBatch} advances, commits
+ * and resolves. Its errors are turned into messages that say what to change.
  */
 final class TransactionalSinkCommit {
 
   private static final Logger LOG = LoggerFactory.getLogger(TransactionalSinkCommit.class);
 
-  private final YtCluster cluster;
+  private final CommitTransactionalBatch protocol;
   private final YtWriteSpec spec;
   private final Path checkpointRoot;
   private final Configuration hadoopConf;
@@ -44,7 +36,7 @@ final class TransactionalSinkCommit {
       Path checkpointRoot,
       Configuration hadoopConf,
       long maxRowsPerTablet) {
-    this.cluster = cluster;
+    this.protocol = new CommitTransactionalBatch(cluster.consumerOffsets());
     this.spec = spec;
     this.checkpointRoot = checkpointRoot;
     this.hadoopConf = hadoopConf;
@@ -86,95 +78,20 @@ final class TransactionalSinkCommit {
       LOG.warn(
           "batch {} has no yt source ranges: committing its output without a consumer advance",
           epochId);
-      tx.commit();
-      return;
     }
-    Function<QueueId, ConsumerId> consumerOf = q -> batch.consumers().get(q);
-    TransactionalBatchCommit state = new TransactionalBatchCommit(epochId, batch.ranges());
-    state.transactionStarted();
-    state.rowsWritten();
-    StreamOffsets snapshot = StreamOffsets.empty();
-    for (Map.Entry<QueueId, ConsumerId> e : batch.consumers().entrySet()) {
-      snapshot = snapshot.overlay(tx.readConsumer(e.getValue(), e.getKey()));
-    }
-    RecoveryVerdict verdict = state.consumerRead(snapshot);
-    switch (verdict.decision()) {
-      case ALREADY_APPLIED -> {
-        abortQuietly(tx);
-        LOG.info("batch {} was applied by an earlier attempt: {}", epochId, verdict.reason());
-        return;
-      }
-      case FENCED -> {
-        abortQuietly(tx);
-        throw new IllegalStateException(
-            "batch " + epochId + " is fenced, nothing was written: " + verdict.reason());
-      }
-      case COMMIT -> {
-        // decided below
-      }
-    }
-    RuntimeException error = null;
+    CommitTransactionalBatch.Result result;
     try {
-      for (OffsetRange range : batch.ranges()) {
-        tx.advanceConsumer(
-            consumerOf.apply(range.partition().queue()),
-            range.partition(),
-            OptionalLong.of(range.lower()),
-            range.upper());
+      result = protocol.commit(epochId, tx, batch.ranges(), batch.consumers());
+    } catch (BatchNotCommittedException e) {
+      if (e.outcome() == CommitOutcome.FAILED
+          && e.getCause() instanceof YtException yt
+          && yt.hasCode(YtErrorCode.TOO_MANY_ROWS_IN_TRANSACTION)) {
+        throw tooManyRows(epochId, perTablet, read, e.getCause());
       }
-      tx.commit();
-    } catch (RuntimeException e) {
-      error = e;
+      throw e;
     }
-    CommitOutcome outcome = state.commitFinished(error);
-    switch (outcome) {
-      case COMMITTED -> {
-        return;
-      }
-      case UNKNOWN -> {
-        StreamOffsets now = StreamOffsets.empty();
-        for (Map.Entry<QueueId, ConsumerId> e : batch.consumers().entrySet()) {
-          now = now.overlay(cluster.consumerOffsets().read(e.getValue(), e.getKey()));
-        }
-        RecoveryVerdict resolved = state.outcomeResolved(now);
-        if (state.state() == TransactionalBatchCommit.State.COMMITTED) {
-          LOG.info("batch {}: the commit outcome was unknown, and it landed", epochId);
-          return;
-        }
-        abortQuietly(tx);
-        throw new IllegalStateException(
-            "batch "
-                + epochId
-                + ": the commit outcome was unknown and it did not land ("
-                + resolved.reason()
-                + "); the batch runs again when the query restarts",
-            error);
-      }
-      case FAILED -> {
-        abortQuietly(tx);
-        if (error instanceof YtException yt
-            && yt.hasCode(YtErrorCode.TOO_MANY_ROWS_IN_TRANSACTION)) {
-          throw tooManyRows(epochId, perTablet, read, error);
-        }
-        throw new IllegalStateException(
-            "batch " + epochId + " cannot commit: " + state.reason(), error);
-      }
-      case FENCED -> {
-        abortQuietly(tx);
-        throw new IllegalStateException(
-            "batch " + epochId + " is fenced, nothing was written: " + state.reason(), error);
-      }
-      case RETRY_LATER -> {
-        abortQuietly(tx);
-        throw new IllegalStateException(
-            "batch "
-                + epochId
-                + "'s transaction did not commit ("
-                + state.reason()
-                + "); nothing was written and the consumer did not move. The batch runs again"
-                + " with a new transaction when the query restarts",
-            error);
-      }
+    if (result == CommitTransactionalBatch.Result.ALREADY_APPLIED) {
+      LOG.info("batch {} was applied by an earlier attempt", epochId);
     }
   }
 
@@ -286,10 +203,6 @@ final class TransactionalSinkCommit {
   }
 
   static void abortQuietly(TabletTransaction tx) {
-    try {
-      tx.abort();
-    } catch (RuntimeException e) {
-      LOG.debug("abort of {} failed: {}", tx.id(), e.getMessage());
-    }
+    CommitTransactionalBatch.abortQuietly(tx);
   }
 }

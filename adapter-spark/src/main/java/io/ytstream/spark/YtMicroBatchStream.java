@@ -1,15 +1,11 @@
 package io.ytstream.spark;
 
-import io.ytstream.core.model.OffsetRange;
+import io.ytstream.application.AdvanceConsumer;
+import io.ytstream.application.PlanMicroBatch;
 import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.PartitionId;
-import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StreamOffsets;
-import io.ytstream.core.plan.BatchPlan;
-import io.ytstream.core.plan.BatchPlanner;
 import io.ytstream.core.plan.QueueBounds;
-import io.ytstream.core.plan.StartOffsetResolver;
-import io.ytstream.core.plan.TaskAssigner;
 import io.ytstream.core.plan.TaskAssignment;
 import io.ytstream.ports.spi.YtCluster;
 import java.util.ArrayList;
@@ -36,10 +32,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The driver side of the {@code yt} source: a thin adapter over core's planning. Each call asks the
- * cluster for what it needs and lets core decide: {@link StartOffsetResolver} and {@link
- * BatchPlanner} plan a batch, {@link TaskAssigner} spreads it over tasks, {@link ConsumerCatchUp}
- * (core's commit-lag rule and out-of-transaction state machine) moves the consumer.
+ * The driver side of the {@code yt} source: Spark's calls turned into the application's use cases.
+ * {@link PlanMicroBatch} plans a batch and spreads it over tasks, {@link AdvanceConsumer} (core's
+ * commit-lag rule and out-of-transaction state machine) moves the consumer.
  *
  * <p>Where the consumer moves: Spark calls {@link #latestOffset(Offset, ReadLimit)} with {@code
  * start} = the end of the last batch whose {@code commits/N} entry is written (also after a
@@ -70,6 +65,8 @@ final class YtMicroBatchStream
   private final Path metadataDir;
   private final Configuration hadoopConf;
   private final YtCluster cluster;
+  private final PlanMicroBatch planner;
+  private final AdvanceConsumer advancer;
 
   /** Tells this query run's real-time tasks from a predecessor's ({@link CarriedRows}). */
   private final String readId = UUID.randomUUID().toString();
@@ -97,6 +94,20 @@ final class YtMicroBatchStream
     this.metadataDir = new Path(metadataPath);
     this.hadoopConf = hadoopConf;
     this.cluster = spec.cluster().connect();
+    this.planner =
+        new PlanMicroBatch(
+            queue -> {
+              try {
+                return cluster.queueMetadata().partitions(queue);
+              } catch (RuntimeException e) {
+                throw YtErrors.partitionsFailed(queue.path(), e);
+              }
+            },
+            cluster.consumerOffsets(),
+            spec.consumer(),
+            spec.queues(),
+            spec.limits());
+    this.advancer = new AdvanceConsumer(cluster.consumerOffsets(), spec.consumer(), spec.queues());
   }
 
   @Override
@@ -106,8 +117,7 @@ final class YtMicroBatchStream
       checkSameSource(stored.get());
       return new YtOffset(stored.get().initial());
     }
-    QueueBounds bounds = readBounds();
-    StreamOffsets start = StartOffsetResolver.resolve(Optional.empty(), readConsumer(), bounds);
+    StreamOffsets start = planner.initialOffsets(planner.readBounds(), advancer.read());
     SourceMetadata written =
         new SourceMetadata(spec.consumer(), start).writeIfAbsent(metadataDir, hadoopConf);
     LOG.info("yt source starts from the consumer {}: {}", spec.consumer(), written.initial());
@@ -151,8 +161,8 @@ final class YtMicroBatchStream
     StreamOffsets consumer;
     QueueBounds bounds;
     if (b == null) {
-      consumer = ConsumerCatchUp.bringLevel(cluster, spec, start);
-      bounds = readBounds();
+      consumer = advancer.bringLevel(start);
+      bounds = planner.readBounds();
     } else {
       b.advanceTo(start);
       bounds = boundsForBoundary(start);
@@ -160,29 +170,17 @@ final class YtMicroBatchStream
       consumer = consumerForUnplaced(start, bounds);
     }
     lastBounds = bounds;
-    QueueBounds planBounds = availableNowTarget.map(t -> capped(bounds, t)).orElse(bounds);
-    StreamOffsets resolved = StartOffsetResolver.resolve(Optional.of(start), consumer, planBounds);
-    TreeMap<PartitionId, Long> added = new TreeMap<>();
-    resolved
-        .asMap()
-        .forEach(
-            (p, offset) -> {
-              if (start.get(p).isEmpty()) {
-                added.put(p, offset);
-              }
-            });
-    if (!added.isEmpty()) {
-      // New partitions (the queue was resharded): first record where they start, with no rows,
-      // so every later range has its lower bound in the offset log.
-      LOG.info("yt source: new partitions {}", added);
-      return new YtOffset(start.overlay(StreamOffsets.of(added)));
+    QueueBounds planBounds =
+        availableNowTarget.map(t -> PlanMicroBatch.capped(bounds, t)).orElse(bounds);
+    PlanMicroBatch.PlannedEnd planned = planner.plan(start, planBounds, consumer);
+    if (planned.placesNewPartitions()) {
+      LOG.info("yt source: new partitions placed at {}", planned.end());
     }
-    BatchPlan plan = BatchPlanner.plan(resolved, planBounds, spec.limits());
-    if (!plan.losses().isEmpty()) {
-      lostRows.addAndGet(plan.lostRowCount());
-      LOG.warn("yt source skipped trimmed rows (fail_on_data_loss=false): {}", plan.losses());
+    if (!planned.losses().isEmpty()) {
+      lostRows.addAndGet(planned.lostRowCount());
+      LOG.warn("yt source skipped trimmed rows (fail_on_data_loss=false): {}", planned.losses());
     }
-    return new YtOffset(plan.end());
+    return new YtOffset(planned.end());
   }
 
   /**
@@ -199,52 +197,16 @@ final class YtMicroBatchStream
     return p.fresh().map(b -> b.atLeast(start)).orElseGet(this::readBounds);
   }
 
-  private static QueueBounds capped(QueueBounds now, QueueBounds target) {
-    Map<QueueId, List<PartitionBounds>> byQueue = new TreeMap<>();
-    now.asMap()
-        .forEach(
-            (p, b) -> {
-              PartitionBounds t = target.get(p);
-              long total =
-                  t == null ? b.trimmedRowCount() : Math.min(b.totalRowCount(), t.totalRowCount());
-              long trimmed = Math.min(b.trimmedRowCount(), total);
-              byQueue
-                  .computeIfAbsent(p.queue(), q -> new ArrayList<>())
-                  .add(new PartitionBounds(p.index(), trimmed, total));
-            });
-    return QueueBounds.of(byQueue);
-  }
-
   @Override
   public InputPartition[] planInputPartitions(Offset startOffset, Offset endOffset) {
-    List<OffsetRange> ranges = ranges(YtOffset.of(startOffset), YtOffset.of(endOffset));
-    if (ranges.isEmpty()) {
-      return new InputPartition[0];
-    }
-    List<TaskAssignment> tasks = TaskAssigner.assign(ranges, ranges.size());
+    List<TaskAssignment> tasks =
+        PlanMicroBatch.tasks(
+            PlanMicroBatch.ranges(YtOffset.of(startOffset), YtOffset.of(endOffset)));
     InputPartition[] out = new InputPartition[tasks.size()];
     for (int i = 0; i < tasks.size(); i++) {
       out[i] = new YtInputPartition(tasks.get(i).ranges());
     }
     return out;
-  }
-
-  /** The non-empty ranges between two offsets; a partition missing from start has no rows. */
-  static List<OffsetRange> ranges(StreamOffsets start, StreamOffsets end) {
-    List<OffsetRange> ranges = new ArrayList<>();
-    end.asMap()
-        .forEach(
-            (p, upper) -> {
-              long lower = start.getOrDefault(p, upper);
-              if (upper < lower) {
-                throw new IllegalStateException(
-                    "offsets move backwards for " + p + ": " + lower + " -> " + upper);
-              }
-              if (upper > lower) {
-                ranges.add(new OffsetRange(p, lower, upper));
-              }
-            });
-    return ranges;
   }
 
   @Override
@@ -256,7 +218,9 @@ final class YtMicroBatchStream
   public void prepareForRealTimeMode() {
     realTime = true;
     if (background == null) {
-      background = new BackgroundConsumerAdvance(cluster, spec, BackgroundConsumerAdvance.QUIET_MS);
+      background =
+          new BackgroundConsumerAdvance(
+              advancer, spec.consumer(), BackgroundConsumerAdvance.QUIET_MS);
     }
     if (prefetched == null) {
       prefetched =
@@ -288,7 +252,7 @@ final class YtMicroBatchStream
     // Checked again per batch: the queue may have been resharded since the query started.
     RealTimeSlots.checkQuery(this, bounds.asMap().keySet(), RealTimeSlots.of(sc), 0);
     StreamOffsets resolved =
-        StartOffsetResolver.resolve(Optional.of(start), consumerForUnplaced(start, bounds), bounds);
+        planner.startOffsets(start, bounds, consumerForUnplaced(start, bounds));
     realTimeStart = resolved;
     List<InputPartition> tasks = new ArrayList<>();
     for (PartitionId p : bounds.asMap().keySet()) {
@@ -319,7 +283,7 @@ final class YtMicroBatchStream
     if (b != null) {
       b.advanceTo(YtOffset.of(end));
     } else {
-      ConsumerCatchUp.bringLevel(cluster, spec, YtOffset.of(end));
+      advancer.bringLevel(YtOffset.of(end));
     }
   }
 
@@ -405,15 +369,7 @@ final class YtMicroBatchStream
   }
 
   private QueueBounds readBounds() {
-    Map<QueueId, List<PartitionBounds>> byQueue = new TreeMap<>();
-    for (QueueId queue : spec.queues()) {
-      try {
-        byQueue.put(queue, cluster.queueMetadata().partitions(queue));
-      } catch (RuntimeException e) {
-        throw YtErrors.partitionsFailed(queue.path(), e);
-      }
-    }
-    return QueueBounds.of(byQueue);
+    return planner.readBounds();
   }
 
   /**
@@ -431,7 +387,7 @@ final class YtMicroBatchStream
   }
 
   private StreamOffsets readConsumer() {
-    return ConsumerCatchUp.readConsumer(cluster, spec);
+    return advancer.read();
   }
 
   @Override

@@ -7,6 +7,7 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.SupportsWrite;
 import org.apache.spark.sql.connector.catalog.TableCapability;
+import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.connector.read.streaming.MicroBatchStream;
@@ -81,6 +82,11 @@ final class YtTable implements SupportsRead, SupportsWrite {
     @Override
     public String description() {
       return "yt" + options.get(YtOptions.PATH).map(p -> "[" + p + "]").orElse("");
+    }
+
+    @Override
+    public CustomMetric[] supportedCustomMetrics() {
+      return new CustomMetric[] {new LostRowsMetric()};
     }
 
     @Override

@@ -1,31 +1,25 @@
 package io.ytstream.simulation;
 
-import io.ytstream.core.commit.CommitLagRule;
-import io.ytstream.core.commit.CommitOutcome;
-import io.ytstream.core.commit.ConsumerAdvance;
+import io.ytstream.application.AdvanceConsumer;
+import io.ytstream.application.BatchNotCommittedException;
+import io.ytstream.application.CommitTransactionalBatch;
+import io.ytstream.application.ConsumerFencedException;
+import io.ytstream.application.PlanMicroBatch;
+import io.ytstream.application.ReadRanges;
 import io.ytstream.core.delivery.CheckpointRecovery;
-import io.ytstream.core.delivery.OutOfTransactionBatch;
-import io.ytstream.core.delivery.RecoveryVerdict;
-import io.ytstream.core.delivery.TransactionalBatchCommit;
 import io.ytstream.core.error.YtErrorCode;
 import io.ytstream.core.error.YtException;
+import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.OffsetRange;
 import io.ytstream.core.model.OffsetsJson;
-import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.model.YPath;
-import io.ytstream.core.plan.BatchPlan;
-import io.ytstream.core.plan.BatchPlanner;
 import io.ytstream.core.plan.DataLoss;
 import io.ytstream.core.plan.DataLossException;
-import io.ytstream.core.plan.DataLossPolicy;
 import io.ytstream.core.plan.OutputTabletCap;
 import io.ytstream.core.plan.PlanLimits;
-import io.ytstream.core.plan.QueueBounds;
-import io.ytstream.core.plan.StartOffsetResolver;
-import io.ytstream.core.plan.TaskAssigner;
 import io.ytstream.core.plan.TaskAssignment;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
@@ -38,26 +32,32 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
- * One incarnation of the Spark driver with the ytstream source and sink, as a queue of protocol
- * steps run one at a time. The order is Spark 4.2's {@code MicroBatchExecution} (see the module
- * README): recover from the logs ({@code populateStartOffsets}); plan ({@code latestOffset}, where
- * the commit-lag rule brings the consumer level); write {@code offsets/N}; commit N-1 to the
- * source; run the tasks; commit the sink on the driver; write {@code commits/N}. Everything the
- * driver holds is in this object: a crash discards it, and a new driver recovers from the cluster
- * and the checkpoint alone.
+ * One incarnation of the Spark driver with the ytstream source and sink, as a queue of Spark's
+ * steps run one at a time. It holds Spark's order and nothing else: every protocol decision is made
+ * by the application's use cases, the same classes the Spark adapter runs ({@link PlanMicroBatch},
+ * {@link ReadRanges}, {@link AdvanceConsumer}, {@link CommitTransactionalBatch}), over the ports
+ * with the schedule's faults.
+ *
+ * <p>The order is Spark 4.2's {@code MicroBatchExecution} (sql/core/.../streaming/runtime/
+ * MicroBatchExecution.scala): recover from the logs ({@code populateStartOffsets}); plan ({@code
+ * constructNextBatch} calls {@code latestOffset(start)}, where the source brings the consumer level
+ * with {@code start}); write {@code offsets/N} ({@code markMicroBatchStart}); commit N-1 to the
+ * source ({@code cleanUpLastExecutedMicroBatch}); run the tasks; commit the sink on the driver;
+ * write {@code commits/N} ({@code markMicroBatchEnd}). A batch re-run after a restart skips the
+ * planning, the offset log and the source commit, as Spark's {@code isCurrentBatchConstructed}
+ * does. Everything the driver holds is in this object: a crash discards it, and a new driver
+ * recovers from the cluster and the checkpoint alone.
  */
 final class Driver {
 
-  /** The protocol steps; a crash may be scheduled before and after each. */
+  /** Spark's steps; a crash may be scheduled before and after each. */
   enum Kind {
     INIT,
     PLAN,
-    CATCH_UP,
     WRITE_OFFSETS_TMP,
     RENAME_OFFSETS,
     COMMIT_SOURCES,
@@ -65,10 +65,6 @@ final class Driver {
     TASK,
     REDUCE_TASK,
     SINK_COMMIT,
-    READ_CONSUMER,
-    ADVANCE_CONSUMER,
-    COMMIT_TXN,
-    RESOLVE_UNKNOWN,
     WRITE_COMMITS_TMP,
     RENAME_COMMITS,
     BATCH_END;
@@ -77,15 +73,9 @@ final class Driver {
      * Whether the step can move the consumer or change what the invariants look at (the checker
      * skips the others, to keep the simulation fast).
      */
-    boolean mayMoveConsumerOrOutput(SimMode mode) {
+    boolean mayMoveConsumerOrOutput() {
       return switch (this) {
-        case CATCH_UP,
-            COMMIT_SOURCES,
-            ADVANCE_CONSUMER,
-            COMMIT_TXN,
-            READ_CONSUMER,
-            RESOLVE_UNKNOWN ->
-            true;
+        case PLAN, COMMIT_SOURCES, SINK_COMMIT -> true;
         default -> false;
       };
     }
@@ -118,7 +108,6 @@ final class Driver {
 
   private static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(30);
   private static final int MAX_TASK_FAILURES = 4;
-  private static final int MAX_BATCH_RETRIES = 3;
 
   private final SimContext ctx;
   private final Workload w;
@@ -132,11 +121,14 @@ final class Driver {
   /** The text form of each queue, by queue index (what the idempotent sink keys rows by). */
   private final String[] queueKeys;
 
+  private final PlanMicroBatch planner;
+  private final AdvanceConsumer advancer;
+  private final CommitTransactionalBatch committer;
+  private final Map<QueueId, ConsumerId> consumers = new TreeMap<>();
+
   private boolean initialized;
   private long nextBatchId;
   private StreamOffsets nextStart;
-  private OutOfTransactionBatch lastBatch;
-  private List<ConsumerAdvance> pendingCatchUp = List.of();
   private Batch batch;
   private int tmpSeq;
   private boolean zombie;
@@ -148,33 +140,22 @@ final class Driver {
   private final class Batch {
     final long id;
     final StreamOffsets end;
-    final List<OffsetRange> logicalRanges;
+    final List<OffsetRange> ranges;
     final List<TaskAssignment> tasks;
     YPath tmp;
     boolean commitsWritten;
-    int retries;
-    // One attempt's state; reset when the batch is retried.
     TabletTransaction tx;
-    TransactionalBatchCommit commit;
-    OutOfTransactionBatch oot;
     boolean[] done;
     int[] failures;
     int[] attempts;
     int[][] authorized;
     List<TreeMap<Long, Long>> mapOutputs;
 
-    Batch(long id, StreamOffsets start, StreamOffsets end, List<OffsetRange> readRanges) {
+    Batch(long id, StreamOffsets start, StreamOffsets end) {
       this.id = id;
       this.end = end;
-      this.logicalRanges = movesBetween(start, end);
-      this.tasks = readRanges.isEmpty() ? List.of() : TaskAssigner.assign(readRanges, w.maxTasks());
-      resetAttempt();
-    }
-
-    void resetAttempt() {
-      tx = null;
-      commit = null;
-      oot = null;
+      this.ranges = PlanMicroBatch.ranges(start, end);
+      this.tasks = PlanMicroBatch.tasks(ranges);
       int n = Math.max(tasks.size(), w.reduceTasks());
       done = new boolean[2 * n];
       failures = new int[2 * n];
@@ -204,7 +185,20 @@ final class Driver {
     this.queueKeys = new String[w.queues().size()];
     for (int q = 0; q < queueKeys.length; q++) {
       queueKeys[q] = w.queues().get(q).key();
+      consumers.put(w.queues().get(q), Workload.CONSUMER);
     }
+    PlanLimits limits = PlanLimits.of(w.maxRowsPerPartition(), w.dataLossPolicy());
+    if (ctx.rowLimit > 0) {
+      limits =
+          limits.withOutputTabletCap(
+              new OutputTabletCap(ctx.rowLimit, 1, w.query().maxRowsPerInputRow()));
+    }
+    this.planner =
+        new PlanMicroBatch(
+            ctx.io, ctx.io, Workload.CONSUMER, w.queues(), limits, ctx.mutant.protocol());
+    this.advancer =
+        new AdvanceConsumer(ctx.io, Workload.CONSUMER, w.queues(), ctx.mutant.protocol());
+    this.committer = new CommitTransactionalBatch(ctx.io, ctx.mutant.protocol());
   }
 
   /** The old driver goes on with its batch (and at most one more) after a new one took over. */
@@ -231,7 +225,7 @@ final class Driver {
     return lastKind;
   }
 
-  /** Runs one protocol step. */
+  /** Runs one step. */
   void step() {
     if (finished) {
       return;
@@ -269,27 +263,19 @@ final class Driver {
     switch (s.kind()) {
       case INIT -> init();
       case PLAN -> plan();
-      case CATCH_UP -> catchUp();
       case WRITE_OFFSETS_TMP ->
           batch.tmp = writeTmp(offsetsDir, batch.id, "v1\n" + OffsetsJson.write(batch.end));
       case RENAME_OFFSETS -> publish(offsetsDir, batch.id, batch.tmp);
-      case COMMIT_SOURCES -> commitSources();
-      case START_TXN -> startTransaction();
+      case COMMIT_SOURCES -> advancer.bringLevel(readOffsets(batch.id - 1));
+      case START_TXN -> batch.tx = ctx.io.start(TRANSACTION_TIMEOUT);
       case TASK -> task(s);
       case REDUCE_TASK -> reduceTask(s);
       case SINK_COMMIT -> sinkCommit();
-      case READ_CONSUMER -> readConsumerInTransaction();
-      case ADVANCE_CONSUMER -> advanceInTransaction();
-      case COMMIT_TXN -> commitTransaction();
-      case RESOLVE_UNKNOWN -> resolveUnknown();
       case WRITE_COMMITS_TMP ->
           batch.tmp = writeTmp(commitsDir, batch.id, "v1\n{\"nextBatchWatermarkMs\":0}");
       case RENAME_COMMITS -> {
         publish(commitsDir, batch.id, batch.tmp);
         batch.commitsWritten = true;
-        if (batch.oot != null && batch.oot.state() == OutOfTransactionBatch.State.SINK_COMMITTED) {
-          batch.oot.logCommitted();
-        }
       }
       case BATCH_END -> batchEnd();
     }
@@ -324,84 +310,29 @@ final class Driver {
         StreamOffsets end = readOffsets(n);
         StreamOffsets start = n > 0 ? readOffsets(n - 1) : readInitial();
         ctx.verifier.onRecovery(d, start, end);
-        batch = new Batch(n, start, end, movesBetween(start, end));
+        batch = new Batch(n, start, end);
         enqueueRun();
       }
     }
     initialized = true;
   }
 
-  /** The range of every partition whose offset moves from {@code start} (absent: 0) to end. */
-  private static List<OffsetRange> movesBetween(StreamOffsets start, StreamOffsets end) {
-    List<OffsetRange> ranges = new ArrayList<>();
-    StreamOffsets.Cursor startAt = start.cursor();
-    for (int i = 0; i < end.size(); i++) {
-      PartitionId partition = end.partitionAt(i);
-      long lower = startAt.getOrDefault(partition, 0);
-      if (end.offsetAt(i) > lower) {
-        ranges.add(new OffsetRange(partition, lower, end.offsetAt(i)));
-      }
-    }
-    return ranges;
-  }
-
   // ---- planning (constructNextBatch) --------------------------------------------------------
 
   private void plan() {
-    TreeMap<QueueId, List<PartitionBounds>> byQueue = new TreeMap<>();
-    for (QueueId q : w.queues()) {
-      byQueue.put(q, ctx.io.partitions(q));
-    }
-    QueueBounds bounds = QueueBounds.of(byQueue);
-    StreamOffsets consumer = readConsumer();
     if (nextStart == null) {
-      nextStart = initialOffsets(bounds, consumer);
+      nextStart = initialOffsets(); // getStartOffset: initialOffset() when there is no start
     }
-    StreamOffsets start = StartOffsetResolver.resolve(Optional.of(nextStart), consumer, bounds);
-    boolean outOfTransaction = w.mode() != SimMode.TRANSACTIONAL;
-    if (outOfTransaction) {
-      // latestOffset(start): start is the end of the last batch with commits/N, so it is durable.
-      if (lastBatch != null && lastBatch.state() == OutOfTransactionBatch.State.LOGGED) {
-        pendingCatchUp = lastBatch.consumerRead(consumer);
-        if (lastBatch.state() == OutOfTransactionBatch.State.FENCED) {
-          throw new QueryFailure(lastBatch.reason(), false, null);
-        }
-      } else {
-        List<PartitionId> ahead = CommitLagRule.partitionsAhead(nextStart, consumer);
-        if (!ahead.isEmpty()) {
-          throw new QueryFailure("consumer is ahead of the checkpoint at " + ahead, false, null);
-        }
-        pendingCatchUp = CommitLagRule.catchUp(nextStart, consumer);
-      }
-    }
-    StreamOffsets planStart = start;
-    PlanLimits limits = PlanLimits.of(w.maxRowsPerPartition(), w.dataLossPolicy());
-    if (ctx.rowLimit > 0) {
-      limits =
-          limits.withOutputTabletCap(
-              new OutputTabletCap(ctx.rowLimit, 1, w.query().maxRowsPerInputRow()));
-    }
-    if (ctx.mutant == Mutant.IGNORE_MAX_ROWS_CAP) {
-      limits = PlanLimits.of(Long.MAX_VALUE / 4, w.dataLossPolicy());
-    }
-    if (ctx.mutant == Mutant.IGNORE_TRIMMED_ROWS) {
-      for (Map.Entry<PartitionId, PartitionBounds> e : bounds.asMap().entrySet()) {
-        if (planStart.getOrDefault(e.getKey(), 0) < e.getValue().trimmedRowCount()) {
-          planStart = planStart.with(e.getKey(), e.getValue().trimmedRowCount());
-        }
-      }
-    }
-    BatchPlan plan = BatchPlanner.plan(planStart, bounds, limits);
-    for (DataLoss loss : plan.losses()) {
+    // latestOffset(start): start is the end of the last batch with commits/N, so it is durable.
+    StreamOffsets consumer = advancer.bringLevel(nextStart);
+    PlanMicroBatch.PlannedEnd planned = planner.plan(nextStart, planner.readBounds(), consumer);
+    for (DataLoss loss : planned.losses()) {
       reportLoss(loss.partition(), loss.requestedOffset(), loss.firstAvailableRow());
     }
-    if (outOfTransaction && !pendingCatchUp.isEmpty()) {
-      steps.add(Step.of(Kind.CATCH_UP));
+    if (planned.end().equals(nextStart)) {
+      return; // isNewDataAvailable is false: no batch, nothing written to the logs
     }
-    if (plan.end().equals(start)) {
-      return; // no new data: no batch, nothing written to the logs
-    }
-    batch = new Batch(nextBatchId, start, plan.end(), plan.ranges());
+    batch = new Batch(nextBatchId, nextStart, planned.end());
     steps.add(Step.of(Kind.WRITE_OFFSETS_TMP));
     steps.add(Step.of(Kind.RENAME_OFFSETS));
     if (batch.id > 0) {
@@ -410,12 +341,12 @@ final class Driver {
     enqueueRun();
   }
 
-  /** KafkaMicroBatchStream-style initial offsets, stored once under {@code sources/0/0}. */
-  private StreamOffsets initialOffsets(QueueBounds bounds, StreamOffsets consumer) {
+  /** The source's initialOffset(), stored once under {@code sources/0/0}. */
+  private StreamOffsets initialOffsets() {
     if (ctx.io.status(initialOffsetsFile).isPresent()) {
       return readInitial();
     }
-    StreamOffsets initial = StartOffsetResolver.resolve(Optional.empty(), consumer, bounds);
+    StreamOffsets initial = planner.initialOffsets(planner.readBounds(), planner.readConsumer());
     YPath tmp = sourcesDir.child(".0." + id + "-" + tmpSeq++ + ".tmp");
     ctx.io.writeFile(
         tmp, ("v1\n" + OffsetsJson.write(initial)).getBytes(StandardCharsets.UTF_8), false);
@@ -430,53 +361,12 @@ final class Driver {
     return initial;
   }
 
-  private void catchUp() {
-    for (ConsumerAdvance a : pendingCatchUp) {
-      advanceOutside(a.partition(), a.oldOffset(), a.newOffset());
-    }
-    pendingCatchUp = List.of();
-    if (lastBatch != null && lastBatch.state() == OutOfTransactionBatch.State.ADVANCING) {
-      lastBatch.consumerAdvanced(false, "");
-    }
-  }
-
-  private void advanceOutside(PartitionId p, long oldOffset, long newOffset) {
-    OptionalLong old =
-        ctx.mutant == Mutant.OMIT_OLD_OFFSET ? OptionalLong.empty() : OptionalLong.of(oldOffset);
-    try {
-      ctx.io.advance(Workload.CONSUMER, p, old, newOffset);
-    } catch (YtException e) {
-      if (e.hasCode(YtErrorCode.CONSUMER_OFFSET_CONFLICT)) {
-        if (lastBatch != null && lastBatch.state() == OutOfTransactionBatch.State.ADVANCING) {
-          lastBatch.consumerAdvanced(true, e.getMessage());
-        }
-        throw new QueryFailure("fenced: " + e.getMessage(), false, e);
-      }
-      throw e;
-    }
-  }
-
-  /** cleanUpLastExecutedMicroBatch: MicroBatchStream.commit(end of N-1). */
-  private void commitSources() {
-    StreamOffsets previousEnd = readOffsets(batch.id - 1);
-    if (w.mode() == SimMode.TRANSACTIONAL) {
-      return; // the consumer moved inside batch N-1's transaction
-    }
-    StreamOffsets consumer = readConsumer();
-    for (ConsumerAdvance a : CommitLagRule.catchUp(previousEnd, consumer)) {
-      advanceOutside(a.partition(), a.oldOffset(), a.newOffset());
-    }
-  }
-
   // ---- running the batch (runBatch) ---------------------------------------------------------
 
   private void enqueueRun() {
     boolean logFirst = ctx.mutant == Mutant.COMMIT_LOG_BEFORE_SINK;
     if (w.mode() == SimMode.TRANSACTIONAL) {
       steps.add(Step.of(Kind.START_TXN));
-    } else if (!logFirst) {
-      batch.oot = new OutOfTransactionBatch(w.mode().delivery(), batch.id, batch.end);
-      batch.oot.writing();
     }
     if (logFirst && !batch.commitsWritten) {
       steps.add(Step.of(Kind.WRITE_COMMITS_TMP));
@@ -491,22 +381,12 @@ final class Driver {
         steps.add(new Step(Kind.REDUCE_TASK, r, batch.attempts[base + r]++, false));
       }
     }
-    if (w.mode() == SimMode.TRANSACTIONAL) {
-      steps.add(Step.of(Kind.READ_CONSUMER));
-    } else {
-      steps.add(Step.of(Kind.SINK_COMMIT));
-      if (!logFirst) {
-        steps.add(Step.of(Kind.WRITE_COMMITS_TMP));
-        steps.add(Step.of(Kind.RENAME_COMMITS));
-      }
-      steps.add(Step.of(Kind.BATCH_END));
+    steps.add(Step.of(Kind.SINK_COMMIT));
+    if (!logFirst || batch.commitsWritten) {
+      steps.add(Step.of(Kind.WRITE_COMMITS_TMP));
+      steps.add(Step.of(Kind.RENAME_COMMITS));
     }
-  }
-
-  private void startTransaction() {
-    batch.tx = ctx.io.start(TRANSACTION_TIMEOUT);
-    batch.commit = new TransactionalBatchCommit(batch.id, batch.logicalRanges);
-    batch.commit.transactionStarted();
+    steps.add(Step.of(Kind.BATCH_END));
   }
 
   private void task(Step s) {
@@ -521,7 +401,21 @@ final class Driver {
     try {
       List<QueueRow> rows = new ArrayList<>();
       for (OffsetRange range : batch.tasks.get(t).ranges()) {
-        readRange(range, rows);
+        List<QueueRow> read =
+            new ReadRanges(
+                    ctx.io,
+                    ctx.io,
+                    Workload.CONSUMER,
+                    List.of(range),
+                    w.pullLimit(),
+                    w.dataLossPolicy(),
+                    loss ->
+                        reportLoss(
+                            loss.partition(), loss.requestedOffset(), loss.firstAvailableRow()),
+                    ctx.mutant.protocol())
+                .readAll();
+        ctx.verifier.onRangeRead(range, read.size());
+        rows.addAll(read);
       }
       if (w.query() == QueryKind.AGGREGATE) {
         if (failArg >= 0) {
@@ -639,55 +533,6 @@ final class Driver {
     }
   }
 
-  /** Reads {@code [lower, upper)} with short pulls, checking that row indexes are contiguous. */
-  private void readRange(OffsetRange range, List<QueueRow> into) {
-    int before = into.size();
-    long next = range.lower();
-    while (next < range.upper()) {
-      int ask = (int) Math.min(w.pullLimit(), range.upper() - next);
-      List<QueueRow> rows = ctx.io.pull(Workload.CONSUMER, range.partition(), next, ask);
-      if (rows.isEmpty()) {
-        // Nothing at or after next: the rest of the range was trimmed, or the queue is short.
-        long trimmed =
-            ctx.io
-                .partitions(range.partition().queue())
-                .get(range.partition().index())
-                .trimmedRowCount();
-        if (trimmed <= next) {
-          throw new IllegalStateException(
-              "partition " + range.partition() + " ended at " + next + " before " + range.upper());
-        }
-        long to = Math.min(trimmed, range.upper());
-        gap(range.partition(), next, to);
-        next = to;
-        continue;
-      }
-      for (QueueRow row : rows) {
-        long index = Math.min(row.rowIndex(), range.upper());
-        if (index != next) {
-          gap(range.partition(), next, index);
-        }
-        if (row.rowIndex() >= range.upper()) {
-          next = range.upper();
-          break;
-        }
-        into.add(row);
-        next = row.rowIndex() + 1;
-      }
-    }
-    ctx.verifier.onRangeRead(range, into.size() - before);
-  }
-
-  private void gap(PartitionId partition, long expected, long found) {
-    if (ctx.mutant == Mutant.IGNORE_TRIMMED_ROWS) {
-      return;
-    }
-    if (w.dataLossPolicy() == DataLossPolicy.FAIL) {
-      throw new DataLossException(List.of(new DataLoss(partition, expected, found)));
-    }
-    reportLoss(partition, expected, found);
-  }
-
   private QueryFailure dataLoss(List<DataLoss> losses) {
     for (DataLoss loss : losses) {
       reportLoss(loss.partition(), loss.requestedOffset(), loss.firstAvailableRow());
@@ -735,135 +580,32 @@ final class Driver {
     return out;
   }
 
+  /**
+   * StreamingWrite.commit on the driver: in transactional mode the application's use case decides
+   * and commits (a batch that does not commit fails the query, as in Spark, and runs again after
+   * the restart); in the other modes the writers have flushed their own chunks.
+   */
   private void sinkCommit() {
-    requireAllTasksDone();
-    if (batch.oot != null) {
-      batch.oot.sinkCommitted();
-    }
-  }
-
-  private void requireAllTasksDone() {
     for (int t = 0; t < batch.tasks.size(); t++) {
       if (!batch.done[t]) {
         throw new QueryFailure("task " + t + " has not finished", false, null);
       }
     }
-  }
-
-  // ---- transactional commit (StreamingWrite.commit on the driver) ---------------------------
-
-  private void readConsumerInTransaction() {
-    requireAllTasksDone();
-    batch.commit.rowsWritten();
-    StreamOffsets snapshot = StreamOffsets.empty();
-    for (QueueId q : w.queues()) {
-      snapshot = snapshot.overlay(batch.tx.readConsumer(Workload.CONSUMER, q));
-    }
-    RecoveryVerdict verdict = batch.commit.consumerRead(snapshot);
-    if (ctx.tracing()) {
-      ctx.trace("d" + id + " verdict " + verdict.decision());
-    }
-    switch (verdict.decision()) {
-      case COMMIT -> {
-        steps.addFirst(Step.of(Kind.COMMIT_TXN));
-        steps.addFirst(Step.of(Kind.ADVANCE_CONSUMER));
-      }
-      case ALREADY_APPLIED -> {
-        if (ctx.mutant == Mutant.REAPPLY_ALREADY_APPLIED) {
-          batch.tx.commit();
-        } else {
-          batch.tx.abort();
-        }
-        enqueueCommitLog();
-      }
-      case FENCED -> {
-        batch.tx.abort();
-        throw new QueryFailure("fenced: " + verdict.reason(), false, null);
-      }
-    }
-  }
-
-  private void advanceInTransaction() {
-    try {
-      for (OffsetRange r : batch.logicalRanges) {
-        if (ctx.mutant == Mutant.ADVANCE_OUTSIDE_TRANSACTION) {
-          ctx.io.advance(Workload.CONSUMER, r.partition(), OptionalLong.of(r.lower()), r.upper());
-        } else {
-          OptionalLong old =
-              ctx.mutant == Mutant.OMIT_OLD_OFFSET
-                  ? OptionalLong.empty()
-                  : OptionalLong.of(r.lower());
-          batch.tx.advanceConsumer(Workload.CONSUMER, r.partition(), old, r.upper());
-        }
-      }
-    } catch (YtException e) {
-      batch.commit.commitFinished(e);
-      retryOrFail(batch.commit.state(), e);
-    }
-  }
-
-  private void commitTransaction() {
-    Throwable error = null;
-    try {
-      batch.tx.commit();
-    } catch (RuntimeException e) {
-      error = e;
-    }
-    CommitOutcome outcome = batch.commit.commitFinished(error);
-    if (ctx.tracing()) {
-      ctx.trace("d" + id + " commit outcome " + outcome);
-    }
-    if (outcome == CommitOutcome.COMMITTED) {
-      enqueueCommitLog();
-    } else if (outcome == CommitOutcome.UNKNOWN) {
-      steps.addFirst(Step.of(Kind.RESOLVE_UNKNOWN));
-    } else {
-      retryOrFail(batch.commit.state(), error);
-    }
-  }
-
-  private void resolveUnknown() {
-    RecoveryVerdict verdict = batch.commit.outcomeResolved(readConsumer());
-    if (ctx.tracing()) {
-      ctx.trace("d" + id + " resolved " + verdict.decision() + " -> " + batch.commit.state());
-    }
-    if (batch.commit.state() == TransactionalBatchCommit.State.COMMITTED) {
-      enqueueCommitLog();
-    } else {
-      retryOrFail(batch.commit.state(), null);
-    }
-  }
-
-  private void retryOrFail(TransactionalBatchCommit.State state, Throwable error) {
-    String why = error == null ? state.name() : state + ": " + error.getMessage();
-    if (state != TransactionalBatchCommit.State.RETRY || ++batch.retries > MAX_BATCH_RETRIES) {
-      throw new QueryFailure("batch " + batch.id + " failed: " + why, false, error);
+    if (w.mode() != SimMode.TRANSACTIONAL) {
+      return;
     }
     try {
-      batch.tx.abort();
-    } catch (RuntimeException ignored) {
-      // expired or already aborted: nothing to undo
-    }
-    ctx.trace("d" + id + " retrying batch " + batch.id + " (" + why + ")");
-    batch.resetAttempt();
-    steps.clear();
-    enqueueRun();
-  }
-
-  private void enqueueCommitLog() {
-    steps.addFirst(Step.of(Kind.BATCH_END));
-    if (!batch.commitsWritten) {
-      steps.addFirst(Step.of(Kind.RENAME_COMMITS));
-      steps.addFirst(Step.of(Kind.WRITE_COMMITS_TMP));
+      CommitTransactionalBatch.Result result =
+          committer.commit(batch.id, batch.tx, batch.ranges, consumers);
+      if (ctx.tracing()) {
+        ctx.trace("d" + id + " batch " + batch.id + " " + result);
+      }
+    } catch (BatchNotCommittedException | ConsumerFencedException e) {
+      throw new QueryFailure(e.getMessage(), false, e);
     }
   }
 
   private void batchEnd() {
-    if (batch.oot != null) {
-      lastBatch = batch.oot;
-    } else {
-      lastBatch = null;
-    }
     ctx.batchesCommitted++;
     nextBatchId = batch.id + 1;
     nextStart = batch.end;
@@ -916,13 +658,5 @@ final class Driver {
       throw new IllegalStateException("unknown log version: " + text);
     }
     return OffsetsJson.parse(text.substring(3));
-  }
-
-  private StreamOffsets readConsumer() {
-    StreamOffsets all = StreamOffsets.empty();
-    for (QueueId q : w.queues()) {
-      all = all.overlay(ctx.io.read(Workload.CONSUMER, q));
-    }
-    return all;
   }
 }

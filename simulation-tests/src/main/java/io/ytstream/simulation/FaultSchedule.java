@@ -69,6 +69,7 @@ public final class FaultSchedule {
             case "commit" -> batches * (mode == SimMode.TRANSACTIONAL ? 1 : 3) + 2;
             case "task" -> batches * 3;
             case "call" -> batches * 25;
+            case "zombie call" -> 24;
             default -> 1;
           };
       faults.add(new Fault(kind, random.nextInt(span), random.nextInt(16)));

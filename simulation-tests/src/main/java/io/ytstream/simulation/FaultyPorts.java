@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.IntConsumer;
 
 /**
  * The ports as the protocol sees them, with the schedule's cluster-side faults injected: transient
@@ -42,12 +43,35 @@ final class FaultyPorts
   private final SimCluster cluster;
   private final FaultClock faults;
 
+  /** What runs when {@link SimFault#INTERLEAVE} fires; null while only one driver is live. */
+  private IntConsumer interleave;
+
   FaultyPorts(SimCluster cluster, FaultClock faults) {
     this.cluster = cluster;
     this.faults = faults;
   }
 
+  /**
+   * Sets what runs, with the fault's arg, when {@link SimFault#INTERLEAVE} fires at a call (null:
+   * no second driver to interleave with, and the fault's event is not counted).
+   */
+  void interleaveWith(IntConsumer other) {
+    this.interleave = other;
+  }
+
   private void call(String what) {
+    IntConsumer other = interleave;
+    if (other != null) {
+      int arg = faults.tick(SimFault.INTERLEAVE);
+      if (arg >= 0) {
+        interleave = null; // the other driver's own calls do not interleave again
+        try {
+          other.accept(arg);
+        } finally {
+          interleave = other;
+        }
+      }
+    }
     if (faults.fires(SimFault.PROXY_ERROR)) {
       throw new YtException(
           YtErrorCode.HTTP_SERVICE_UNAVAILABLE, "simulated proxy error in " + what);

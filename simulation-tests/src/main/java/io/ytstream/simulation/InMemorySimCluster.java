@@ -73,6 +73,11 @@ final class InMemorySimCluster implements SimCluster {
   }
 
   @Override
+  public void reshard(QueueId queue, int partitions) {
+    cluster.reshard(queue.path(), partitions);
+  }
+
+  @Override
   public void trim(QueueId queue, int partition, long trimmedRowCount) {
     cluster.trimRows(queue.path(), partition, trimmedRowCount);
   }

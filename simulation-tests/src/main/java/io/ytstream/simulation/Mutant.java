@@ -1,30 +1,55 @@
 package io.ytstream.simulation;
 
+import io.ytstream.application.ProtocolMutant;
 import java.util.Locale;
 
 /**
- * Deliberately broken protocol variants. Each must be caught by an invariant within 1,000 seeds,
- * which proves the checkers are not blind. {@link #NONE} is the correct protocol.
+ * Deliberately broken protocol variants. Each must be caught by its own invariant within 1,000
+ * seeds, which proves the checkers are not blind. {@link #NONE} is the correct protocol. All but
+ * one are switches inside the shipped use cases ({@link ProtocolMutant}), so a caught mutant is a
+ * bug the shipped code could have; {@link #COMMIT_LOG_BEFORE_SINK} breaks Spark's own order, which
+ * only the driver's step queue holds.
  */
 public enum Mutant {
-  NONE(SimMode.TRANSACTIONAL),
+  NONE(SimMode.TRANSACTIONAL, ProtocolMutant.NONE, null),
   /** Transactional: the consumer is advanced in a transaction of its own, not the batch's. */
-  ADVANCE_OUTSIDE_TRANSACTION(SimMode.TRANSACTIONAL),
+  ADVANCE_OUTSIDE_TRANSACTION(
+      SimMode.TRANSACTIONAL,
+      ProtocolMutant.ADVANCE_OUTSIDE_TRANSACTION,
+      Verifier.Invariant.CONSUMER_AHEAD_OF_OUTPUT),
   /** Every consumer advance omits {@code old_offset}, so nothing fences a stale writer. */
-  OMIT_OLD_OFFSET(SimMode.AT_LEAST_ONCE),
+  OMIT_OLD_OFFSET(
+      SimMode.AT_LEAST_ONCE, ProtocolMutant.OMIT_OLD_OFFSET, Verifier.Invariant.OFFSETS_MONOTONIC),
   /** Transactional: "already applied" is treated as "write again" (the rows are committed). */
-  REAPPLY_ALREADY_APPLIED(SimMode.TRANSACTIONAL),
+  REAPPLY_ALREADY_APPLIED(
+      SimMode.TRANSACTIONAL, ProtocolMutant.REAPPLY_ALREADY_APPLIED, Verifier.Invariant.DUPLICATE),
   /** {@code commits/N} is written before the sink has written and committed the batch. */
-  COMMIT_LOG_BEFORE_SINK(SimMode.AT_LEAST_ONCE),
+  COMMIT_LOG_BEFORE_SINK(SimMode.AT_LEAST_ONCE, ProtocolMutant.NONE, Verifier.Invariant.LOST_ROW),
   /** The planner ignores {@code max_rows_per_partition} (and the per-tablet cap). */
-  IGNORE_MAX_ROWS_CAP(SimMode.TRANSACTIONAL),
+  IGNORE_MAX_ROWS_CAP(
+      SimMode.TRANSACTIONAL, ProtocolMutant.IGNORE_MAX_ROWS_CAP, Verifier.Invariant.BATCH_BOUND),
   /** Trimmed rows are skipped silently: no data-loss report, no failure. */
-  IGNORE_TRIMMED_ROWS(SimMode.IDEMPOTENT);
+  IGNORE_TRIMMED_ROWS(
+      SimMode.IDEMPOTENT, ProtocolMutant.IGNORE_TRIMMED_ROWS, Verifier.Invariant.SILENT_DATA_LOSS);
 
   private final SimMode targetMode;
+  private final ProtocolMutant protocol;
+  private final Verifier.Invariant caughtBy;
 
-  Mutant(SimMode targetMode) {
+  Mutant(SimMode targetMode, ProtocolMutant protocol, Verifier.Invariant caughtBy) {
     this.targetMode = targetMode;
+    this.protocol = protocol;
+    this.caughtBy = caughtBy;
+  }
+
+  /** The switch inside the shipped use cases ({@link ProtocolMutant#NONE} for the others). */
+  ProtocolMutant protocol() {
+    return protocol;
+  }
+
+  /** The invariant that names what this mutant breaks (null for {@link #NONE}). */
+  Verifier.Invariant caughtBy() {
+    return caughtBy;
   }
 
   /** The mode in which the mutant's broken step runs (the one the mutant test uses). */

@@ -27,6 +27,9 @@ interface SimCluster {
   /** Appends rows to one queue partition (a producer outside the query). */
   void append(QueueId queue, int partition, List<Row> rows);
 
+  /** Reshards a queue to {@code partitions} partitions (only ever more). */
+  void reshard(QueueId queue, int partitions);
+
   /** Trims a partition: rows below {@code trimmedRowCount} are gone. */
   void trim(QueueId queue, int partition, long trimmedRowCount);
 

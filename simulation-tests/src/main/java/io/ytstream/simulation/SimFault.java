@@ -29,7 +29,14 @@ public enum SimFault {
   /** A new driver takes over while the old one goes on running its batch. */
   ZOMBIE_DRIVER("step"),
   /** The output table's per-tablet row limit per transaction is small for the whole run. */
-  ROW_LIMIT("run");
+  ROW_LIMIT("run"),
+  /**
+   * While a zombie driver waits on a cluster call, the new driver runs a few steps: the two
+   * drivers' calls interleave inside one use case (counted over the zombie's calls).
+   */
+  INTERLEAVE("zombie call"),
+  /** A queue gets new partitions (it is resharded) while the query runs. */
+  RESHARD("step");
 
   private final String event;
 
@@ -37,7 +44,7 @@ public enum SimFault {
     this.event = event;
   }
 
-  /** What the fault's occurrence counter counts: step, commit, task, call or run. */
+  /** What the fault's occurrence counter counts: step, commit, task, call, zombie call or run. */
   public String event() {
     return event;
   }

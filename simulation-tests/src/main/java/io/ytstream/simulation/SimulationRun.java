@@ -1,9 +1,11 @@
 package io.ytstream.simulation;
 
 import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.ports.Row;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -54,7 +56,10 @@ final class SimulationRun {
     long rowLimit = 0;
     if (schedule.has(SimFault.ROW_LIMIT) && w.mode() == SimMode.TRANSACTIONAL) {
       // The consumer advance writes one row per partition into the consumer's tablet too.
-      rowLimit = 4 + Math.floorMod(seed, 12) + w.partitions().size();
+      // Partitions a reshard adds count only when the schedule reshards.
+      int partitions =
+          w.partitions().size() - (schedule.has(SimFault.RESHARD) ? 0 : w.addedPartitions());
+      rowLimit = 4 + Math.floorMod(seed, 12) + partitions;
       cluster.setMaxRowsPerTabletTransaction(rowLimit);
       faults.markFired(SimFault.ROW_LIMIT);
     }
@@ -69,12 +74,18 @@ final class SimulationRun {
     setUp(cluster, w);
 
     SplittableRandom random = new SplittableRandom(seed);
-    int driverIds = 0;
-    Driver driver = new Driver(ctx, ++driverIds);
-    Driver zombie = null;
+    Live live = new Live(ctx);
     int zombieWakes = 0;
-    int restarts = 0;
     long value = 0;
+    boolean[] present = new boolean[w.partitions().size()];
+    List<Integer> producible = new ArrayList<>();
+    for (int o = 0; o < present.length; o++) {
+      PartitionId p = w.partitions().get(o);
+      present[o] = p.index() < w.initialPartitions(p.queue());
+      if (present[o]) {
+        producible.add(o);
+      }
+    }
     int budget = w.produceSteps() * 4 + 800;
     // A slow but moving consumer is not stuck: a tight per-tablet row limit can hold a batch to
     // one input row, slower than rows arrive. Past the budget, the run goes on while the consumer
@@ -87,7 +98,7 @@ final class SimulationRun {
     for (; step < limit; step++) {
       // Rows keep arriving while batches run.
       if (step < w.produceSteps() && random.nextInt(3) == 0) {
-        int o = random.nextInt(w.partitions().size());
+        int o = producible.get(random.nextInt(producible.size()));
         PartitionId p = w.partitions().get(o);
         int n = 1 + random.nextInt(4);
         List<Row> rows = new ArrayList<>(n);
@@ -104,65 +115,68 @@ final class SimulationRun {
         ctx.trace("fault: clock jumps past the transaction timeout");
         cluster.advanceClock(EXPIRY_JUMP_MILLIS);
       }
+      if (faults.fires(SimFault.RESHARD) && producible.size() < present.length) {
+        reshard(ctx, present);
+        producible.clear();
+        for (int o = 0; o < present.length; o++) {
+          producible.add(o);
+        }
+      }
       int trimArg = faults.tick(SimFault.QUEUE_TRIM);
       if (trimArg >= 0) {
-        trim(ctx, verifier, trimArg);
+        trim(ctx, verifier, trimArg, present);
       }
       int zombieArg = faults.tick(SimFault.ZOMBIE_DRIVER);
-      if (zombieArg >= 0 && zombie == null && driver.inFlight()) {
+      if (zombieArg >= 0 && live.zombie == null && live.driver.inFlight()) {
         // The old driver stalls (a long GC pause, a network partition), a new one takes over,
         // and the old one wakes up later and goes on with what it was doing.
-        zombie = driver;
-        zombie.becomeZombie();
+        live.zombie = live.driver;
+        live.zombie.becomeZombie();
         zombieWakes = step + 15 + zombieArg * 5;
-        driver = new Driver(ctx, ++driverIds);
+        live.driver = new Driver(ctx, ++live.ids);
         ctx.trace(
             "fault: d"
-                + driver.id
+                + live.driver.id
                 + " takes over; d"
-                + zombie.id
+                + live.zombie.id
                 + " stalls until step "
                 + zombieWakes);
       }
 
-      boolean zombieTurn = zombie != null && step >= zombieWakes && random.nextBoolean();
-      Driver actor = zombieTurn ? zombie : driver;
-      try {
-        actor.step();
-      } catch (SimulatedCrash e) {
-        ctx.trace("d" + actor.id + " " + e.getMessage());
-        if (zombieTurn) {
-          zombie = null;
-        } else {
-          driver = new Driver(ctx, ++driverIds);
-          cluster.advanceClock(RESTART_DELAY_MILLIS);
-        }
-      } catch (QueryFailure e) {
-        ctx.trace("d" + actor.id + " query failed: " + e.getMessage());
-        if (zombieTurn) {
-          zombie = null;
-        } else {
-          ctx.queryFailures++;
-          if (e.permanent() || ++restarts > MAX_RESTARTS) {
-            verifier.afterStep(true);
-            break;
-          }
-          driver = new Driver(ctx, ++driverIds);
-          cluster.advanceClock(RESTART_DELAY_MILLIS);
-        }
+      boolean zombieTurn = live.zombie != null && step >= zombieWakes && random.nextBoolean();
+      Driver.Kind kind;
+      if (zombieTurn) {
+        // While the zombie waits on a call, the new driver may run a few steps of its own.
+        ctx.io.interleaveWith(
+            arg -> {
+              ctx.trace("fault: d" + live.driver.id + " runs inside a call of the zombie");
+              for (int i = 0; i <= arg && !live.stopped; i++) {
+                Driver.Kind k = live.stepDriver();
+                if (k == null || k.mayMoveConsumerOrOutput()) {
+                  verifier.afterStep(k == Driver.Kind.SINK_COMMIT);
+                }
+              }
+            });
+        kind = live.stepZombie();
+        ctx.io.interleaveWith(null);
+      } else {
+        kind = live.stepDriver();
       }
-      if (zombie != null && zombie.finished()) {
-        ctx.trace("zombie d" + zombie.id + " stops");
-        zombie = null;
+      if (live.stopped) {
+        verifier.afterStep(true);
+        break;
       }
-      Driver.Kind kind = actor.lastKind();
-      if (trimArg >= 0 || kind == null || kind.mayMoveConsumerOrOutput(w.mode())) {
-        verifier.afterStep(
-            kind == Driver.Kind.COMMIT_TXN
-                || kind == Driver.Kind.READ_CONSUMER
-                || kind == Driver.Kind.RESOLVE_UNKNOWN);
+      if (live.zombie != null && live.zombie.finished()) {
+        ctx.trace("zombie d" + live.zombie.id + " stops");
+        live.zombie = null;
       }
-      if (step >= w.produceSteps() && zombie == null && driver.idle() && allConsumed(verifier)) {
+      if (trimArg >= 0 || kind == null || kind.mayMoveConsumerOrOutput()) {
+        verifier.afterStep(kind == Driver.Kind.SINK_COMMIT);
+      }
+      if (step >= w.produceSteps()
+          && live.zombie == null
+          && live.driver.idle()
+          && allConsumed(verifier)) {
         break;
       }
       if (step >= budget - PROGRESS_WINDOW) {
@@ -218,6 +232,63 @@ final class SimulationRun {
         ctx.traceText());
   }
 
+  /**
+   * The drivers of a run: the current one (Spark's, restarted after each crash or failure) and an
+   * old one still running (a zombie), each stepped with its failures handled.
+   */
+  private static final class Live {
+    private final SimContext ctx;
+    Driver driver;
+    Driver zombie;
+    int ids;
+    int restarts;
+
+    /** The query failed for good (data loss, or too many restarts). */
+    boolean stopped;
+
+    Live(SimContext ctx) {
+      this.ctx = ctx;
+      this.driver = new Driver(ctx, ++ids);
+    }
+
+    /** One step of the current driver; a crash or failure starts a new one. */
+    Driver.Kind stepDriver() {
+      Driver actor = driver;
+      try {
+        actor.step();
+      } catch (SimulatedCrash e) {
+        ctx.trace("d" + actor.id + " " + e.getMessage());
+        driver = new Driver(ctx, ++ids);
+        ctx.cluster.advanceClock(RESTART_DELAY_MILLIS);
+      } catch (QueryFailure e) {
+        ctx.trace("d" + actor.id + " query failed: " + e.getMessage());
+        ctx.queryFailures++;
+        if (e.permanent() || ++restarts > MAX_RESTARTS) {
+          stopped = true;
+        } else {
+          driver = new Driver(ctx, ++ids);
+          ctx.cluster.advanceClock(RESTART_DELAY_MILLIS);
+        }
+      }
+      return actor.lastKind();
+    }
+
+    /** One step of the zombie; a crash or failure ends it (its query was superseded). */
+    Driver.Kind stepZombie() {
+      Driver actor = zombie;
+      try {
+        actor.step();
+      } catch (SimulatedCrash e) {
+        ctx.trace("d" + actor.id + " " + e.getMessage());
+        zombie = null;
+      } catch (QueryFailure e) {
+        ctx.trace("d" + actor.id + " query failed: " + e.getMessage());
+        zombie = null;
+      }
+      return actor.lastKind();
+    }
+  }
+
   private static String consumerText(Verifier verifier) {
     StringBuilder out = new StringBuilder();
     for (long c : verifier.consumer()) {
@@ -245,12 +316,8 @@ final class SimulationRun {
   }
 
   private static void setUp(SimCluster cluster, Workload w) {
-    int[] perQueue = new int[w.queues().size()];
-    for (PartitionId p : w.partitions()) {
-      perQueue[w.queues().indexOf(p.queue())]++;
-    }
-    for (int q = 0; q < perQueue.length; q++) {
-      cluster.createQueue(w.queues().get(q), perQueue[q]);
+    for (QueueId q : w.queues()) {
+      cluster.createQueue(q, w.initialPartitions(q));
     }
     cluster.createConsumer(Workload.CONSUMER, w.queues());
     if (w.query() == QueryKind.AGGREGATE) {
@@ -265,10 +332,23 @@ final class SimulationRun {
     }
   }
 
+  /** The first queue gets its added partitions. */
+  private static void reshard(SimContext ctx, boolean[] present) {
+    Workload w = ctx.workload;
+    QueueId queue = w.queues().get(0);
+    int to = w.initialPartitions(queue) + w.addedPartitions();
+    ctx.trace("fault: reshard " + queue + " to " + to + " partitions");
+    ctx.cluster.reshard(queue, to);
+    Arrays.fill(present, true);
+  }
+
   /** Retention trims a partition up to its consumer, and past it when arg says so. */
-  private static void trim(SimContext ctx, Verifier verifier, int arg) {
+  private static void trim(SimContext ctx, Verifier verifier, int arg, boolean[] present) {
     Workload w = ctx.workload;
     int o = arg % w.partitions().size();
+    if (!present[o]) {
+      return; // not created yet
+    }
     PartitionId p = w.partitions().get(o);
     StreamOffsets consumer =
         ctx.cluster.ports().consumerOffsets().read(Workload.CONSUMER, p.queue());

@@ -22,35 +22,49 @@ final class Verifier {
   static final String SRC_TABLET = "__spyt_streaming_src_tablet_index";
   static final String SRC_ROW = "__spyt_streaming_src_row_index";
 
-  /** The invariants, by the anomaly each catches. */
+  /**
+   * The invariants, by the anomaly each catches; {@link #anomaly} names it with the classes of
+   * Jepsen's queue checkers where one fits.
+   */
   enum Invariant {
     /** A row below the final consumer offset is missing from the output. */
-    LOST_ROW,
+    LOST_ROW("lost write"),
     /** A row is in the output more than once (exactly-once modes). */
-    DUPLICATE,
+    DUPLICATE("duplicate"),
     /** The consumer offset of a partition went backwards. */
-    OFFSETS_MONOTONIC,
+    OFFSETS_MONOTONIC("nonmonotonic offsets"),
     /** The consumer is beyond rows the sink has durably written. */
-    CONSUMER_AHEAD_OF_OUTPUT,
+    CONSUMER_AHEAD_OF_OUTPUT("lost write (consumer committed past unwritten rows)"),
     /** After recovery, the checkpoint and the consumer tell different stories. */
-    CHECKPOINT_CONSUMER_DISAGREE,
+    CHECKPOINT_CONSUMER_DISAGREE("checkpoint and consumer disagree"),
     /** Trimmed rows were skipped with neither a report nor a failure. */
-    SILENT_DATA_LOSS,
+    SILENT_DATA_LOSS("poll skip (unreported)"),
     /** Transactional: rows of a batch are visible while its consumer advance is not. */
-    PARTIAL_BATCH_VISIBLE,
+    PARTIAL_BATCH_VISIBLE("aborted read"),
     /** A batch read more than max_rows_per_partition rows of a partition. */
-    BATCH_BOUND,
+    BATCH_BOUND("batch over its row bound"),
     /** An output row matches no input row, or has the wrong value. */
-    CORRUPT_OUTPUT,
+    CORRUPT_OUTPUT("garbage write"),
     /** The query stopped making progress without reporting why (liveness). */
-    STUCK
+    STUCK("stuck (liveness)");
+
+    private final String anomaly;
+
+    Invariant(String anomaly) {
+      this.anomaly = anomaly;
+    }
+
+    /** What the anomaly is called (Jepsen's name where Jepsen has one). */
+    String anomaly() {
+      return anomaly;
+    }
   }
 
   /** The first violation of an invariant in a run. */
   record Violation(Invariant invariant, String detail) {
     @Override
     public String toString() {
-      return invariant + ": " + detail;
+      return invariant + " [" + invariant.anomaly() + "]: " + detail;
     }
   }
 

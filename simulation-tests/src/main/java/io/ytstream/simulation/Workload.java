@@ -21,12 +21,12 @@ record Workload(
     QueryKind query,
     long maxRowsPerPartition,
     DataLossPolicy dataLossPolicy,
-    int maxTasks,
     int writeChunk,
     int pullLimit,
     int batches,
     int produceSteps,
-    int reduceTasks) {
+    int reduceTasks,
+    int addedPartitions) {
 
   static final ConsumerId CONSUMER = ConsumerId.of("primary", "//sim/consumer");
   static final YPath OUTPUT = YPath.of("//sim/output");
@@ -55,6 +55,19 @@ record Workload(
       }
       partitions.add(new PartitionId(queue, index));
     }
+    // Partitions the first queue gets when a RESHARD fault fires (listed from the start, so the
+    // checker knows them; they hold no rows before the reshard). Drawn from a stream of its own,
+    // so the rest of a seed's workload does not depend on it.
+    int added = 1 + new SplittableRandom(seed * 31 + 7).nextInt(2);
+    int firstQueueCount = 0;
+    for (PartitionId p : partitions) {
+      if (p.queue().equals(queues.get(0))) {
+        firstQueueCount++;
+      }
+    }
+    for (int i = 0; i < added; i++) {
+      partitions.add(new PartitionId(queues.get(0), firstQueueCount + i));
+    }
     partitions.sort(null);
     QueryKind query =
         switch (mode) {
@@ -64,19 +77,37 @@ record Workload(
                   [random.nextInt(3)];
           case TRANSACTIONAL -> QueryKind.values()[random.nextInt(QueryKind.values().length)];
         };
+    long maxRows = 2 + random.nextInt(11);
+    DataLossPolicy policy =
+        random.nextBoolean() ? DataLossPolicy.FAIL : DataLossPolicy.SKIP_AND_REPORT;
+    random.nextInt(4); // a draw no field uses: it keeps the later fields of every seed in place
+    int writeChunk = 1 + random.nextInt(5);
+    int pullLimit = 1 + random.nextInt(8);
+    int reduceTasks = 1 + random.nextInt(2);
     return new Workload(
         mode,
         List.copyOf(queues),
         List.copyOf(partitions),
         query,
-        2 + random.nextInt(11),
-        random.nextBoolean() ? DataLossPolicy.FAIL : DataLossPolicy.SKIP_AND_REPORT,
-        1 + random.nextInt(4),
-        1 + random.nextInt(5),
-        1 + random.nextInt(8),
+        maxRows,
+        policy,
+        writeChunk,
+        pullLimit,
         batches,
         batches * 6,
-        1 + random.nextInt(2));
+        reduceTasks,
+        added);
+  }
+
+  /** The partitions a queue has before any reshard. */
+  int initialPartitions(QueueId queue) {
+    int n = 0;
+    for (PartitionId p : partitions) {
+      if (p.queue().equals(queue)) {
+        n++;
+      }
+    }
+    return queue.equals(queues.get(0)) ? n - addedPartitions : n;
   }
 
   /** The ordinal of a partition in {@link #partitions} (which is sorted), or -1. */
@@ -98,8 +129,6 @@ record Workload(
         + " max_rows_per_partition="
         + maxRowsPerPartition
         + " data_loss="
-        + dataLossPolicy
-        + " tasks="
-        + maxTasks;
+        + dataLossPolicy;
   }
 }

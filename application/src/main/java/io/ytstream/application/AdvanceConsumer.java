@@ -1,35 +1,54 @@
-package io.ytstream.spark;
+package io.ytstream.application;
 
 import io.ytstream.core.commit.CommitErrorClassifier;
 import io.ytstream.core.commit.CommitOutcome;
 import io.ytstream.core.commit.ConsumerAdvance;
 import io.ytstream.core.delivery.DeliveryMode;
 import io.ytstream.core.delivery.OutOfTransactionBatch;
+import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StreamOffsets;
-import io.ytstream.ports.spi.YtCluster;
+import io.ytstream.ports.ConsumerOffsets;
 import java.util.List;
+import java.util.Objects;
 import java.util.OptionalLong;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Moves the consumer outside a batch transaction, as core's {@link OutOfTransactionBatch} and
  * commit-lag rule decide: only to an end whose {@code commits/N} entry is written, each partition
  * fenced by its current offset ({@code old_offset}), never backwards, and failing when the consumer
- * is already beyond (another writer).
+ * is already beyond (another writer). An advance whose outcome is unknown is resolved by re-reading
+ * the consumer row: at the new offset it landed, at the old one it is tried again, anywhere else
+ * another writer moved it.
  */
-final class ConsumerCatchUp {
+public final class AdvanceConsumer {
 
-  private static final Logger LOG = LoggerFactory.getLogger(ConsumerCatchUp.class);
-  private static final int ATTEMPTS = 3;
+  /** Attempts of one partition's advance while its outcome stays unresolved. */
+  static final int ATTEMPTS = 3;
 
-  private ConsumerCatchUp() {}
+  private final ConsumerOffsets offsets;
+  private final ConsumerId consumer;
+  private final List<QueueId> queues;
+  private final ProtocolMutant mutant;
 
-  static StreamOffsets readConsumer(YtCluster cluster, YtSourceSpec spec) {
+  public AdvanceConsumer(ConsumerOffsets offsets, ConsumerId consumer, List<QueueId> queues) {
+    this(offsets, consumer, queues, ProtocolMutant.NONE);
+  }
+
+  /** For the simulation's mutant tests only (see {@link ProtocolMutant}). */
+  public AdvanceConsumer(
+      ConsumerOffsets offsets, ConsumerId consumer, List<QueueId> queues, ProtocolMutant mutant) {
+    this.offsets = Objects.requireNonNull(offsets, "offsets");
+    this.consumer = Objects.requireNonNull(consumer, "consumer");
+    this.queues = List.copyOf(queues);
+    this.mutant = Objects.requireNonNull(mutant, "mutant");
+  }
+
+  /** The consumer's offsets over every queue (a missing row is offset 0). */
+  public StreamOffsets read() {
     StreamOffsets all = StreamOffsets.empty();
-    for (QueueId queue : spec.queues()) {
-      all = all.overlay(cluster.consumerOffsets().read(spec.consumer(), queue));
+    for (QueueId queue : queues) {
+      all = all.overlay(offsets.read(consumer, queue));
     }
     return all;
   }
@@ -37,69 +56,60 @@ final class ConsumerCatchUp {
   /**
    * Brings the consumer level with {@code durableEnd} (the end of a batch Spark has logged as
    * committed) and returns the consumer's offsets afterwards.
+   *
+   * @throws ConsumerFencedException when another writer moved the consumer
    */
-  static StreamOffsets bringLevel(YtCluster cluster, YtSourceSpec spec, StreamOffsets durableEnd) {
+  public StreamOffsets bringLevel(StreamOffsets durableEnd) {
     // The batch is already durable in Spark's commit log when we get here: replay the states.
     OutOfTransactionBatch batch =
         new OutOfTransactionBatch(DeliveryMode.AT_LEAST_ONCE, -1, durableEnd);
     batch.writing();
     batch.sinkCommitted();
     batch.logCommitted();
-    StreamOffsets now = readConsumer(cluster, spec);
+    StreamOffsets now = read();
     List<ConsumerAdvance> advances = batch.consumerRead(now);
     if (batch.state() == OutOfTransactionBatch.State.FENCED) {
-      throw new IllegalStateException(
+      throw new ConsumerFencedException(
           "consumer "
-              + spec.consumer()
+              + consumer
               + " cannot be advanced: "
               + batch.reason().replace("batch -1", "the last committed batch"));
     }
     StreamOffsets after = now;
     for (ConsumerAdvance advance : advances) {
-      String fenced = advance(cluster, spec, advance);
+      String fenced = advance(advance);
       if (fenced != null) {
         batch.consumerAdvanced(true, fenced);
-        throw new IllegalStateException(
-            "consumer " + spec.consumer() + " was moved by another writer: " + fenced);
+        throw new ConsumerFencedException(
+            "consumer " + consumer + " was moved by another writer: " + fenced);
       }
       after = after.with(advance.partition(), advance.newOffset());
     }
     batch.consumerAdvanced(false, "");
-    if (!advances.isEmpty()) {
-      LOG.debug("consumer {} advanced: {}", spec.consumer(), advances);
-    }
     return after;
   }
 
-  /**
-   * One fenced advance. An error whose outcome is unknown is resolved by re-reading the offset: at
-   * the new offset it landed, at the old one it is tried again, anywhere else another writer moved
-   * it. Returns null on success, the fencing reason otherwise.
-   */
-  private static String advance(YtCluster cluster, YtSourceSpec spec, ConsumerAdvance advance) {
+  /** One fenced advance. Returns null on success, the fencing reason otherwise. */
+  private String advance(ConsumerAdvance advance) {
+    OptionalLong old =
+        mutant == ProtocolMutant.OMIT_OLD_OFFSET
+            ? OptionalLong.empty()
+            : OptionalLong.of(advance.oldOffset());
     RuntimeException last = null;
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
       try {
-        cluster
-            .consumerOffsets()
-            .advance(
-                spec.consumer(),
-                advance.partition(),
-                OptionalLong.of(advance.oldOffset()),
-                advance.newOffset());
+        offsets.advance(consumer, advance.partition(), old, advance.newOffset());
         return null;
       } catch (RuntimeException e) {
         last = e;
-        CommitOutcome outcome = CommitErrorClassifier.classify(e);
-        if (outcome == CommitOutcome.FAILED) {
+        if (CommitErrorClassifier.classify(e) == CommitOutcome.FAILED) {
           throw e;
         }
         long current;
         try {
           current =
-              cluster
-                  .consumerOffsets()
-                  .read(spec.consumer(), advance.partition().queue())
+              offsets
+                  .read(consumer, advance.partition().queue())
                   .getOrDefault(advance.partition(), 0);
         } catch (RuntimeException readError) {
           e.addSuppressed(readError);
@@ -120,7 +130,6 @@ final class ConsumerCatchUp {
               + e.getMessage()
               + ")";
         }
-        LOG.debug("advance of {} failed ({}), trying again", advance, outcome);
       }
     }
     throw last;

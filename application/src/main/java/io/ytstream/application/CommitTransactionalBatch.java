@@ -1,0 +1,189 @@
+package io.ytstream.application;
+
+import io.ytstream.core.commit.CommitOutcome;
+import io.ytstream.core.delivery.RecoveryVerdict;
+import io.ytstream.core.delivery.TransactionalBatchCommit;
+import io.ytstream.core.model.ConsumerId;
+import io.ytstream.core.model.OffsetRange;
+import io.ytstream.core.model.QueueId;
+import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.ports.ConsumerOffsets;
+import io.ytstream.ports.TabletTransaction;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+
+/**
+ * The driver's end of a transactional batch, once its tasks have written their rows into the batch
+ * transaction, driving core's {@link TransactionalBatchCommit}: the consumer rows read inside the
+ * transaction decide (core's recovery table) whether to advance every partition with {@code
+ * old_offset = lower} and commit, to abort because an earlier attempt already applied the batch, or
+ * to fail because another writer moved the consumer. An unknown commit outcome is resolved by
+ * re-reading the consumer rows outside the transaction.
+ */
+public final class CommitTransactionalBatch {
+
+  /** How a batch ended when it did not throw. */
+  public enum Result {
+    /** This transaction committed: the rows and the consumer advance are applied. */
+    COMMITTED,
+    /** An earlier attempt applied the batch: this transaction is aborted, nothing is written. */
+    ALREADY_APPLIED,
+    /** The batch read no queue rows: the output alone is committed, the consumer stays. */
+    NO_SOURCE_ROWS
+  }
+
+  private final ConsumerOffsets offsets;
+  private final ProtocolMutant mutant;
+
+  public CommitTransactionalBatch(ConsumerOffsets offsets) {
+    this(offsets, ProtocolMutant.NONE);
+  }
+
+  /** For the simulation's mutant tests only (see {@link ProtocolMutant}). */
+  public CommitTransactionalBatch(ConsumerOffsets offsets, ProtocolMutant mutant) {
+    this.offsets = Objects.requireNonNull(offsets, "offsets");
+    this.mutant = Objects.requireNonNull(mutant, "mutant");
+  }
+
+  /**
+   * Commits batch {@code batchId}, which read {@code ranges} through the consumers of {@code
+   * consumers} (by queue), in {@code tx}. Returns normally when the batch's rows and offsets are in
+   * the output exactly once.
+   *
+   * @throws BatchNotCommittedException when the batch did not commit; {@code tx} is aborted
+   */
+  public Result commit(
+      long batchId,
+      TabletTransaction tx,
+      List<OffsetRange> ranges,
+      Map<QueueId, ConsumerId> consumers) {
+    if (ranges.isEmpty()) {
+      tx.commit();
+      return Result.NO_SOURCE_ROWS;
+    }
+    TreeMap<QueueId, ConsumerId> byQueue = new TreeMap<>(consumers);
+    TransactionalBatchCommit state = new TransactionalBatchCommit(batchId, ranges);
+    state.transactionStarted();
+    state.rowsWritten();
+    StreamOffsets snapshot = StreamOffsets.empty();
+    for (Map.Entry<QueueId, ConsumerId> e : byQueue.entrySet()) {
+      snapshot = snapshot.overlay(tx.readConsumer(e.getValue(), e.getKey()));
+    }
+    RecoveryVerdict verdict = state.consumerRead(snapshot);
+    switch (verdict.decision()) {
+      case ALREADY_APPLIED -> {
+        if (mutant == ProtocolMutant.REAPPLY_ALREADY_APPLIED) {
+          tx.commit();
+        } else {
+          abortQuietly(tx);
+        }
+        return Result.ALREADY_APPLIED;
+      }
+      case FENCED -> {
+        abortQuietly(tx);
+        throw new BatchNotCommittedException(
+            CommitOutcome.FENCED,
+            "batch " + batchId + " is fenced, nothing was written: " + verdict.reason(),
+            null);
+      }
+      case COMMIT -> {
+        // advanced and committed below
+      }
+    }
+    RuntimeException error = null;
+    try {
+      for (OffsetRange range : ranges) {
+        ConsumerId consumer = byQueue.get(range.partition().queue());
+        OptionalLong old =
+            mutant == ProtocolMutant.OMIT_OLD_OFFSET
+                ? OptionalLong.empty()
+                : OptionalLong.of(range.lower());
+        if (mutant == ProtocolMutant.ADVANCE_OUTSIDE_TRANSACTION) {
+          offsets.advance(consumer, range.partition(), old, range.upper());
+        } else {
+          tx.advanceConsumer(consumer, range.partition(), old, range.upper());
+        }
+      }
+      tx.commit();
+    } catch (RuntimeException e) {
+      error = e;
+    }
+    CommitOutcome outcome = state.commitFinished(error);
+    switch (outcome) {
+      case COMMITTED -> {
+        return Result.COMMITTED;
+      }
+      case UNKNOWN -> {
+        StreamOffsets now;
+        try {
+          now = StreamOffsets.empty();
+          for (Map.Entry<QueueId, ConsumerId> e : byQueue.entrySet()) {
+            now = now.overlay(offsets.read(e.getValue(), e.getKey()));
+          }
+        } catch (RuntimeException readError) {
+          error.addSuppressed(readError);
+          abortQuietly(tx);
+          throw new BatchNotCommittedException(
+              CommitOutcome.RETRY_LATER,
+              "batch "
+                  + batchId
+                  + ": the commit outcome was unknown and the consumer could not be read to"
+                  + " resolve it; the batch runs again when the query restarts",
+              error);
+        }
+        RecoveryVerdict resolved = state.outcomeResolved(now);
+        if (state.state() == TransactionalBatchCommit.State.COMMITTED) {
+          return Result.COMMITTED;
+        }
+        abortQuietly(tx);
+        throw new BatchNotCommittedException(
+            state.state() == TransactionalBatchCommit.State.FENCED
+                ? CommitOutcome.FENCED
+                : CommitOutcome.RETRY_LATER,
+            "batch "
+                + batchId
+                + ": the commit outcome was unknown and it did not land ("
+                + resolved.reason()
+                + "); the batch runs again when the query restarts",
+            error);
+      }
+      case FAILED -> {
+        abortQuietly(tx);
+        throw new BatchNotCommittedException(
+            CommitOutcome.FAILED, "batch " + batchId + " cannot commit: " + state.reason(), error);
+      }
+      case FENCED -> {
+        abortQuietly(tx);
+        throw new BatchNotCommittedException(
+            CommitOutcome.FENCED,
+            "batch " + batchId + " is fenced, nothing was written: " + state.reason(),
+            error);
+      }
+      case RETRY_LATER -> {
+        abortQuietly(tx);
+        throw new BatchNotCommittedException(
+            CommitOutcome.RETRY_LATER,
+            "batch "
+                + batchId
+                + "'s transaction did not commit ("
+                + state.reason()
+                + "); nothing was written and the consumer did not move. The batch runs again"
+                + " with a new transaction when the query restarts",
+            error);
+      }
+    }
+    throw new AssertionError(outcome);
+  }
+
+  /** Aborts, ignoring a failure: an expired or already aborted transaction has nothing to undo. */
+  public static void abortQuietly(TabletTransaction tx) {
+    try {
+      tx.abort();
+    } catch (RuntimeException e) {
+      // nothing to undo
+    }
+  }
+}

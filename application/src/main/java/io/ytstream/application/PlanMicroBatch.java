@@ -1,0 +1,199 @@
+package io.ytstream.application;
+
+import io.ytstream.core.model.ConsumerId;
+import io.ytstream.core.model.OffsetRange;
+import io.ytstream.core.model.PartitionBounds;
+import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.model.QueueId;
+import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.core.plan.BatchPlan;
+import io.ytstream.core.plan.BatchPlanner;
+import io.ytstream.core.plan.DataLoss;
+import io.ytstream.core.plan.PlanLimits;
+import io.ytstream.core.plan.QueueBounds;
+import io.ytstream.core.plan.StartOffsetResolver;
+import io.ytstream.core.plan.TaskAssigner;
+import io.ytstream.core.plan.TaskAssignment;
+import io.ytstream.ports.ConsumerOffsets;
+import io.ytstream.ports.QueueMetadata;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Plans micro-batches: partition bounds, then start offsets, then new partitions, then caps, then
+ * the ranges each batch reads. The decisions are core's ({@link StartOffsetResolver}, {@link
+ * BatchPlanner}, {@link TaskAssigner}); this class asks the ports for their inputs, in order.
+ *
+ * <p>A partition the start offsets do not know (the queue was resharded) first gets an end of its
+ * own with no rows: the batch that places it records where it starts, so the lower bound of every
+ * later range is in the offset log and a range never has to guess a start.
+ */
+public final class PlanMicroBatch {
+
+  private final QueueMetadata metadata;
+  private final ConsumerOffsets consumers;
+  private final ConsumerId consumer;
+  private final List<QueueId> queues;
+  private final PlanLimits limits;
+  private final ProtocolMutant mutant;
+
+  /** What a planning call decided: the end offsets, and any trimmed rows it skipped. */
+  public record PlannedEnd(StreamOffsets end, List<DataLoss> losses, boolean placesNewPartitions) {
+    public PlannedEnd {
+      Objects.requireNonNull(end, "end");
+      losses = List.copyOf(losses);
+    }
+
+    public long lostRowCount() {
+      long sum = 0;
+      for (DataLoss loss : losses) {
+        sum += loss.lostRows();
+      }
+      return sum;
+    }
+  }
+
+  public PlanMicroBatch(
+      QueueMetadata metadata,
+      ConsumerOffsets consumers,
+      ConsumerId consumer,
+      List<QueueId> queues,
+      PlanLimits limits) {
+    this(metadata, consumers, consumer, queues, limits, ProtocolMutant.NONE);
+  }
+
+  /** For the simulation's mutant tests only (see {@link ProtocolMutant}). */
+  public PlanMicroBatch(
+      QueueMetadata metadata,
+      ConsumerOffsets consumers,
+      ConsumerId consumer,
+      List<QueueId> queues,
+      PlanLimits limits,
+      ProtocolMutant mutant) {
+    this.metadata = Objects.requireNonNull(metadata, "metadata");
+    this.consumers = Objects.requireNonNull(consumers, "consumers");
+    this.consumer = Objects.requireNonNull(consumer, "consumer");
+    this.queues = List.copyOf(queues);
+    this.limits = Objects.requireNonNull(limits, "limits");
+    this.mutant = Objects.requireNonNull(mutant, "mutant");
+  }
+
+  /** Every queue's partition bounds, one metadata call per queue. */
+  public QueueBounds readBounds() {
+    Map<QueueId, List<PartitionBounds>> byQueue = new TreeMap<>();
+    for (QueueId queue : queues) {
+      byQueue.put(queue, metadata.partitions(queue));
+    }
+    return QueueBounds.of(byQueue);
+  }
+
+  /** The consumer's offsets over every queue (a missing row is offset 0). */
+  public StreamOffsets readConsumer() {
+    StreamOffsets all = StreamOffsets.empty();
+    for (QueueId queue : queues) {
+      all = all.overlay(consumers.read(consumer, queue));
+    }
+    return all;
+  }
+
+  /** Where a query with no checkpoint starts: the consumer's offsets, 0 where it has none. */
+  public StreamOffsets initialOffsets(QueueBounds bounds, StreamOffsets consumerNow) {
+    return StartOffsetResolver.resolve(Optional.empty(), consumerNow, bounds);
+  }
+
+  /**
+   * Where each partition starts when the batch starts at {@code start}: its offset there, and for a
+   * partition {@code start} does not know, the consumer's offset or else the partition's first row.
+   */
+  public StreamOffsets startOffsets(
+      StreamOffsets start, QueueBounds bounds, StreamOffsets consumerNow) {
+    return StartOffsetResolver.resolve(Optional.of(start), consumerNow, bounds);
+  }
+
+  /**
+   * The end of the batch that starts at {@code start} (the end of the last committed batch). New
+   * partitions are placed first, with no rows; otherwise the end is core's plan under the limits.
+   *
+   * @throws io.ytstream.core.plan.DataLossException when rows were trimmed before being read and
+   *     the policy is to fail
+   */
+  public PlannedEnd plan(StreamOffsets start, QueueBounds bounds, StreamOffsets consumerNow) {
+    StreamOffsets resolved = startOffsets(start, bounds, consumerNow);
+    TreeMap<PartitionId, Long> added = new TreeMap<>();
+    resolved
+        .asMap()
+        .forEach(
+            (p, offset) -> {
+              if (start.get(p).isEmpty()) {
+                added.put(p, offset);
+              }
+            });
+    if (!added.isEmpty()) {
+      return new PlannedEnd(start.overlay(StreamOffsets.of(added)), List.of(), true);
+    }
+    PlanLimits effective = limits;
+    StreamOffsets planStart = resolved;
+    if (mutant == ProtocolMutant.IGNORE_MAX_ROWS_CAP) {
+      effective = PlanLimits.of(Long.MAX_VALUE / 4, limits.dataLossPolicy());
+    }
+    if (mutant == ProtocolMutant.IGNORE_TRIMMED_ROWS) {
+      for (Map.Entry<PartitionId, PartitionBounds> e : bounds.asMap().entrySet()) {
+        if (planStart.getOrDefault(e.getKey(), 0) < e.getValue().trimmedRowCount()) {
+          planStart = planStart.with(e.getKey(), e.getValue().trimmedRowCount());
+        }
+      }
+    }
+    BatchPlan plan = BatchPlanner.plan(planStart, bounds, effective);
+    return new PlannedEnd(plan.end(), plan.losses(), false);
+  }
+
+  /**
+   * Bounds capped at {@code target} (Trigger.AvailableNow: rows that arrive after the query began
+   * wait for the next run). A partition {@code target} does not know gets no rows.
+   */
+  public static QueueBounds capped(QueueBounds now, QueueBounds target) {
+    Map<QueueId, List<PartitionBounds>> byQueue = new TreeMap<>();
+    now.asMap()
+        .forEach(
+            (p, b) -> {
+              PartitionBounds t = target.get(p);
+              long total =
+                  t == null ? b.trimmedRowCount() : Math.min(b.totalRowCount(), t.totalRowCount());
+              long trimmed = Math.min(b.trimmedRowCount(), total);
+              byQueue
+                  .computeIfAbsent(p.queue(), q -> new ArrayList<>())
+                  .add(new PartitionBounds(p.index(), trimmed, total));
+            });
+    return QueueBounds.of(byQueue);
+  }
+
+  /**
+   * The non-empty ranges of the batch from {@code start} to {@code end}. A partition missing from
+   * {@code start} has no rows: {@link #plan} places new partitions with a batch of their own.
+   */
+  public static List<OffsetRange> ranges(StreamOffsets start, StreamOffsets end) {
+    List<OffsetRange> ranges = new ArrayList<>();
+    end.asMap()
+        .forEach(
+            (p, upper) -> {
+              long lower = start.getOrDefault(p, upper);
+              if (upper < lower) {
+                throw new IllegalStateException(
+                    "offsets move backwards for " + p + ": " + lower + " -> " + upper);
+              }
+              if (upper > lower) {
+                ranges.add(new OffsetRange(p, lower, upper));
+              }
+            });
+    return ranges;
+  }
+
+  /** The batch's tasks: one per range. */
+  public static List<TaskAssignment> tasks(List<OffsetRange> ranges) {
+    return ranges.isEmpty() ? List.of() : TaskAssigner.assign(ranges, ranges.size());
+  }
+}

@@ -1,0 +1,184 @@
+package io.ytstream.application;
+
+import io.ytstream.core.model.ConsumerId;
+import io.ytstream.core.model.OffsetRange;
+import io.ytstream.core.model.PartitionBounds;
+import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.plan.DataLoss;
+import io.ytstream.core.plan.DataLossException;
+import io.ytstream.core.plan.DataLossPolicy;
+import io.ytstream.ports.QueueMetadata;
+import io.ytstream.ports.QueuePartitionReader;
+import io.ytstream.ports.QueueRow;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import java.util.RandomAccess;
+
+/**
+ * Reads one task's ranges, row by row, in short pulls through the consumer.
+ *
+ * <ul>
+ *   <li>A pull that starts past the offset asked for means rows were trimmed before being read:
+ *       data loss. It fails the read under {@link DataLossPolicy#FAIL}; otherwise the rows are
+ *       skipped and reported to {@link LostRows}, trimmed between planning and reading or not.
+ *   <li>An empty pull before the range's end is data loss when the partition's trimmed row count is
+ *       past the offset asked for (everything up to it was trimmed), and an error otherwise: the
+ *       rows the plan saw are gone.
+ *   <li>Within a pull, row indexes must be contiguous; a gap there is an error.
+ *   <li>Rows at or past a range's end belong to a later batch and are never returned.
+ * </ul>
+ */
+public final class ReadRanges {
+
+  private final QueuePartitionReader reader;
+  private final QueueMetadata metadata;
+  private final ConsumerId consumer;
+  private final Iterator<OffsetRange> ranges;
+  private final int pullRows;
+  private final DataLossPolicy policy;
+  private final LostRows lostRows;
+  private final ProtocolMutant mutant;
+
+  private OffsetRange range;
+  private long next;
+
+  /** The rows of the last pull; {@code [bufferNext, bufferEnd)} are still to be returned. */
+  private List<QueueRow> buffer = List.of();
+
+  private int bufferNext;
+  private int bufferEnd;
+
+  public ReadRanges(
+      QueuePartitionReader reader,
+      QueueMetadata metadata,
+      ConsumerId consumer,
+      List<OffsetRange> ranges,
+      int pullRows,
+      DataLossPolicy policy,
+      LostRows lostRows) {
+    this(reader, metadata, consumer, ranges, pullRows, policy, lostRows, ProtocolMutant.NONE);
+  }
+
+  /** For the simulation's mutant tests only (see {@link ProtocolMutant}). */
+  public ReadRanges(
+      QueuePartitionReader reader,
+      QueueMetadata metadata,
+      ConsumerId consumer,
+      List<OffsetRange> ranges,
+      int pullRows,
+      DataLossPolicy policy,
+      LostRows lostRows,
+      ProtocolMutant mutant) {
+    if (pullRows < 1) {
+      throw new IllegalArgumentException("pullRows must be >= 1, got " + pullRows);
+    }
+    this.reader = Objects.requireNonNull(reader, "reader");
+    this.metadata = Objects.requireNonNull(metadata, "metadata");
+    this.consumer = Objects.requireNonNull(consumer, "consumer");
+    this.ranges = List.copyOf(ranges).iterator();
+    this.pullRows = pullRows;
+    this.policy = Objects.requireNonNull(policy, "policy");
+    this.lostRows = Objects.requireNonNull(lostRows, "lostRows");
+    this.mutant = Objects.requireNonNull(mutant, "mutant");
+  }
+
+  /** The range the last returned row belongs to (null before the first row). */
+  public OffsetRange currentRange() {
+    return range;
+  }
+
+  /** The next row, or null once every range is read. */
+  public QueueRow next() {
+    while (true) {
+      if (bufferNext < bufferEnd) {
+        QueueRow row = buffer.get(bufferNext++);
+        if (row.rowIndex() != next) {
+          throw new IllegalStateException(
+              "rows of "
+                  + range.partition()
+                  + " are not contiguous: expected $row_index "
+                  + next
+                  + ", got "
+                  + row.rowIndex());
+        }
+        next++;
+        return row;
+      }
+      if (range == null || next >= range.upper()) {
+        if (!ranges.hasNext()) {
+          return null;
+        }
+        range = ranges.next();
+        next = range.lower();
+        continue;
+      }
+      pull();
+    }
+  }
+
+  /** Every remaining row, in order. */
+  public List<QueueRow> readAll() {
+    List<QueueRow> rows = new ArrayList<>();
+    for (QueueRow row = next(); row != null; row = next()) {
+      rows.add(row);
+    }
+    return rows;
+  }
+
+  private void pull() {
+    int want = (int) Math.min(pullRows, range.upper() - next);
+    PartitionId partition = range.partition();
+    List<QueueRow> rows = reader.pull(consumer, partition, next, want);
+    long first;
+    if (rows.isEmpty()) {
+      long trimmed = trimmedRowCount(partition);
+      if (trimmed <= next) {
+        throw new IllegalStateException(
+            "partition "
+                + partition
+                + " has no rows at "
+                + next
+                + " although the batch planned rows up to "
+                + range.upper()
+                + " and only "
+                + trimmed
+                + " are trimmed: the queue was re-created or edited under the query");
+      }
+      first = Math.min(trimmed, range.upper());
+    } else {
+      first = Math.min(rows.get(0).rowIndex(), range.upper());
+    }
+    if (first > next) {
+      skipped(new DataLoss(partition, next, first));
+      next = first;
+    }
+    int end = rows.size();
+    while (end > 0 && rows.get(end - 1).rowIndex() >= range.upper()) {
+      end--;
+    }
+    buffer = rows instanceof RandomAccess ? rows : new ArrayList<>(rows);
+    bufferNext = 0;
+    bufferEnd = end;
+  }
+
+  private long trimmedRowCount(PartitionId partition) {
+    for (PartitionBounds b : metadata.partitions(partition.queue())) {
+      if (b.index() == partition.index()) {
+        return b.trimmedRowCount();
+      }
+    }
+    return 0;
+  }
+
+  private void skipped(DataLoss loss) {
+    if (mutant == ProtocolMutant.IGNORE_TRIMMED_ROWS) {
+      return;
+    }
+    if (policy == DataLossPolicy.FAIL) {
+      throw new DataLossException(List.of(loss));
+    }
+    lostRows.skipped(loss);
+  }
+}
