@@ -117,6 +117,58 @@ final class ArchitectureRules {
         .as("no Spark, Scala, Hadoop, Jackson, Guava or HTTP type in core or ports");
   }
 
+  /** The application layer depends on core, ports and the JDK only. */
+  static ArchRule applicationDependsOnCoreAndPortsOnly(
+      String applicationPackage, String portsPackage, String corePackage) {
+    return classes()
+        .that()
+        .resideInAPackage(applicationPackage + "..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage(
+            "java..", corePackage + "..", portsPackage + "..", applicationPackage + "..")
+        .as("application depends on core-domain, ports and the JDK only (no Spark, Hadoop, HTTP)")
+        .allowEmptyShould(false);
+  }
+
+  /**
+   * An adapter translates; the decisions the use cases own (planning, recovery, the delivery state
+   * machines, the commit-lag rule) are not called from it directly.
+   */
+  static ArchRule makesNoProtocolDecisions(String adapterPackage, String... decisionClasses) {
+    return noClasses()
+        .that()
+        .resideInAPackage(adapterPackage + "..")
+        .should()
+        .dependOnClassesThat()
+        .haveNameMatching(anyOf(decisionClasses))
+        .as(adapterPackage + " calls the application's use cases, not core's protocol decisions")
+        .allowEmptyShould(true);
+  }
+
+  /**
+   * The protocol's mutant switch is named only where it is defined and by the simulation that turns
+   * it on: no production path, and so no user setting, reaches it.
+   */
+  static ArchRule mutantSwitchOnlyInSimulation(
+      String switchClass, String applicationPackage, String simulationPackage) {
+    return noClasses()
+        .that()
+        .resideOutsideOfPackages(applicationPackage + "..", simulationPackage + "..")
+        .should()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName(switchClass)
+        .as(switchClass + " is named only by the application and the simulation");
+  }
+
+  private static String anyOf(String... classNames) {
+    StringBuilder regex = new StringBuilder();
+    for (String name : classNames) {
+      regex.append(regex.length() == 0 ? "" : "|").append(java.util.regex.Pattern.quote(name));
+    }
+    return regex.toString();
+  }
+
   /** One adapter never depends on another (selection goes through the connector SPI). */
   static ArchRule adapterIsolated(String adapterPackage, String... otherAdapters) {
     return noClasses()

@@ -77,4 +77,42 @@ class ArchitectureRulesCanFailTest {
             ArchitectureRules.adapterIsolated(FIXTURES + ".adaptera", FIXTURES + ".adapterb")
                 .check(fixtures));
   }
+
+  @Test
+  void decisionRuleCatchesAnAdapterCallingADecision() {
+    String decision = FIXTURES + ".adapterb.AdapterB";
+    ArchitectureRules.makesNoProtocolDecisions(FIXTURES + ".adapterb", decision).check(fixtures);
+    assertThrows(
+        AssertionError.class,
+        () ->
+            ArchitectureRules.makesNoProtocolDecisions(FIXTURES + ".adaptera", decision)
+                .check(fixtures));
+  }
+
+  @Test
+  void applicationRuleCatchesForeignDependency() {
+    ArchitectureRules.applicationDependsOnCoreAndPortsOnly(
+            FIXTURES + ".pure", FIXTURES + ".adapterb", FIXTURES + ".adaptera")
+        .check(fixtures);
+    assertThrows(
+        AssertionError.class,
+        () ->
+            ArchitectureRules.applicationDependsOnCoreAndPortsOnly(
+                    FIXTURES + ".leaky", FIXTURES + ".pure", FIXTURES + ".adaptera")
+                .check(fixtures));
+  }
+
+  @Test
+  void mutantSwitchRuleCatchesAnOutsider() {
+    String target = FIXTURES + ".adapterb.AdapterB";
+    ArchitectureRules.mutantSwitchOnlyInSimulation(
+            target, FIXTURES + ".adapterb", FIXTURES + ".adaptera")
+        .check(fixtures);
+    assertThrows(
+        AssertionError.class,
+        () ->
+            ArchitectureRules.mutantSwitchOnlyInSimulation(
+                    target, FIXTURES + ".adapterb", FIXTURES + ".pure")
+                .check(fixtures));
+  }
 }

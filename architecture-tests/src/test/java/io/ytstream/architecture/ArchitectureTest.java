@@ -15,6 +15,20 @@ class ArchitectureTest {
 
   static final String CORE = "io.ytstream.core";
   static final String PORTS = "io.ytstream.ports";
+  static final String APPLICATION = "io.ytstream.application";
+  static final String SIMULATION = "io.ytstream.simulation";
+
+  /** Core's protocol decisions: the application's use cases call them, adapters do not. */
+  static final String[] PROTOCOL_DECISIONS = {
+    "io.ytstream.core.plan.BatchPlanner",
+    "io.ytstream.core.plan.StartOffsetResolver",
+    "io.ytstream.core.plan.TaskAssigner",
+    "io.ytstream.core.delivery.TransactionalBatchCommit",
+    "io.ytstream.core.delivery.TransactionalRecovery",
+    "io.ytstream.core.delivery.OutOfTransactionBatch",
+    "io.ytstream.core.delivery.CheckpointRecovery",
+    "io.ytstream.core.commit.CommitLagRule"
+  };
 
   /** Every adapter package, present or still to come. */
   static final List<String> ADAPTERS =
@@ -46,18 +60,37 @@ class ArchitectureTest {
   }
 
   @Test
+  void applicationDependsOnCoreAndPortsOnly() {
+    ArchitectureRules.applicationDependsOnCoreAndPortsOnly(APPLICATION, PORTS, CORE)
+        .check(production);
+  }
+
+  @Test
   void coreAndPortsReadNoWallClockNorGlobalRandom() {
-    ArchitectureRules.noWallClockOrGlobalRandom(CORE, PORTS).check(production);
+    ArchitectureRules.noWallClockOrGlobalRandom(CORE, PORTS, APPLICATION).check(production);
   }
 
   @Test
   void coreIteratesInDefinedOrder() {
-    ArchitectureRules.noHashOrderedCollections(CORE, PORTS).check(production);
+    ArchitectureRules.noHashOrderedCollections(CORE, PORTS, APPLICATION).check(production);
   }
 
   @Test
-  void noInfrastructureTypesInCoreOrPorts() {
-    ArchitectureRules.noInfrastructureTypes(CORE, PORTS).check(production);
+  void noInfrastructureTypesInCorePortsOrApplication() {
+    ArchitectureRules.noInfrastructureTypes(CORE, PORTS, APPLICATION).check(production);
+  }
+
+  @Test
+  void sparkAdapterLeavesProtocolDecisionsToTheUseCases() {
+    ArchitectureRules.makesNoProtocolDecisions("io.ytstream.spark", PROTOCOL_DECISIONS)
+        .check(production);
+  }
+
+  @Test
+  void mutantSwitchIsReachableFromTheSimulationOnly() {
+    ArchitectureRules.mutantSwitchOnlyInSimulation(
+            APPLICATION + ".ProtocolMutant", APPLICATION, SIMULATION)
+        .check(production);
   }
 
   @Test
