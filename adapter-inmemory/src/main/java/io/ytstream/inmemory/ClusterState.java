@@ -87,7 +87,7 @@ final class ClusterState {
   TableNode table(YPath path) {
     CypressNode node = tree.resolve(path);
     if (!(node instanceof TableNode table)) {
-      throw YtErrors.generic(
+      throw ClusterErrors.generic(
           "Node " + path.value() + " is a " + node.typeName() + ", not a dynamic table");
     }
     return table;
@@ -96,7 +96,8 @@ final class ClusterState {
   OrderedTable orderedTable(YPath path) {
     TableNode table = table(path);
     if (!(table instanceof OrderedTable ordered)) {
-      throw YtErrors.generic("Table " + path.value() + " is sorted; an ordered table is required");
+      throw ClusterErrors.generic(
+          "Table " + path.value() + " is sorted; an ordered table is required");
     }
     return ordered;
   }
@@ -104,7 +105,8 @@ final class ClusterState {
   SortedTable sortedTable(YPath path) {
     TableNode table = table(path);
     if (!(table instanceof SortedTable sorted)) {
-      throw YtErrors.generic("Table " + path.value() + " is ordered; a sorted table is required");
+      throw ClusterErrors.generic(
+          "Table " + path.value() + " is ordered; a sorted table is required");
     }
     return sorted;
   }
@@ -112,7 +114,7 @@ final class ClusterState {
   SortedTable consumerTable(YPath path) {
     SortedTable table = sortedTable(path);
     if (!table.isQueueConsumer()) {
-      throw YtErrors.generic(
+      throw ClusterErrors.generic(
           "Table " + path.value() + " is not a queue consumer (no @treat_as_queue_consumer)");
     }
     return table;
@@ -141,7 +143,7 @@ final class ClusterState {
   OrderedTablet tablet(YPath queue, int tabletIndex) {
     OrderedTable table = orderedTable(queue);
     if (tabletIndex < 0 || tabletIndex >= table.tabletCount()) {
-      throw YtErrors.generic(
+      throw ClusterErrors.generic(
           "Invalid tablet index "
               + tabletIndex
               + " for table "
@@ -157,7 +159,7 @@ final class ClusterState {
   void trimRows(YPath queue, int tabletIndex, long trimmedRowCount) {
     OrderedTablet tablet = tablet(queue, tabletIndex);
     if (trimmedRowCount > tablet.totalRowCount()) {
-      throw YtErrors.generic(
+      throw ClusterErrors.generic(
           "Cannot trim tablet "
               + tabletIndex
               + " of "

@@ -59,7 +59,7 @@ final class CypressTree {
     CypressNode node = root;
     for (int i = 0; i < segments.size(); i++) {
       if (!(node instanceof MapNode map)) {
-        throw YtErrors.resolveError(
+        throw ClusterErrors.resolveError(
             path,
             "node "
                 + resolvedPrefix(segments, i)
@@ -69,7 +69,7 @@ final class CypressTree {
       }
       CypressNode child = map.children().get(segments.get(i));
       if (child == null) {
-        throw YtErrors.resolveError(
+        throw ClusterErrors.resolveError(
             path,
             "node "
                 + resolvedPrefix(segments, i)
@@ -123,7 +123,7 @@ final class CypressTree {
     YPath parent = cachedParentPath(path);
     CypressNode node = resolve(parent);
     if (!(node instanceof MapNode map)) {
-      throw YtErrors.resolveError(
+      throw ClusterErrors.resolveError(
           path, "node " + parent.value() + " is a " + node.typeName() + ", not a map_node");
     }
     return map;
@@ -143,7 +143,7 @@ final class CypressTree {
         child = created;
       }
       if (!(child instanceof MapNode map)) {
-        throw YtErrors.alreadyExists(current);
+        throw ClusterErrors.alreadyExists(current);
       }
       node = map;
     }
@@ -156,7 +156,7 @@ final class CypressTree {
     MapNode parent = createParents ? createMapNodes(parentPath(path)) : parentOf(path);
     String name = lastSegment(path);
     if (parent.children().containsKey(name)) {
-      throw YtErrors.alreadyExists(path);
+      throw ClusterErrors.alreadyExists(path);
     }
     parent.children().put(name, node);
     parent.touch(clock.nowMillis());
@@ -168,7 +168,7 @@ final class CypressTree {
     MapNode parent = parentOf(path);
     CypressNode node = parent.children().remove(lastSegment(path));
     if (node == null) {
-      throw YtErrors.resolveError(path, "node does not exist");
+      throw ClusterErrors.resolveError(path, "node does not exist");
     }
     if (!(node instanceof FileNode)) {
       // A file is never cached and has no subtree: only directories and tables leave the cache.

@@ -47,7 +47,7 @@ final class InMemoryCheckpointStore implements CheckpointStore {
                   existingFile.overwrite(copy, cluster.nowMillis());
                 } else {
                   // Existing and no overwrite, or a directory/table in the way.
-                  throw YtErrors.alreadyExists(file);
+                  throw ClusterErrors.alreadyExists(file);
                 }
               });
     }
@@ -72,12 +72,12 @@ final class InMemoryCheckpointStore implements CheckpointStore {
                 CypressNode node = tree.resolve(source);
                 MapNode targetParent = tree.parentOf(target);
                 if (targetParent.children().containsKey(CypressTree.lastSegment(target))) {
-                  throw YtErrors.alreadyExists(target);
+                  throw ClusterErrors.alreadyExists(target);
                 }
                 // The prefix test first: splitting both paths for every rename was a visible cost.
                 if (target.value().startsWith(source.value())
                     && CypressTree.isSameOrAncestor(source, target)) {
-                  throw YtErrors.generic(
+                  throw ClusterErrors.generic(
                       "Cannot move " + source.value() + " into its own subtree " + target.value());
                 }
                 tree.remove(source);
@@ -96,7 +96,7 @@ final class InMemoryCheckpointStore implements CheckpointStore {
               () -> {
                 CypressNode node = cluster.tree().resolve(directory);
                 if (!(node instanceof MapNode map)) {
-                  throw YtErrors.generic(
+                  throw ClusterErrors.generic(
                       "Cannot list " + directory.value() + ": it is a " + node.typeName());
                 }
                 return List.copyOf(map.children().keySet());
@@ -117,7 +117,7 @@ final class InMemoryCheckpointStore implements CheckpointStore {
                   return false;
                 }
                 if (!recursive && found.get() instanceof MapNode map && !map.children().isEmpty()) {
-                  throw YtErrors.generic(
+                  throw ClusterErrors.generic(
                       "Cannot remove non-empty composite node "
                           + node.value()
                           + " without recursive=true");
@@ -152,7 +152,7 @@ final class InMemoryCheckpointStore implements CheckpointStore {
   private FileNode fileAt(YPath path) {
     CypressNode node = cluster.tree().resolve(path);
     if (!(node instanceof FileNode file)) {
-      throw YtErrors.generic(
+      throw ClusterErrors.generic(
           "Cannot read " + path.value() + " as a file: it is a " + node.typeName());
     }
     return file;

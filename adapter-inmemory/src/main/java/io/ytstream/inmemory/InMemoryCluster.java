@@ -134,7 +134,7 @@ public final class InMemoryCluster implements io.ytstream.ports.spi.YtCluster {
   public void createOrderedTable(
       YPath path, List<Column> columns, List<Long> initialTrimmedRowCounts) {
     checkTabletCount(initialTrimmedRowCounts.size());
-    TableSchema schema = TableSchema.ordered(columns);
+    StoredSchema schema = StoredSchema.ordered(columns);
     synchronized (state) {
       state
           .tree()
@@ -148,7 +148,7 @@ public final class InMemoryCluster implements io.ytstream.ports.spi.YtCluster {
 
   /** Creates a sorted table with one tablet; key columns are flagged and come first. */
   public void createSortedTable(YPath path, List<Column> columns) {
-    TableSchema schema = TableSchema.sorted(columns);
+    StoredSchema schema = StoredSchema.sorted(columns);
     synchronized (state) {
       state.tree().add(path, new SortedTable(schema, false, state.nowMillis()), true);
     }
@@ -156,7 +156,7 @@ public final class InMemoryCluster implements io.ytstream.ports.spi.YtCluster {
 
   /** Creates a consumer: a sorted table with the consumer schema and the consumer flag. */
   public void createConsumer(YPath path) {
-    TableSchema schema = ConsumerRows.TABLE_SCHEMA;
+    StoredSchema schema = ConsumerTableFormat.TABLE_SCHEMA;
     synchronized (state) {
       state.tree().add(path, new SortedTable(schema, true, state.nowMillis()), true);
     }

@@ -28,7 +28,7 @@ final class InMemoryConsumerOffsets implements ConsumerOffsets {
               ClusterOperation.READ_CONSUMER,
               () -> {
                 cluster.checkLocal(consumer);
-                return ConsumerRows.read(
+                return ConsumerTableFormat.read(
                     cluster.consumerTable(consumer.path()), queue, Long.MAX_VALUE);
               });
     }

@@ -46,12 +46,12 @@ final class InMemoryQueueReader implements QueuePartitionReader {
     cluster.checkLocal(partition.queue());
     cluster.consumerTable(consumer.path());
     if (!cluster.registrations().isRegistered(queuePath, consumer.path())) {
-      throw YtErrors.notRegistered(consumer.toString(), partition.queue().key());
+      throw ClusterErrors.notRegistered(consumer.toString(), partition.queue().key());
     }
     OrderedTable table = cluster.orderedTable(queuePath);
     OrderedTablet tablet = cluster.tablet(queuePath, partition.index());
-    boolean withTimestamp = table.schema().declares(TableSchema.TIMESTAMP);
-    boolean withWeight = table.schema().declares(TableSchema.CUMULATIVE_DATA_WEIGHT);
+    boolean withTimestamp = table.schema().declares(StoredSchema.TIMESTAMP);
+    boolean withWeight = table.schema().declares(StoredSchema.CUMULATIVE_DATA_WEIGHT);
     List<StoredQueueRow> stored = tablet.read(offset, Math.min(maxRows, cluster.maxRowsPerPull()));
     List<QueueRow> result = new ArrayList<>(stored.size());
     for (StoredQueueRow row : stored) {

@@ -128,7 +128,7 @@ final class InMemoryTransaction implements TabletTransaction {
                 checkUsable("read");
                 cluster.checkLocal(consumer);
                 StreamOffsets offsets =
-                    ConsumerRows.read(
+                    ConsumerTableFormat.read(
                         cluster.consumerTable(consumer.path()), queue, startTimestamp);
                 touch();
                 return offsets;
@@ -213,7 +213,7 @@ final class InMemoryTransaction implements TabletTransaction {
   void bufferInsertsToTablet(YPath path, int tablet, List<Row> rows) {
     OrderedTable ordered = cluster.orderedTable(path);
     if (tablet < 0 || tablet >= ordered.tabletCount()) {
-      throw YtErrors.generic(
+      throw ClusterErrors.generic(
           "Invalid $tablet_index "
               + tablet
               + " for table "
@@ -254,15 +254,16 @@ final class InMemoryTransaction implements TabletTransaction {
     }
     cluster.checkLocal(consumer);
     SortedTable table = cluster.consumerTable(consumer.path());
-    RowKey key = ConsumerRows.key(partition);
+    RowKey key = ConsumerTableFormat.key(partition);
     if (oldOffset.isPresent()) {
-      long current = ConsumerRows.offsetOf(table.readAt(key, startTimestamp));
+      long current = ConsumerTableFormat.offsetOf(table.readAt(key, startTimestamp));
       if (current != oldOffset.getAsLong()) {
-        throw YtErrors.offsetConflict(
+        throw ClusterErrors.offsetConflict(
             partition.index(), consumer.path(), oldOffset.getAsLong(), current);
       }
     }
-    Row row = table.schema().normalize(consumer.path(), ConsumerRows.row(partition, newOffset));
+    Row row =
+        table.schema().normalize(consumer.path(), ConsumerTableFormat.row(partition, newOffset));
     writes.add(new BufferedWrite.SortedWrite(consumer.path(), key, Optional.of(row)));
   }
 
@@ -286,10 +287,10 @@ final class InMemoryTransaction implements TabletTransaction {
       case ACTIVE:
         return;
       case EXPIRED:
-        throw YtErrors.noSuchTransaction(id());
+        throw ClusterErrors.noSuchTransaction(id());
       case COMMITTED:
       case ABORTED:
-        throw YtErrors.invalidState(action, id(), state);
+        throw ClusterErrors.invalidState(action, id(), state);
     }
   }
 
@@ -335,14 +336,14 @@ final class InMemoryTransaction implements TabletTransaction {
   }
 
   private static OptionalInt tabletIndexOf(YPath path, OrderedTable table, Row row) {
-    if (!row.has(TableSchema.TABLET_INDEX)) {
+    if (!row.has(StoredSchema.TABLET_INDEX)) {
       return OptionalInt.empty();
     }
-    Object value = row.get(TableSchema.TABLET_INDEX);
+    Object value = row.get(StoredSchema.TABLET_INDEX);
     if (!(value instanceof Long || value instanceof Integer)
         || ((Number) value).longValue() < 0
         || ((Number) value).longValue() >= table.tabletCount()) {
-      throw YtErrors.generic(
+      throw ClusterErrors.generic(
           "Invalid $tablet_index "
               + value
               + " for table "

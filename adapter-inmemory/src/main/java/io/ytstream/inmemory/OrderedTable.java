@@ -11,7 +11,7 @@ final class OrderedTable extends TableNode {
   /** Where the next row without {@code $tablet_index} goes: round-robin, never random. */
   private int nextTabletForUntargetedRow;
 
-  OrderedTable(TableSchema schema, List<Long> initialTrimmedRowCounts, long nowMillis) {
+  OrderedTable(StoredSchema schema, List<Long> initialTrimmedRowCounts, long nowMillis) {
     super(schema, nowMillis);
     initialTrimmedRowCounts.forEach(trimmed -> tablets.add(new OrderedTablet(trimmed)));
   }

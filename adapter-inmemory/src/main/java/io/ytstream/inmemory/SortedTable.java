@@ -20,7 +20,7 @@ final class SortedTable extends TableNode {
   /** Keys whose newest version holds a row, kept current by {@link #write}. */
   private int liveRows;
 
-  SortedTable(TableSchema schema, boolean queueConsumer, long nowMillis) {
+  SortedTable(StoredSchema schema, boolean queueConsumer, long nowMillis) {
     super(schema, nowMillis);
     this.queueConsumer = queueConsumer;
   }

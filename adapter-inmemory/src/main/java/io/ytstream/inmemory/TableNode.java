@@ -3,9 +3,9 @@ package io.ytstream.inmemory;
 /** A dynamic table (ordered or sorted), always mounted. */
 abstract class TableNode extends CypressNode {
 
-  private final TableSchema schema;
+  private final StoredSchema schema;
 
-  TableNode(TableSchema schema, long nowMillis) {
+  TableNode(StoredSchema schema, long nowMillis) {
     super(nowMillis);
     this.schema = schema;
   }
@@ -15,7 +15,7 @@ abstract class TableNode extends CypressNode {
     return "table";
   }
 
-  TableSchema schema() {
+  StoredSchema schema() {
     return schema;
   }
 

@@ -140,7 +140,7 @@ final class TransactionCommit {
       for (int tablet = 0; tablet < writes.rowsPerTablet.length; tablet++) {
         int rows = writes.rowsPerTablet[tablet];
         if (rows > limit) {
-          throw YtErrors.tooManyRows(writes.path, tablet, rows, limit);
+          throw ClusterErrors.tooManyRows(writes.path, tablet, rows, limit);
         }
       }
     }
@@ -155,7 +155,7 @@ final class TransactionCommit {
       }
       for (RowKey key : writes.sortedWrites.keySet()) {
         if (writes.sorted.lastCommitTimestamp(key) > startTimestamp) {
-          throw YtErrors.lockConflict(transaction.id(), writes.path, key);
+          throw ClusterErrors.lockConflict(transaction.id(), writes.path, key);
         }
       }
     }
@@ -165,7 +165,7 @@ final class TransactionCommit {
     long commitTimestamp = cluster.timestamps().next();
     long oldestReader = cluster.transactions().oldestStartTimestamp().orElse(commitTimestamp);
     for (PlannedAppend append : appends) {
-      TableSchema schema = append.table().schema();
+      StoredSchema schema = append.table().schema();
       append
           .table()
           .tablet(append.tablet())

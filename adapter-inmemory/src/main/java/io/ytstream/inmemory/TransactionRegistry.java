@@ -34,7 +34,7 @@ final class TransactionRegistry {
   InMemoryTransaction attach(TransactionId id) {
     InMemoryTransaction transaction = live.get(id);
     if (transaction == null) {
-      throw YtErrors.noSuchTransaction(id);
+      throw ClusterErrors.noSuchTransaction(id);
     }
     transaction.checkUsable("attach");
     return transaction;
@@ -43,7 +43,7 @@ final class TransactionRegistry {
   void expireNow(TransactionId id) {
     InMemoryTransaction transaction = live.get(id);
     if (transaction == null) {
-      throw YtErrors.noSuchTransaction(id);
+      throw ClusterErrors.noSuchTransaction(id);
     }
     transaction.expire();
   }

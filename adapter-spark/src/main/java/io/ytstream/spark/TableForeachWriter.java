@@ -51,7 +51,7 @@ abstract class TableForeachWriter extends ForeachWriter<org.apache.spark.sql.Row
       try {
         t = c.tableMetadata().describe(config.outputPath());
       } catch (RuntimeException e) {
-        throw YtErrors.describeFailed(config.outputPath(), "output table (builder path)", e);
+        throw UserInputErrors.describeFailed(config.outputPath(), "output table (builder path)", e);
       }
       writer.checkTable(t);
       return t;
@@ -66,7 +66,7 @@ abstract class TableForeachWriter extends ForeachWriter<org.apache.spark.sql.Row
       table = cluster.tableMetadata().describe(config.outputPath());
     } catch (RuntimeException e) {
       cluster.close();
-      throw YtErrors.describeFailed(config.outputPath(), "output table (builder path)", e);
+      throw UserInputErrors.describeFailed(config.outputPath(), "output table (builder path)", e);
     }
     checkTable(table);
     columns = new TreeMap<>();

@@ -1,5 +1,6 @@
 package io.ytstream.spark;
 
+import io.ytstream.application.ServiceColumns;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription;
 import io.ytstream.ports.TableDescription.Column;
@@ -61,16 +62,16 @@ public final class YtExactlyOnceForeachWriter extends TableForeachWriter {
               + t.path()
               + " is an ordered table; this writer upserts by source position into a sorted"
               + " table with key columns ["
-              + YtSourceSpec.TABLET_INDEX_COLUMN
+              + ServiceColumns.TABLET_INDEX
               + ", "
-              + YtSourceSpec.ROW_INDEX_COLUMN
+              + ServiceColumns.ROW_INDEX
               + "] (and "
-              + YtSourceSpec.QUEUE_COLUMN
+              + ServiceColumns.QUEUE
               + " first when reading several queues). To append to an ordered table use"
               + " YtAppendForeachWriter (at least once)");
     }
     List<String> keys = t.keyColumns().stream().map(Column::name).toList();
-    for (String needed : List.of(YtSourceSpec.TABLET_INDEX_COLUMN, YtSourceSpec.ROW_INDEX_COLUMN)) {
+    for (String needed : List.of(ServiceColumns.TABLET_INDEX, ServiceColumns.ROW_INDEX)) {
       if (!keys.contains(needed)) {
         throw new IllegalArgumentException(
             NAME
@@ -89,22 +90,22 @@ public final class YtExactlyOnceForeachWriter extends TableForeachWriter {
   @Override
   void startTask() {
     keyColumns = table.keyColumns().stream().map(Column::name).toList();
-    queueKey = keyColumns.contains(YtSourceSpec.QUEUE_COLUMN);
+    queueKey = keyColumns.contains(ServiceColumns.QUEUE);
     lastKey = null;
   }
 
   @Override
   Row toOutput(org.apache.spark.sql.Row row) {
-    boolean rowHasQueue = hasField(row, YtSourceSpec.QUEUE_COLUMN);
+    boolean rowHasQueue = hasField(row, ServiceColumns.QUEUE);
     if (rowHasQueue && !queueKey) {
       throw new IllegalArgumentException(
           NAME
               + ": the stream reads several queues (its rows carry "
-              + YtSourceSpec.QUEUE_COLUMN
+              + ServiceColumns.QUEUE
               + ") but "
               + config.path
               + " has no key column "
-              + YtSourceSpec.QUEUE_COLUMN
+              + ServiceColumns.QUEUE
               + ": rows of different queues would overwrite each other. Add it to the key,"
               + " first");
     }
@@ -116,11 +117,11 @@ public final class YtExactlyOnceForeachWriter extends TableForeachWriter {
                 + ": "
                 + config.path
                 + " has key column "
-                + YtSourceSpec.QUEUE_COLUMN
+                + ServiceColumns.QUEUE
                 + " but the rows do not carry it (the stream reads one queue): call"
                 + " sourceQueue(\"//path/of/queue\") on the builder");
       }
-      values.put(YtSourceSpec.QUEUE_COLUMN, sourceQueue);
+      values.put(ServiceColumns.QUEUE, sourceQueue);
     }
     List<Object> key = new ArrayList<>(keyColumns.size());
     for (String k : keyColumns) {

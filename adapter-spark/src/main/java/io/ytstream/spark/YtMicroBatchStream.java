@@ -100,7 +100,7 @@ final class YtMicroBatchStream
               try {
                 return cluster.queueMetadata().partitions(queue);
               } catch (RuntimeException e) {
-                throw YtErrors.partitionsFailed(queue.path(), e);
+                throw UserInputErrors.partitionsFailed(queue.path(), e);
               }
             },
             cluster.consumerOffsets(),

@@ -45,7 +45,7 @@ final class YtPartitionReader implements PartitionReader<InternalRow> {
               try {
                 return cluster.queueReader().pull(c, partition, offset, maxRows);
               } catch (RuntimeException e) {
-                throw YtErrors.pullFailed(partition.queue().path(), c.path(), e);
+                throw UserInputErrors.pullFailed(partition.queue().path(), c.path(), e);
               }
             },
             cluster.queueMetadata(),

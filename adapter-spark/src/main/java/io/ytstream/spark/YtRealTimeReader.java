@@ -154,7 +154,7 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
     try {
       rows = cluster.queueReader().pull(consumer, partition, next, PULL_ROWS);
     } catch (RuntimeException e) {
-      throw YtErrors.pullFailed(partition.queue().path(), consumer.path(), e);
+      throw UserInputErrors.pullFailed(partition.queue().path(), consumer.path(), e);
     }
     if (rows.isEmpty()) {
       return 0;

@@ -1,5 +1,6 @@
 package io.ytstream.spark;
 
+import io.ytstream.application.ServiceColumns;
 import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.PartitionId;
@@ -30,12 +31,6 @@ record YtSourceSpec(
     boolean failOnDataLoss,
     boolean transactional) {
 
-  static final String TABLET_INDEX_COLUMN = "__spyt_streaming_src_tablet_index";
-  static final String ROW_INDEX_COLUMN = "__spyt_streaming_src_row_index";
-
-  /** Added with the service columns when one stream reads several queues. */
-  static final String QUEUE_COLUMN = "__ytstream_src_queue";
-
   static YtSourceSpec resolve(YtOptions options, YtSettings settings) {
     YPath consumerPath = options.consumerPath();
     List<YPath> queuePaths = options.queuePaths();
@@ -49,7 +44,7 @@ record YtSourceSpec(
       try {
         cluster.tableMetadata().describe(consumerPath);
       } catch (RuntimeException e) {
-        throw YtErrors.describeFailed(consumerPath, "consumer (option consumer_path)", e);
+        throw UserInputErrors.describeFailed(consumerPath, "consumer (option consumer_path)", e);
       }
       List<QueueId> queues = new ArrayList<>();
       List<Column> schema = null;
@@ -60,7 +55,7 @@ record YtSourceSpec(
         try {
           d = cluster.tableMetadata().describe(path);
         } catch (RuntimeException e) {
-          throw YtErrors.describeFailed(path, "queue", e);
+          throw UserInputErrors.describeFailed(path, "queue", e);
         }
         described.add(d);
         if (d.sorted()) {
@@ -114,7 +109,7 @@ record YtSourceSpec(
     try {
       partitions = cluster.queueMetadata().partitions(queue);
     } catch (RuntimeException e) {
-      throw YtErrors.partitionsFailed(queue.path(), e);
+      throw UserInputErrors.partitionsFailed(queue.path(), e);
     }
     if (partitions.isEmpty()) {
       throw new IllegalArgumentException("queue " + queue.path() + " has no tablets");
@@ -124,7 +119,7 @@ record YtSourceSpec(
           .queueReader()
           .pull(consumer, new PartitionId(queue, 0), partitions.get(0).trimmedRowCount(), 1);
     } catch (RuntimeException e) {
-      throw YtErrors.pullFailed(queue.path(), consumer.path(), e);
+      throw UserInputErrors.pullFailed(queue.path(), consumer.path(), e);
     }
   }
 
@@ -151,10 +146,11 @@ record YtSourceSpec(
       fields.add(DataTypes.createStructField(c.name(), c.sparkType(), true));
     }
     if (includeServiceColumns) {
-      fields.add(DataTypes.createStructField(TABLET_INDEX_COLUMN, DataTypes.LongType, false));
-      fields.add(DataTypes.createStructField(ROW_INDEX_COLUMN, DataTypes.LongType, false));
+      fields.add(
+          DataTypes.createStructField(ServiceColumns.TABLET_INDEX, DataTypes.LongType, false));
+      fields.add(DataTypes.createStructField(ServiceColumns.ROW_INDEX, DataTypes.LongType, false));
       if (multiQueue()) {
-        fields.add(DataTypes.createStructField(QUEUE_COLUMN, DataTypes.StringType, false));
+        fields.add(DataTypes.createStructField(ServiceColumns.QUEUE, DataTypes.StringType, false));
       }
     }
     return DataTypes.createStructType(fields);

@@ -50,7 +50,7 @@ final class YtWriteBuilder implements SupportsTruncate, SupportsStreamingUpdateA
       try {
         table = cluster.tableMetadata().describe(options.outputPath());
       } catch (RuntimeException e) {
-        throw YtErrors.describeFailed(options.outputPath(), "output table (option path)", e);
+        throw UserInputErrors.describeFailed(options.outputPath(), "output table (option path)", e);
       }
       spec =
           YtWriteSpec.check(

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ytstream.application.ServiceColumns;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription.Column;
 import java.util.ArrayList;
@@ -105,8 +106,8 @@ class DeliveryModesTest {
     c.sortedTable(
         "//out",
         List.of(
-            new Column(YtSourceSpec.TABLET_INDEX_COLUMN, "int64", true, true),
-            new Column(YtSourceSpec.ROW_INDEX_COLUMN, "int64", true, true),
+            new Column(ServiceColumns.TABLET_INDEX, "int64", true, true),
+            new Column(ServiceColumns.ROW_INDEX, "int64", true, true),
             new Column("id", "int64", false, false),
             new Column("payload", "string", false, false)));
     run("//q", "//out", "yt:///ckpt/m", true);
@@ -116,10 +117,9 @@ class DeliveryModesTest {
     assertEquals(expected(), c.ids("//out"), "the rerun overwrote the same keys");
     Set<String> keys = new HashSet<>();
     for (Row r : c.rows("//out")) {
-      keys.add(
-          r.get(YtSourceSpec.TABLET_INDEX_COLUMN) + "/" + r.get(YtSourceSpec.ROW_INDEX_COLUMN));
-      long tablet = (Long) r.get(YtSourceSpec.TABLET_INDEX_COLUMN);
-      long row = (Long) r.get(YtSourceSpec.ROW_INDEX_COLUMN);
+      keys.add(r.get(ServiceColumns.TABLET_INDEX) + "/" + r.get(ServiceColumns.ROW_INDEX));
+      long tablet = (Long) r.get(ServiceColumns.TABLET_INDEX);
+      long row = (Long) r.get(ServiceColumns.ROW_INDEX);
       long id = (Long) r.get("id");
       assertEquals(tablet == 0 ? row : 100 + row, id, "service columns are the source position");
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ytstream.application.ServiceColumns;
 import io.ytstream.core.error.YtErrorCode;
 import io.ytstream.core.model.YPath;
 import io.ytstream.emulator.EmulatorOptions;
@@ -89,8 +90,8 @@ class HttpChaosTest {
       c.sortedTable(
           "//out",
           List.of(
-              new Column(YtSourceSpec.TABLET_INDEX_COLUMN, "int64", true, true),
-              new Column(YtSourceSpec.ROW_INDEX_COLUMN, "int64", true, true),
+              new Column(ServiceColumns.TABLET_INDEX, "int64", true, true),
+              new Column(ServiceColumns.ROW_INDEX, "int64", true, true),
               new Column("id", "int64", false, false),
               new Column("payload", "string", false, false)));
     } else {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.ytstream.application.ServiceColumns;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.YPath;
@@ -137,8 +138,8 @@ class LocalClusterStreamingTest {
       c.sortedTable(
           out,
           List.of(
-              new Column(YtSourceSpec.TABLET_INDEX_COLUMN, "int64", true, true),
-              new Column(YtSourceSpec.ROW_INDEX_COLUMN, "int64", true, true),
+              new Column(ServiceColumns.TABLET_INDEX, "int64", true, true),
+              new Column(ServiceColumns.ROW_INDEX, "int64", true, true),
               new Column("id", "int64", false, false),
               new Column("payload", "string", false, false)));
     } else {
@@ -167,8 +168,8 @@ class LocalClusterStreamingTest {
       assertTrue(c.cluster.liveTransactions().isEmpty(), "no transaction left open");
       if (idempotent) {
         for (io.ytstream.ports.Row r : c.rows(out)) {
-          long tablet = (Long) r.get(YtSourceSpec.TABLET_INDEX_COLUMN);
-          long row = (Long) r.get(YtSourceSpec.ROW_INDEX_COLUMN);
+          long tablet = (Long) r.get(ServiceColumns.TABLET_INDEX);
+          long row = (Long) r.get(ServiceColumns.ROW_INDEX);
           assertEquals(tablet == 0 ? row : 100 + row, (Long) r.get("id"), "source position");
         }
       }

@@ -9,6 +9,7 @@ import static org.apache.spark.sql.functions.explode;
 import static org.apache.spark.sql.functions.lit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.ytstream.application.ServiceColumns;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,7 +81,7 @@ class RealTimeQueryShapesTest {
             .withColumn("word", explode(array(col("payload"), concat(col("payload"), lit("!")))))
             .withColumn("loud", call_udf("shout", col("word")))
             .join(broadcast(labels), col("id").mod(3).equalTo(col("k")))
-            .select(col("id"), col("loud"), col("label"), col(YtSourceSpec.ROW_INDEX_COLUMN))
+            .select(col("id"), col("loud"), col("label"), col(ServiceColumns.ROW_INDEX))
             .writeStream()
             .foreach(new CollectingForeachWriter("rt-shapes"))
             .outputMode("update")

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ytstream.application.ServiceColumns;
 import io.ytstream.ports.TableDescription.Column;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectOutputStream;
@@ -26,8 +27,8 @@ class RealTimeWritersTest {
 
   static final List<Column> KEYED_OUTPUT =
       List.of(
-          new Column(YtSourceSpec.TABLET_INDEX_COLUMN, "int64", true, true),
-          new Column(YtSourceSpec.ROW_INDEX_COLUMN, "int64", true, true),
+          new Column(ServiceColumns.TABLET_INDEX, "int64", true, true),
+          new Column(ServiceColumns.ROW_INDEX, "int64", true, true),
           new Column("id", "int64", false, false),
           new Column("payload", "string", false, false));
 
@@ -130,7 +131,7 @@ class RealTimeWritersTest {
         assertThrows(
             IllegalArgumentException.class,
             () -> YtExactlyOnceForeachWriter.builder().path("//by-id").build());
-    assertTrue(byId.getMessage().contains(YtSourceSpec.TABLET_INDEX_COLUMN), byId.getMessage());
+    assertTrue(byId.getMessage().contains(ServiceColumns.TABLET_INDEX), byId.getMessage());
     IllegalArgumentException sorted =
         assertThrows(
             IllegalArgumentException.class,

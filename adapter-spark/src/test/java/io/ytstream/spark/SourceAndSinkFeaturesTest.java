@@ -4,6 +4,7 @@ import static org.apache.spark.sql.functions.col;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ytstream.application.ServiceColumns;
 import io.ytstream.core.model.YPath;
 import io.ytstream.core.schema.Yson;
 import io.ytstream.ports.Row;
@@ -118,7 +119,7 @@ class SourceAndSinkFeaturesTest {
             .option("include_service_columns", "true")
             .load("//q1,//q2");
     assertTrue(
-        List.of(both.columns()).contains(YtSourceSpec.QUEUE_COLUMN),
+        List.of(both.columns()).contains(ServiceColumns.QUEUE),
         "several queues add the source queue to the service columns");
     runToEnd(
         both.select("id", "payload")

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ytstream.application.ServiceColumns;
 import io.ytstream.core.model.YPath;
 import io.ytstream.emulator.YtEmulator;
 import io.ytstream.emulator.YtEmulatorExtension;
@@ -157,7 +158,7 @@ class TypeRoundTripTest {
     // $cumulative_data_weight are left in and the sink leaves them out (YTsaurus sets them).
     run(
         binary
-            .drop(YtSourceSpec.TABLET_INDEX_COLUMN, YtSourceSpec.ROW_INDEX_COLUMN)
+            .drop(ServiceColumns.TABLET_INDEX, ServiceColumns.ROW_INDEX)
             .writeStream()
             .format("yt"),
         "//yson",

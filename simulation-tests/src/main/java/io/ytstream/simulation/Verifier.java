@@ -1,5 +1,6 @@
 package io.ytstream.simulation;
 
+import io.ytstream.application.ServiceColumns;
 import io.ytstream.core.delivery.CheckpointRecovery;
 import io.ytstream.core.model.OffsetRange;
 import io.ytstream.core.model.PartitionBounds;
@@ -18,9 +19,9 @@ import java.util.TreeMap;
  */
 final class Verifier {
 
-  static final String SRC_QUEUE = "__spyt_streaming_src_queue";
-  static final String SRC_TABLET = "__spyt_streaming_src_tablet_index";
-  static final String SRC_ROW = "__spyt_streaming_src_row_index";
+  static final String SRC_QUEUE = ServiceColumns.QUEUE;
+  static final String SRC_TABLET = ServiceColumns.TABLET_INDEX;
+  static final String SRC_ROW = ServiceColumns.ROW_INDEX;
 
   /**
    * The invariants, by the anomaly each catches; {@link #anomaly} names it with the classes of

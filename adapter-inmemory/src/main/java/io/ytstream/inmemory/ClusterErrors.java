@@ -9,9 +9,9 @@ import io.ytstream.ports.TransactionId;
  * The errors the in-memory cluster raises, with the codes and message shapes of a real cluster
  * (HTTP API reference, section 2.3), so that code tested here classifies real errors the same way.
  */
-final class YtErrors {
+final class ClusterErrors {
 
-  private YtErrors() {}
+  private ClusterErrors() {}
 
   static YtException resolveError(YPath path, String detail) {
     return new YtException(

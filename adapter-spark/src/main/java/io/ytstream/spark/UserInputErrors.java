@@ -5,9 +5,9 @@ import io.ytstream.core.error.YtException;
 import io.ytstream.core.model.YPath;
 
 /** Turns cluster errors about user input into messages that say what to fix. */
-final class YtErrors {
+final class UserInputErrors {
 
-  private YtErrors() {}
+  private UserInputErrors() {}
 
   static RuntimeException describeFailed(YPath path, String role, RuntimeException e) {
     if (e instanceof YtException yt && yt.hasCode(YtErrorCode.RESOLVE_ERROR)) {

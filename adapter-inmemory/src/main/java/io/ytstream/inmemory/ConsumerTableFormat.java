@@ -13,7 +13,7 @@ import java.util.Optional;
  * The consumer table format (HTTP API reference, section 1.4): rows keyed by {@code (queue_cluster,
  * queue_path, partition_index)} holding {@code offset}, the first unprocessed row.
  */
-final class ConsumerRows {
+final class ConsumerTableFormat {
 
   static final String QUEUE_CLUSTER = "queue_cluster";
   static final String QUEUE_PATH = "queue_path";
@@ -30,9 +30,9 @@ final class ConsumerRows {
           new Column(META, "any", false, false));
 
   /** Checked once: a schema is immutable, and every consumer has this one. */
-  static final TableSchema TABLE_SCHEMA = TableSchema.sorted(SCHEMA);
+  static final StoredSchema TABLE_SCHEMA = StoredSchema.sorted(SCHEMA);
 
-  private ConsumerRows() {}
+  private ConsumerTableFormat() {}
 
   static RowKey key(PartitionId partition) {
     return RowKey.of(

@@ -18,7 +18,7 @@ import java.util.Set;
  * normalized: every data column present, in schema order, missing ones null (YTsaurus writes
  * missing columns as null without {@code update=true}).
  */
-final class TableSchema {
+final class StoredSchema {
 
   static final String TABLET_INDEX = "$tablet_index";
   static final String ROW_INDEX = "$row_index";
@@ -44,7 +44,7 @@ final class TableSchema {
   /** The layout of normalized rows, shared by all of them so readers resolve positions once. */
   private final RowLayout dataLayout;
 
-  private TableSchema(boolean sorted, List<Column> columns) {
+  private StoredSchema(boolean sorted, List<Column> columns) {
     // Loops rather than streams: the simulation creates a few tables for every seed.
     this.sorted = sorted;
     this.columns = ImmutableList.copyOf(columns);
@@ -86,7 +86,7 @@ final class TableSchema {
   }
 
   /** An ordered (queue) table: no key columns; may declare {@code $timestamp} and friends. */
-  static TableSchema ordered(List<Column> columns) {
+  static StoredSchema ordered(List<Column> columns) {
     checkNames(columns);
     for (Column column : columns) {
       if (column.key()) {
@@ -101,11 +101,11 @@ final class TableSchema {
                 + column.name());
       }
     }
-    return new TableSchema(false, columns);
+    return new StoredSchema(false, columns);
   }
 
   /** A sorted table: at least one key column, key columns first (YTsaurus requires a prefix). */
-  static TableSchema sorted(List<Column> columns) {
+  static StoredSchema sorted(List<Column> columns) {
     checkNames(columns);
     boolean keysEnded = false;
     for (Column column : columns) {
@@ -121,7 +121,7 @@ final class TableSchema {
     if (columns.isEmpty() || !columns.get(0).key()) {
       throw new IllegalArgumentException("a sorted table needs at least one key column");
     }
-    return new TableSchema(true, columns);
+    return new StoredSchema(true, columns);
   }
 
   private static void checkNames(List<Column> columns) {
@@ -183,7 +183,7 @@ final class TableSchema {
         continue;
       }
       if (!dataColumnNames.contains(name)) {
-        throw YtErrors.generic(
+        throw ClusterErrors.generic(
             name.startsWith("$")
                 ? "System column " + name + " cannot be written to table " + table.value()
                 : "No column \"" + name + "\" in the strict schema of table " + table.value());
@@ -241,7 +241,7 @@ final class TableSchema {
   RowKey keyFromKeyRow(YPath table, Row keyRow) {
     for (String name : keyRow.asMap().keySet()) {
       if (keyColumns.stream().noneMatch(c -> c.name().equals(name))) {
-        throw YtErrors.generic(
+        throw ClusterErrors.generic(
             "Column \"" + name + "\" is not a key column of table " + table.value());
       }
     }
@@ -267,7 +267,7 @@ final class TableSchema {
   private static Object checkValue(YPath table, Column column, String where, Object value) {
     if (value == null) {
       if (column.required()) {
-        throw YtErrors.generic(
+        throw ClusterErrors.generic(
             "Required column \"" + column.name() + "\" of table " + table.value() + " is null");
       }
       return null;
@@ -275,7 +275,7 @@ final class TableSchema {
     try {
       return YtValues.normalize(column.typeV3(), value, where);
     } catch (IllegalArgumentException e) {
-      throw YtErrors.generic(
+      throw ClusterErrors.generic(
           "Cannot write into table "
               + table.value()
               + ": "
