@@ -10,7 +10,7 @@ import java.time.Duration;
 /**
  * {@code start_transaction type=tablet} on a heavy proxy picked from {@code /hosts}; every later
  * request of the transaction goes to that proxy (reference 3.6: the sticky pool is per proxy
- * process). The starting side pings more often than the timeout.
+ * process). The caller that starts a transaction renews its lease ({@link TabletTransactions}).
  */
 final class HttpTabletTransactions implements TabletTransactions {
 
@@ -41,11 +41,8 @@ final class HttpTabletTransactions implements TabletTransactions {
     }
     HttpTabletTransaction transaction =
         new HttpTabletTransaction(cluster, new StickyTransactionId(id, proxy));
-    Duration period =
-        cluster
-            .config()
-            .pingPeriod()
-            .orElse(Duration.ofMillis(Math.max(1, timeout.toMillis() / 3)));
+    // The caller owns the lease (TabletTransactions); a configured period adds a pinger of ours.
+    Duration period = cluster.config().pingPeriod().orElse(Duration.ZERO);
     if (!period.isZero()) {
       transaction.startPinging(period);
     }

@@ -20,8 +20,9 @@ import java.util.function.Function;
  *   <li>{@code yt.http.maxAttempts} (5) and {@code yt.http.backoffMs} (100, doubled per retry);
  *   <li>{@code yt.http.discoverHeavyProxies} (true): send heavy commands and tablet transactions to
  *       a proxy from {@code /hosts}; false uses the given address for everything;
- *   <li>{@code yt.tx.pingPeriodMs}: how often a started transaction is pinged (default a third of
- *       its timeout; 0 turns pinging off);
+ *   <li>{@code yt.tx.pingPeriodMs}: when above 0, the adapter also pings every transaction it
+ *       starts at this period (unset or 0: it does not; the caller that starts a transaction renews
+ *       its lease, see {@code TabletTransactions});
  *   <li>{@code yt.http.caCertificates} (a PEM file), or {@code yt.http.trustStore} (PKCS12/JKS)
  *       with {@code yt.http.trustStorePassword}: the certificates an {@code https://} proxy may
  *       present, instead of the JVM's default trust store.
