@@ -9,6 +9,8 @@ import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.plan.BatchPlan;
 import io.ytstream.core.plan.BatchPlanner;
 import io.ytstream.core.plan.DataLoss;
+import io.ytstream.core.plan.DataLossException;
+import io.ytstream.core.plan.DataLossPolicy;
 import io.ytstream.core.plan.PlanLimits;
 import io.ytstream.core.plan.QueueBounds;
 import io.ytstream.core.plan.StartOffsetResolver;
@@ -124,16 +126,26 @@ public final class PlanMicroBatch {
   public PlannedEnd plan(StreamOffsets start, QueueBounds bounds, StreamOffsets consumerNow) {
     StreamOffsets resolved = startOffsets(start, bounds, consumerNow);
     TreeMap<PartitionId, Long> added = new TreeMap<>();
+    List<DataLoss> trimmedBeforePlaced = new ArrayList<>();
     resolved
         .asMap()
         .forEach(
             (p, offset) -> {
               if (start.get(p).isEmpty()) {
                 added.put(p, offset);
+                // Placed past where the consumer stands (0 without a row): those rows were in the
+                // queue while the query ran and were trimmed unread, as Kafka's source reports.
+                long from = consumerNow.getOrDefault(p, 0);
+                if (offset > from && mutant != ProtocolMutant.IGNORE_TRIMMED_ROWS) {
+                  trimmedBeforePlaced.add(new DataLoss(p, from, offset));
+                }
               }
             });
     if (!added.isEmpty()) {
-      return new PlannedEnd(start.overlay(StreamOffsets.of(added)), List.of(), true);
+      if (!trimmedBeforePlaced.isEmpty() && limits.dataLossPolicy() == DataLossPolicy.FAIL) {
+        throw new DataLossException(trimmedBeforePlaced);
+      }
+      return new PlannedEnd(start.overlay(StreamOffsets.of(added)), trimmedBeforePlaced, true);
     }
     PlanLimits effective = limits;
     StreamOffsets planStart = resolved;
