@@ -72,6 +72,17 @@ public final class ChildProcessStore implements LatencyStore {
   @Override
   public Producer startProducer(YPath queue, int partitions, int rate) {
     call("produce " + queue.value() + " " + partitions + " " + rate);
+    return running();
+  }
+
+  @Override
+  public Producer startKafkaProducer(String bootstrap, String topic, int partitions, int rate) {
+    call("produce-kafka " + bootstrap + " " + topic + " " + partitions + " " + rate);
+    return running();
+  }
+
+  /** The child's producer, driven by commands. */
+  private Producer running() {
     return new Producer() {
       private boolean stopped;
 

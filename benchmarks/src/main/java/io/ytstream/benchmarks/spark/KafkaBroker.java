@@ -31,7 +31,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * {@code StorageTool}, a child JVM too) in a temporary folder that {@link #close} deletes. Both
  * children get this JVM's class path, which holds {@code kafka_2.13}.
  */
-final class KafkaBroker implements AutoCloseable {
+public final class KafkaBroker implements AutoCloseable {
 
   private static final long START_TIMEOUT_MS = 180_000;
 
@@ -46,7 +46,7 @@ final class KafkaBroker implements AutoCloseable {
   }
 
   /** Formats a fresh log folder and starts the broker with {@code -Xmx<heap>}. */
-  static KafkaBroker start(String heap) throws IOException, InterruptedException {
+  public static KafkaBroker start(String heap) throws IOException, InterruptedException {
     Path dir = Files.createTempDirectory("ytstream-kafka");
     int port = freePort();
     int controllerPort = freePort();
@@ -163,8 +163,16 @@ final class KafkaBroker implements AutoCloseable {
   }
 
   /** {@code host:port} of the broker's listener. */
-  String bootstrap() {
+  public String bootstrap() {
     return bootstrap;
+  }
+
+  /** Creates {@code topic} with {@code partitions} partitions, one replica each. */
+  public void createTopic(String topic, int partitions)
+      throws InterruptedException, ExecutionException {
+    try (Admin admin = admin()) {
+      admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
+    }
   }
 
   /**
@@ -173,9 +181,7 @@ final class KafkaBroker implements AutoCloseable {
    */
   void fill(String topic, int partitions, long rowsPerPartition)
       throws InterruptedException, ExecutionException {
-    try (Admin admin = admin()) {
-      admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
-    }
+    createTopic(topic, partitions);
     Map<String, Object> config =
         Map.of(
             ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
