@@ -6,8 +6,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * The benchmarks' one parameter, the partition count of the planned queue (issue 8 item 5: 16,
- * 1,000 and 10,000), and the inputs built for it once per trial.
+ * The benchmarks' one parameter, the partition count of the planned queue (16, 1,000 and 10,000),
+ * and the inputs built for it once per trial.
  */
 @State(Scope.Benchmark)
 public class PartitionCount {

@@ -33,7 +33,10 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  */
 public final class RunAll {
 
-  /** The target of issue 8 item 5, at {@link #TARGET_PARTITIONS} partitions. */
+  /**
+   * The planner target: under this many µs for one driver batch at {@link #TARGET_PARTITIONS}
+   * partitions.
+   */
   static final double TARGET_MICROS = 1_000;
 
   static final int TARGET_PARTITIONS = 10_000;

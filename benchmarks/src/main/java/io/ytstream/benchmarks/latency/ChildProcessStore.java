@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * real-time windows). Send times come from the child's {@link LatencyClock}, sink times from this
  * JVM's; both read the machine's wall clock at start with microsecond precision.
  */
-final class ChildProcessStore implements LatencyStore {
+public final class ChildProcessStore implements LatencyStore {
 
   private final Process process;
   private final Writer commands;
@@ -31,7 +31,7 @@ final class ChildProcessStore implements LatencyStore {
    * Starts the child with this JVM's class path and {@code javaOptions} (for example {@code
    * -Xmx4g}), and hands it {@code token} on stdin.
    */
-  ChildProcessStore(String clusterName, String token, List<String> javaOptions) {
+  public ChildProcessStore(String clusterName, String token, List<String> javaOptions) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(javaOptions);
@@ -72,6 +72,17 @@ final class ChildProcessStore implements LatencyStore {
   @Override
   public Producer startProducer(YPath queue, int partitions, int rate) {
     call("produce " + queue.value() + " " + partitions + " " + rate);
+    return running();
+  }
+
+  @Override
+  public Producer startKafkaProducer(String bootstrap, String topic, int partitions, int rate) {
+    call("produce-kafka " + bootstrap + " " + topic + " " + partitions + " " + rate);
+    return running();
+  }
+
+  /** The child's producer, driven by commands. */
+  private Producer running() {
     return new Producer() {
       private boolean stopped;
 
@@ -93,6 +104,16 @@ final class ChildProcessStore implements LatencyStore {
         }
       }
     };
+  }
+
+  /** Creates and fills the peer benchmark's queue ({@code backlog}, see {@link StoreMain}). */
+  public void backlog(String queue, int partitions, long rowsPerPartition) {
+    call("backlog " + queue + " " + partitions + " " + rowsPerPartition);
+  }
+
+  /** Creates {@code consumer} and registers it, vital, for {@code queue}. */
+  public void consumer(String queue, String consumer) {
+    call("consumer " + queue + " " + consumer);
   }
 
   @Override

@@ -69,9 +69,12 @@ final class InProcessStore implements LatencyStore {
 
   @Override
   public Producer startProducer(YPath queue, int partitions, int rate) {
-    QueueProducer producer = new QueueProducer(cluster, queue, partitions, rate);
-    producer.start();
-    return producer;
+    return QueueProducer.toQueue(cluster, queue, partitions, rate);
+  }
+
+  @Override
+  public Producer startKafkaProducer(String bootstrap, String topic, int partitions, int rate) {
+    return QueueProducer.toTopic(bootstrap, topic, partitions, rate);
   }
 
   /**

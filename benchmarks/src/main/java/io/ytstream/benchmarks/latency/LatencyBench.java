@@ -1,5 +1,9 @@
 package io.ytstream.benchmarks.latency;
 
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.from_json;
+
+import io.ytstream.benchmarks.spark.KafkaBroker;
 import io.ytstream.core.model.YPath;
 import io.ytstream.emulator.EmulatorOptions;
 import io.ytstream.emulator.YtEmulator;
@@ -13,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,7 +24,6 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
-import java.util.stream.Collectors;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.ForeachWriter;
 import org.apache.spark.sql.Row;
@@ -29,15 +31,18 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.DataStreamWriter;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.Trigger;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
 
 /**
- * The latency benchmark of issue 7: a producer appends rows {@code (id, sent_us)} to a queue at a
- * steady rate, and each variant ({@link Variant}) reads them and writes them with a ytstream
- * ForeachWriter; the sink time is taken when the writer's append/upsert returned ({@link
- * TimedConnector}). One group = one backend, rate and trigger duration; its variants run one after
- * the other in the same JVM and session, and the group's table gives p50/p90/p99/max and the
- * issue's ratios, each marked met or not met. Writes {@code latency-table.md} and {@code
- * latency.svg} to {@code --out}. See {@link LatencyOptions#USAGE} and benchmarks/README.md.
+ * The real-time latency benchmark: a producer appends rows {@code (id, sent_us)} to a queue (or,
+ * for Spark's Kafka source, to a topic of a Kafka broker in a JVM of its own) at a steady rate, and
+ * each variant ({@link Variant}) reads them and writes them with a ytstream ForeachWriter; the sink
+ * time is taken when the writer's append/upsert returned ({@link TimedConnector}). One group = one
+ * backend, rate and trigger duration; its variants run one after the other in the same JVM and
+ * session, and the group's table gives p50/p90/p99/max and our ratios to Kafka's. Writes {@code
+ * latency-table.md} and {@code targets.md} to {@code --out}. See {@link LatencyOptions#USAGE} and
+ * benchmarks/README.md.
  */
 public final class LatencyBench {
 
@@ -49,6 +54,12 @@ public final class LatencyBench {
   private static final long WINDOW_LEAD_MICROS = 100_000;
   private static final long PRIME_BATCH_MS = 250;
 
+  /** The Kafka value's JSON: the queue's columns. */
+  private static final StructType KAFKA_VALUE =
+      new StructType()
+          .add("id", DataTypes.LongType, false)
+          .add(LatencyRecorder.SENT_COLUMN, DataTypes.LongType, false);
+
   private final SparkSession spark;
   private final LatencyOptions options;
   private final PrintStream out;
@@ -56,9 +67,7 @@ public final class LatencyBench {
   private final String token = UUID.randomUUID().toString();
   private final Map<String, LatencyStore> stores = new LinkedHashMap<>();
   private final List<YtEmulator> emulators = new ArrayList<>();
-  private final GcPauses gc = GcPauses.listen();
-  private final BatchEnds batchEnds = new BatchEnds();
-  private final BoundaryTasks boundaryTasks = new BoundaryTasks();
+  private KafkaBroker kafka;
   private int runs;
 
   /** Groups in the order run, each with its variants' figures. */
@@ -90,8 +99,14 @@ public final class LatencyBench {
     this.options = options;
     this.out = out;
     spark.conf().set("spark.hadoop.yt.token", token);
-    spark.streams().addListener(batchEnds);
-    spark.sparkContext().addSparkListener(boundaryTasks);
+  }
+
+  /** The Kafka broker, started on first use. */
+  private KafkaBroker kafka() throws IOException, InterruptedException {
+    if (kafka == null) {
+      kafka = KafkaBroker.start("1g");
+    }
+    return kafka;
   }
 
   /**
@@ -226,18 +241,12 @@ public final class LatencyBench {
               backend, rate, trigger, v.key, round, options.repeat());
           LatencyStats s = runVariant(v, store, rate, trigger * 1000L, window);
           out.printf(
-              "  %d/%d rows, p50 %s ms, p99 %s ms, max %s ms; GC pauses %d, longest %s ms;"
-                  + " boundary gaps (sorted) %s ms%n",
+              "  %d/%d rows, p50 %s ms, p99 %s ms, max %s ms%n",
               s.delivered,
               s.expected,
-              LatencyChart.label(s.p50),
-              LatencyChart.label(s.p99),
-              LatencyChart.label(s.max),
-              s.gcPauses,
-              LatencyChart.label(s.gcLongestMs),
-              Arrays.stream(s.boundaryGapsMs)
-                  .mapToObj(LatencyChart::label)
-                  .collect(Collectors.joining(", ", "[", "]")));
+              LatencyReport.ms(s.p50),
+              LatencyReport.ms(s.p99),
+              LatencyReport.ms(s.max));
           runs.computeIfAbsent(v, k -> new ArrayList<>()).add(s);
         }
       }
@@ -267,32 +276,24 @@ public final class LatencyBench {
     store.createOutput(YPath.of(output), v.exactlyOnce(), partitions);
     LatencyRecorder recorder = LatencyRecorder.of(output);
     LatencyStore.Producer producer = null;
-    PacedPlan plan = null;
     Dataset<Row> rows;
-    if (v.bare()) {
-      long perPartition =
-          (long) Math.ceil(rate * (FIRST_ROW_TIMEOUT_MS / 1000.0 + window + 40) / partitions);
-      PacedRows.build(id, partitions, v.exactlyOnce() ? 4 : 2);
-      plan = new PacedPlan(id, partitions, perPartition, rate, LatencyClock.nowMicros());
+    if (v.kafka()) {
+      kafka().createTopic(id, partitions);
       rows =
           spark
               .readStream()
-              .format(PacedSource.class.getName())
-              .option("name", id)
-              .option("partitions", partitions)
-              .option("rows_per_partition", perPartition)
-              .option("rate", rate)
-              .option("start_us", plan.startMicros())
-              .option("service_columns", v.exactlyOnce())
-              .load();
+              .format("kafka")
+              .option("kafka.bootstrap.servers", kafka().bootstrap())
+              .option("subscribe", id)
+              .option("startingOffsets", "earliest")
+              .load()
+              .selectExpr("CAST(value AS STRING) AS json")
+              .select(from_json(col("json"), KAFKA_VALUE).alias("row"))
+              .select("row.id", "row." + LatencyRecorder.SENT_COLUMN);
     } else {
       store.createQueue(YPath.of(queue), YPath.of(consumer), partitions);
-      // Every variant takes the source's columns as they come, the same query as the limit's:
-      // the writers map columns by name, so the exactly-once one needs no select to find the
-      // source position. A no-op select cost Spark about 10 ms of planning at every batch
-      // boundary (in-memory, 250 ms batches, from the old tasks' end to the next job's start:
-      // median 30 ms with it, 20 ms without, the limit's 19 ms): the query's cost, not the
-      // source's.
+      // The source's columns as they come: the writers map columns by name, so the exactly-once
+      // one needs no select to find the source position, and Spark plans no projection.
       rows =
           spark
               .readStream()
@@ -312,87 +313,38 @@ public final class LatencyBench {
             : writer.outputMode("append").trigger(Trigger.ProcessingTime(0));
     StreamingQuery query = writer.start();
     try {
-      if (!v.bare()) {
-        producer = store.startProducer(YPath.of(queue), partitions, rate);
-      } else if (options.producerForLimit()) {
-        // The same work on the machine as for our variants, into a queue nobody reads.
-        store.createQueue(YPath.of(queue), YPath.of(consumer), partitions);
-        producer = store.startProducer(YPath.of(queue), partitions, rate);
-      }
+      producer =
+          v.kafka()
+              ? store.startKafkaProducer(kafka().bootstrap(), id, partitions, rate)
+              : store.startProducer(YPath.of(queue), partitions, rate);
       await(query, () -> recorder.writes() > 0, FIRST_ROW_TIMEOUT_MS, "a first row at the sink");
       Thread.sleep(options.warmupSeconds() * 1000L);
       // A moment ahead: the producer in the emulator's own JVM must hear of the window before it.
       long from = LatencyClock.nowMicros() + WINDOW_LEAD_MICROS;
       long to = from + window * 1_000_000L;
       recorder.window(from, to);
-      if (producer != null) {
-        producer.window(from, to);
-      }
+      producer.window(from, to);
       while (LatencyClock.nowMicros() < to) {
         checkAlive(query);
         Thread.sleep(100);
       }
-      long expected;
-      if (plan != null) {
-        if (producer != null) {
-          producer.stop();
-        }
-        expected = dueIn(plan, from, to);
-      } else {
-        expected = producer.stop();
-      }
+      long expected = producer.stop();
       try {
         await(query, () -> recorder.count() >= expected, DRAIN_TIMEOUT_MS, "every row sent");
       } catch (TimeoutException e) {
         out.println("  " + e.getMessage());
       }
-      double[] gaps =
-          v.realTime()
-              ? BoundaryGaps.of(recorder, batchEnds.between(query.id(), from, to), from, to)
-              : new double[0];
-      LatencyStats stats =
-          new LatencyStats(expected, recorder.sortedMicros(), gc.between(from, to), gaps);
-      out.println("  " + whereTheMaxIs(query, recorder, from, to));
-      if (v.realTime()) {
-        out.println(
-            "  no task running at each boundary (last task end to next launch, sorted): "
-                + Arrays.stream(boundaryTasks.taskFreeMs(query.id(), from, to))
-                    .mapToObj(LatencyChart::label)
-                    .collect(Collectors.joining(", ", "[", "]"))
-                + " ms");
-      }
-      return stats;
+      return new LatencyStats(expected, recorder.sortedMicros());
     } finally {
       if (producer != null) {
         producer.close();
       }
       query.stop();
       awaitTasksEnded();
-      PacedRows.drop(id);
       LatencyRecorder.forget(output);
       store.forget(YPath.of("//latency/" + id));
       System.gc();
     }
-  }
-
-  /**
-   * Where the slowest row was sent: its place in the window, its distance to the nearest batch end,
-   * and the longest collection pause that began within a second before it.
-   */
-  private String whereTheMaxIs(StreamingQuery q, LatencyRecorder r, long from, long to) {
-    long sent = r.maxSentMicros();
-    long toEnd = batchEnds.nearest(q.id(), sent);
-    long pause = 0;
-    for (GcPauses.Pause p : gc.between(sent - 1_000_000, Math.min(to, sent + 1_000_000))) {
-      pause = Math.max(pause, p.micros());
-    }
-    return String.format(
-        java.util.Locale.ROOT,
-        "slowest row sent at +%.3f s; nearest batch end %s; longest GC pause within 1 s of it: %.1f"
-            + " ms",
-        (sent - from) / 1e6,
-        toEnd == Long.MAX_VALUE ? "none" : String.format("%+.1f ms", toEnd / 1000.0),
-        pause / 1000.0);
   }
 
   /**
@@ -405,22 +357,6 @@ public final class LatencyBench {
         && System.currentTimeMillis() < deadline) {
       Thread.sleep(20);
     }
-  }
-
-  private static long dueIn(PacedPlan plan, long from, long to) {
-    long n = 0;
-    for (int p = 0; p < plan.partitions(); p++) {
-      for (long i = 0; i < plan.rowsPerPartition(); i++) {
-        long due = plan.dueMicros(p, i);
-        if (due >= to) {
-          break;
-        }
-        if (due >= from) {
-          n++;
-        }
-      }
-    }
-    return n;
   }
 
   private ForeachWriter<Row> writer(Variant v, String proxy, String output) {
@@ -464,17 +400,13 @@ public final class LatencyBench {
     }
   }
 
-  /** Writes the table and the chart to {@code --out}; returns the table. */
+  /** Writes the table and the results file's rows to {@code --out}; returns the table. */
   String writeReport() throws IOException {
     String table = LatencyReport.table(groups, options);
     Files.createDirectories(options.out());
     Files.writeString(options.out().resolve("latency-table.md"), table, StandardCharsets.UTF_8);
-    List<LatencyChart.Panel> panels = new ArrayList<>();
-    for (Group g : groups) {
-      panels.add(new LatencyChart.Panel(g.title(), g.stats()));
-    }
     Files.writeString(
-        options.out().resolve("latency.svg"), LatencyChart.svg(panels), StandardCharsets.UTF_8);
+        options.out().resolve("targets.md"), LatencyReport.targets(groups), StandardCharsets.UTF_8);
     return table;
   }
 
@@ -483,5 +415,8 @@ public final class LatencyBench {
     spark.conf().unset("spark.hadoop.yt.proxy");
     stores.values().forEach(LatencyStore::close);
     emulators.forEach(YtEmulator::close);
+    if (kafka != null) {
+      kafka.close();
+    }
   }
 }

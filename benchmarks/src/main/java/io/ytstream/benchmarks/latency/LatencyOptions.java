@@ -21,7 +21,6 @@ record LatencyOptions(
     int primeSeconds,
     int repeat,
     boolean emulatorOwnJvm,
-    boolean producerForLimit,
     Path out) {
 
   static final List<String> BACKENDS = List.of("inmemory", "emulator");
@@ -30,15 +29,14 @@ record LatencyOptions(
       String.join(
           "\n",
           "usage: LatencyBench [options]   (the default is the short run: 1,000 rows/s, RealTime 5 s,",
-          "                                  in-memory, every variant but the control, 12 s measured)",
+          "                                  in-memory, every variant, 12 s measured)",
           "  --rates 1000,10000        rows per second appended to the queue (over all partitions)",
           "  --triggers 5,60           Real-time trigger durations in seconds (below 5 lowers",
           "                            spark.sql.streaming.realTimeMode.minBatchDuration)",
           "  --backends inmemory,emulator   in-memory cluster in-process, or the emulator over HTTP",
-          "  --variants rt-exactly-once,rt-append,micro-batch,bare-rt,bare-rt-exactly-once",
-          "                            (the default; bare-rt*: the limit, the bare source with each",
-          "                            writer); also bare-rt-control: bare-rt again, held against",
-          "                            bare-rt (how far a ratio moves when nothing differs)",
+          "  --variants rt-exactly-once,rt-append,kafka-rt-append,micro-batch   (the default;",
+          "                            kafka-rt-append: Spark's Kafka source from a broker in a JVM",
+          "                            of its own, with the same writer as rt-append)",
           "  --window S                seconds measured per variant (0 = 2 x trigger + 2; default 0)",
           "  --warmup S                seconds after the first row reached the sink (default 2)",
           "  --partitions N            queue partitions = real-time tasks (default 2)",
@@ -52,12 +50,9 @@ record LatencyOptions(
           "                            over the rows of all runs, max = the median of the runs' maxima",
           "                            (default 1)",
           "  --emulator-jvm shared|own the emulator in this JVM (default), or in a JVM of its own with",
-          "                            the producer, as a cluster runs apart from Spark",
-          "  --limit-load none|producer",
-          "                            producer: the bare-rt* limits run with the producer appending",
-          "                            at the same rate to a queue nobody reads, so the machine",
-          "                            carries the same load for every variant (default none)",
-          "  --out DIR                 table and SVG charts (default target/latency)");
+          "                            the producers (the queue's and Kafka's), as a cluster runs",
+          "                            apart from Spark",
+          "  --out DIR                 latency-table.md and targets.md (default target/latency)");
 
   static LatencyOptions defaults() {
     return new LatencyOptions(
@@ -72,7 +67,6 @@ record LatencyOptions(
         5,
         0,
         1,
-        false,
         false,
         Path.of("target/latency"));
   }
@@ -91,7 +85,6 @@ record LatencyOptions(
     int prime = d.primeSeconds;
     int repeat = d.repeat;
     boolean emulatorOwnJvm = d.emulatorOwnJvm;
-    boolean producerForLimit = d.producerForLimit;
     Path out = d.out;
     for (int i = 0; i < args.length; i++) {
       String name = args[i];
@@ -115,7 +108,6 @@ record LatencyOptions(
         case "--prime" -> prime = positiveInt(name, v, 0);
         case "--repeat" -> repeat = positiveInt(name, v, 1);
         case "--emulator-jvm" -> emulatorOwnJvm = either(name, v, "shared", "own");
-        case "--limit-load" -> producerForLimit = either(name, v, "none", "producer");
         case "--out" -> out = Path.of(v);
         default ->
             throw new IllegalArgumentException("unknown option " + name + " " + v + "\n" + USAGE);
@@ -142,7 +134,6 @@ record LatencyOptions(
         prime,
         repeat,
         emulatorOwnJvm,
-        producerForLimit,
         out);
   }
 
@@ -207,7 +198,7 @@ record LatencyOptions(
                 + variant.key
                 + " twice in '"
                 + v
-                + "'; name each variant once (bare-rt-control runs the limit a second time)");
+                + "'; name each variant once");
       }
       out.add(variant);
     }

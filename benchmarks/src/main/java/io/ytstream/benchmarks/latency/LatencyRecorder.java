@@ -14,9 +14,6 @@ public final class LatencyRecorder {
   /** The column holding the send time (microseconds of {@link LatencyClock}). */
   public static final String SENT_COLUMN = "sent_us";
 
-  /** The send-time slot of {@link #maxBetween}: rows sent within 10 ms share one maximum. */
-  static final long SLOT_MICROS = 10_000;
-
   private static final Map<String, LatencyRecorder> BY_TABLE = new ConcurrentHashMap<>();
 
   private volatile long fromMicros = Long.MAX_VALUE;
@@ -24,9 +21,6 @@ public final class LatencyRecorder {
   private long[] latencies = new long[1024];
   private int count;
   private long writes;
-  private long maxMicros = -1;
-  private long maxSentMicros;
-  private long[] slotMaxMicros = new long[0];
 
   private LatencyRecorder() {}
 
@@ -46,8 +40,6 @@ public final class LatencyRecorder {
 
   /** Counts rows sent in {@code [fromMicros, toMicros)} from now on. */
   synchronized void window(long fromMicros, long toMicros) {
-    slotMaxMicros = new long[(int) ((toMicros - fromMicros + SLOT_MICROS - 1) / SLOT_MICROS)];
-    Arrays.fill(slotMaxMicros, -1);
     this.toMicros = toMicros;
     this.fromMicros = fromMicros;
   }
@@ -63,14 +55,7 @@ public final class LatencyRecorder {
         if (count == latencies.length) {
           latencies = Arrays.copyOf(latencies, count * 2);
         }
-        long latency = sinkMicros - sent;
-        latencies[count++] = latency;
-        int slot = (int) ((sent - from) / SLOT_MICROS);
-        slotMaxMicros[slot] = Math.max(slotMaxMicros[slot], latency);
-        if (latency > maxMicros) {
-          maxMicros = latency;
-          maxSentMicros = sent;
-        }
+        latencies[count++] = sinkMicros - sent;
       }
     }
   }
@@ -83,27 +68,6 @@ public final class LatencyRecorder {
   /** Write requests seen (inside and outside the window). */
   synchronized long writes() {
     return writes;
-  }
-
-  /** When the window's slowest row was sent ({@link LatencyClock}); 0 before any. */
-  synchronized long maxSentMicros() {
-    return maxSentMicros;
-  }
-
-  /**
-   * The largest latency (microseconds) of the window's rows sent in {@code [fromMicros, toMicros)},
-   * to {@link #SLOT_MICROS} (a slot counts if it begins in the range); -1 when none was.
-   */
-  synchronized long maxBetween(long fromMicros, long toMicros) {
-    long max = -1;
-    long start = this.fromMicros;
-    for (int i = 0; i < slotMaxMicros.length; i++) {
-      long slotStart = start + i * SLOT_MICROS;
-      if (slotStart >= fromMicros && slotStart < toMicros) {
-        max = Math.max(max, slotMaxMicros[i]);
-      }
-    }
-    return max;
   }
 
   /** The window's latencies in microseconds, sorted. */

@@ -22,6 +22,12 @@ interface LatencyStore extends AutoCloseable {
   Producer startProducer(YPath queue, int partitions, int rate);
 
   /**
+   * Starts sending rows {@code (id, sent_us)} as JSON to the Kafka {@code topic} at {@code rate}
+   * rows/s, paced as {@link #startProducer}, from the same JVM as that producer.
+   */
+  Producer startKafkaProducer(String bootstrap, String topic, int partitions, int rate);
+
+  /**
    * Removes {@code directory} with everything under it; a store in its own JVM also collects there.
    */
   void forget(YPath directory);

@@ -1,5 +1,6 @@
 package io.ytstream.benchmarks.latency;
 
+import io.ytstream.benchmarks.spark.PeerRows;
 import io.ytstream.core.model.YPath;
 import io.ytstream.emulator.EmulatorOptions;
 import io.ytstream.emulator.YtEmulator;
@@ -14,8 +15,11 @@ import java.nio.charset.StandardCharsets;
  * [value]} or {@code error <message>}). The first line is the token the emulator requires (never on
  * the command line, where {@code ps} shows it); the answer is {@code ok <url>}. Commands: {@code
  * queue <queue> <consumer> <partitions>}, {@code output <table> sorted|ordered <partitions>},
- * {@code produce <queue> <partitions> <rate>}, {@code window <fromMicros> <toMicros>}, {@code stop}
- * (answers the rows sent in the window), {@code forget <directory>}, {@code exit}.
+ * {@code produce <queue> <partitions> <rate>}, {@code produce-kafka <bootstrap> <topic>
+ * <partitions> <rate>}, {@code window <fromMicros> <toMicros>}, {@code stop} (answers the rows sent
+ * in the window), {@code forget <directory>}, {@code backlog <queue> <partitions>
+ * <rowsPerPartition>} (the peer benchmark's rows, {@link PeerRows}), {@code consumer <queue>
+ * <consumer>}, {@code exit}.
  */
 public final class StoreMain {
 
@@ -52,6 +56,17 @@ public final class StoreMain {
                 producer =
                     store.startProducer(
                         YPath.of(w[1]), Integer.parseInt(w[2]), Integer.parseInt(w[3]));
+            case "backlog" ->
+                PeerRows.fill(
+                    emulator.cluster(), w[1], Integer.parseInt(w[2]), Long.parseLong(w[3]));
+            case "consumer" -> {
+              emulator.cluster().createConsumer(YPath.of(w[2]));
+              emulator.cluster().registerConsumer(YPath.of(w[1]), YPath.of(w[2]), true);
+            }
+            case "produce-kafka" ->
+                producer =
+                    store.startKafkaProducer(
+                        w[1], w[2], Integer.parseInt(w[3]), Integer.parseInt(w[4]));
             case "window" -> producer.window(Long.parseLong(w[1]), Long.parseLong(w[2]));
             case "stop" -> {
               answers.println("ok " + producer.stop());

@@ -22,10 +22,11 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Item 6: a backlog drained by a Spark job with a small heap. This JVM runs an emulator holding the
- * backlog (so the rows do not count against the job's heap); each variant starts {@link
- * BacklogDrain} in a child JVM with {@code -Xmx<backlog-heap>} that reads the queue over HTTP and
- * writes an ordered output table of 8 tablets, then checks the output and the consumer here.
+ * The memory benchmark: a backlog drained by a Spark job with a small heap. This JVM runs an
+ * emulator holding the backlog (so the rows do not count against the job's heap); each variant
+ * starts {@link BacklogDrain} in a child JVM with {@code -Xmx<backlog-heap>} that reads the queue
+ * over HTTP and writes an ordered output table of 8 tablets, then checks the output and the
+ * consumer here.
  */
 final class BacklogBench {
 
@@ -124,7 +125,7 @@ final class BacklogBench {
       InMemoryCluster cluster = emulator.cluster();
       long perPartition = options.backlogRows() / options.partitions();
       long backlog = perPartition * options.partitions();
-      out.printf(Locale.ROOT, "item 6: filling a backlog of %,d rows%n", backlog);
+      out.printf(Locale.ROOT, "memory: filling a backlog of %,d rows%n", backlog);
       BenchQueues.queue(cluster, QUEUE, options.partitions(), perPartition);
       int k = 0;
       for (Variant v : variants) {
@@ -132,7 +133,7 @@ final class BacklogBench {
         String consumer = BenchQueues.consumer(cluster, QUEUE, "//backlog/consumer-" + k);
         String output = "//backlog/out-" + k;
         cluster.createOrderedTable(YPath.of(output), BenchQueues.COLUMNS, 8);
-        out.printf(Locale.ROOT, "item 6: %s, -Xmx%s child JVM%n", v.label(), options.backlogHeap());
+        out.printf(Locale.ROOT, "memory: %s, -Xmx%s child JVM%n", v.label(), options.backlogHeap());
         long started = System.nanoTime();
         Child child =
             startChild(emulator.url(), token, consumer, output, v, "yt:///backlog/checkpoint-" + k);
@@ -149,7 +150,7 @@ final class BacklogBench {
             new Outcome(v, child.exitCode, child.result, rowsOut, consumed, seconds, child.tail);
         out.printf(
             Locale.ROOT,
-            "item 6: exit %d, %s; rows out %,d, consumer at %,d of %,d, %.1f s%n",
+            "memory: exit %d, %s; rows out %,d, consumer at %,d of %,d, %.1f s%n",
             o.exitCode(),
             o.result(),
             rowsOut,

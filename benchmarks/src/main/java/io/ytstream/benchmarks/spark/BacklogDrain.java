@@ -9,11 +9,11 @@ import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.Trigger;
 
 /**
- * The child JVM of item 6 ({@link BacklogBench} starts it with a small {@code -Xmx}): drains a
- * queue's backlog through the {@code yt} source and sink over HTTP, AvailableNow, and prints one
- * line {@code RESULT rows=.. batches=.. seconds=.. peakHeapMiB=.. maxHeapMiB=..}, or {@code FAILED
- * <reason>} with exit code 1. The token comes in the environment variable {@code YT_TOKEN}, never
- * on the command line.
+ * The child JVM of the memory benchmark ({@link BacklogBench} starts it with a small {@code -Xmx}):
+ * drains a queue's backlog through the {@code yt} source and sink over HTTP, AvailableNow, and
+ * prints one line {@code RESULT rows=.. batches=.. seconds=.. peakHeapMiB=.. maxHeapMiB=..}, or
+ * {@code FAILED <reason>} with exit code 1. The token comes in the environment variable {@code
+ * YT_TOKEN}, never on the command line.
  *
  * <pre>
  * BacklogDrain &lt;proxy url&gt; &lt;queue&gt; &lt;consumer&gt; &lt;output&gt; &lt;max_rows_per_partition&gt;

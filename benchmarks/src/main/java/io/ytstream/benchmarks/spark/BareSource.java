@@ -15,10 +15,10 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
- * The bare DataSource V2 micro-batch source of benchmark item 1: it reads the pre-built rows of
- * {@link BareRows} and does nothing else, so its throughput is the limit a real source is measured
- * against. Options: {@code name} (the {@link BareRows} set) and {@code rows_per_batch} (rows per
- * partition per batch; default: everything in one batch). Used as {@code
+ * The bare DataSource V2 micro-batch source of the read-path benchmark: it reads the pre-built rows
+ * of {@link BareRows} and does nothing else, so its throughput is the limit a real source is
+ * measured against. Options: {@code name} (the {@link BareRows} set) and {@code rows_per_batch}
+ * (rows per partition per batch; default: everything in one batch). Used as {@code
  * format(BareSource.class.getName())}.
  */
 public final class BareSource implements TableProvider {

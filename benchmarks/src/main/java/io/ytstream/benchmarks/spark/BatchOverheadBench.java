@@ -13,11 +13,11 @@ import org.apache.spark.sql.streaming.StreamingQueryProgress;
 import org.apache.spark.sql.streaming.Trigger;
 
 /**
- * Item 4: the fixed cost of a micro-batch. {@code ProcessingTime(0)} over a one-partition queue
- * with {@code max_rows_per_partition=1}, so every batch has exactly one row, into the {@code noop}
- * sink; batches per second over {@link SparkBenchOptions#batches()} batches after {@link
- * SparkBenchOptions#SKIPPED_BATCHES}. The source is our {@code yt} source on the in-memory cluster
- * in every variant; only the checkpoint differs:
+ * The batch-overhead benchmark: the fixed cost of a micro-batch. {@code ProcessingTime(0)} over a
+ * one-partition queue with {@code max_rows_per_partition=1}, so every batch has exactly one row,
+ * into the {@code noop} sink; batches per second over {@link SparkBenchOptions#batches()} batches
+ * after {@link SparkBenchOptions#SKIPPED_BATCHES}. The source is our {@code yt} source on the
+ * in-memory cluster in every variant; only the checkpoint differs:
  *
  * <ul>
  *   <li>{@code floor}: {@link NoIoCheckpointFileManager}, Spark's cost with checkpoint writes that

@@ -14,9 +14,10 @@ import org.apache.spark.sql.streaming.StreamingQueryException;
 import org.apache.spark.sql.streaming.Trigger;
 
 /**
- * Item 3: the cost of the exactly-once modes. Source and sink {@code yt} on an in-memory cluster,
- * {@code select id, upper(payload)}, AvailableNow with the default {@code max_rows_per_partition}
- * (100,000, so several batches), checkpoints {@code yt:///} on the same cluster:
+ * The delivery-modes benchmark: the cost of the exactly-once modes. Source and sink {@code yt} on
+ * an in-memory cluster, {@code select id, upper(payload)}, AvailableNow with the default {@code
+ * max_rows_per_partition} (100,000, so several batches), checkpoints {@code yt:///} on the same
+ * cluster:
  *
  * <ul>
  *   <li>at-least-once and transactional append to an ordered table of 8 tablets (a transactional

@@ -18,8 +18,8 @@ import org.apache.hadoop.fs.Seekable;
 import org.apache.spark.sql.execution.streaming.checkpointing.CheckpointFileManager;
 
 /**
- * Spark's micro-batch floor for benchmark item 4: a checkpoint manager that keeps every file in a
- * map of this JVM and does no I/O at all. Selected with {@code
+ * Spark's micro-batch floor for the batch-overhead benchmark: a checkpoint manager that keeps every
+ * file in a map of this JVM and does no I/O at all. Selected with {@code
  * spark.sql.streaming.checkpointFileManagerClass}; Spark constructs it with {@code (Path,
  * Configuration)}. Directories exist implicitly; listing a directory finds the files directly in
  * it.

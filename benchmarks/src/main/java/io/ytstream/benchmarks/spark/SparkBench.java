@@ -13,10 +13,11 @@ import java.util.concurrent.Callable;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * Runs the Spark benchmarks of issue 8 (items 1, 2, 3, 4 and 6) in one JVM and one session, the
- * variants of an item side by side in every round, and prints the table with each target marked met
- * or not met; the table also goes to {@code <out>/spark-table.txt}. See {@link
- * SparkBenchOptions#USAGE} and benchmarks/README.md.
+ * Runs the Spark benchmarks (read path, delivery modes, per-batch overhead, memory) in one JVM and
+ * one session, the variants of a harness side by side in every round, and prints the table with
+ * each target marked met or not met; the table goes to {@code <out>/spark-table.txt}, the targets
+ * of the results file to {@code <out>/targets.md}. See {@link SparkBenchOptions#USAGE} and
+ * benchmarks/README.md.
  *
  * <pre>
  * java -Xmx3g &lt;Spark's add-opens&gt; -cp benchmarks.jar:&lt;spark-classpath.txt&gt; \
@@ -29,7 +30,7 @@ public final class SparkBench {
   private final SparkBenchOptions options;
   private final PrintStream out;
 
-  /** Per item: variant name -> samples over the measured rounds. */
+  /** Per harness: variant name -> samples over the measured rounds. */
   final Map<String, Samples> throughput = new LinkedHashMap<>();
 
   final Map<String, Samples> throughputRatio = new LinkedHashMap<>();
@@ -63,6 +64,8 @@ public final class SparkBench {
       String table = bench.table();
       Files.createDirectories(options.out());
       Files.writeString(options.out().resolve("spark-table.txt"), table, StandardCharsets.UTF_8);
+      Files.writeString(
+          options.out().resolve("targets.md"), bench.targets(), StandardCharsets.UTF_8);
       out.println();
       out.print(table);
     } catch (Exception e) {
@@ -76,10 +79,10 @@ public final class SparkBench {
   }
 
   void runAll() throws Exception {
-    if (options.items().contains(1)) {
+    if (options.runs(SparkBenchOptions.READ_PATH)) {
       ThroughputBench bench = new ThroughputBench(ctx);
       bench.setUp();
-      rounds("items 1-2 throughput", bench::round, throughput);
+      rounds("read path", bench::round, throughput);
       bench.tearDown();
       ratios(throughput, ThroughputBench.BARE, throughputRatio);
       Samples wire = new Samples();
@@ -90,25 +93,25 @@ public final class SparkBench {
       }
       throughputRatio.put("wire", wire);
     }
-    if (options.items().contains(3)) {
+    if (options.runs(SparkBenchOptions.MODES)) {
       ModeBench bench = new ModeBench(ctx);
-      rounds("item 3 modes", bench::round, modes);
+      rounds("delivery modes", bench::round, modes);
       ratios(modes, ModeBench.AT_LEAST_ONCE, modeRatio);
     }
-    if (options.items().contains(4)) {
+    if (options.runs(SparkBenchOptions.BATCH_OVERHEAD)) {
       BatchOverheadBench bench = new BatchOverheadBench(ctx);
       bench.setUp();
-      rounds("item 4 per-batch overhead", bench::round, overhead);
+      rounds("per-batch overhead", bench::round, overhead);
       bench.tearDown();
       ratios(overhead, BatchOverheadBench.FLOOR, overheadRatio);
     }
-    if (options.items().contains(6)) {
+    if (options.runs(SparkBenchOptions.MEMORY)) {
       backlog.addAll(new BacklogBench(options, out).run(BacklogBench.selectedVariants()));
     }
   }
 
   private void rounds(
-      String item, Callable<Map<String, Double>> round, Map<String, Samples> samples)
+      String bench, Callable<Map<String, Double>> round, Map<String, Samples> samples)
       throws Exception {
     if (options.warmup()) {
       long t = System.nanoTime();
@@ -116,7 +119,7 @@ public final class SparkBench {
       out.printf(
           Locale.ROOT,
           "%s: warm-up round (not counted) %.1f s: %s%n",
-          item,
+          bench,
           (System.nanoTime() - t) / 1e9,
           brief(warm));
     }
@@ -127,7 +130,7 @@ public final class SparkBench {
       out.printf(
           Locale.ROOT,
           "%s: round %d of %d, %.1f s: %s%n",
-          item,
+          bench,
           r,
           options.runs(),
           (System.nanoTime() - t) / 1e9,
@@ -170,7 +173,7 @@ public final class SparkBench {
       t.append(
           String.format(
               Locale.ROOT,
-              "Items 1-2, source throughput: %,d rows in %d partitions, select id, upper(payload)"
+              "Read path: %,d rows in %d partitions, select id, upper(payload)"
                   + " -> noop, one AvailableNow batch; rows/s of the batch (%s)%n",
               options.rowsPerPartition() * options.partitions(),
               options.partitions(),
@@ -182,11 +185,11 @@ public final class SparkBench {
         String target =
             switch (v) {
               case ThroughputBench.YT_MEMORY ->
-                  "item 1: × bare >= 0.8: " + verdict(throughputRatio.get(v), 0.8);
+                  "× bare >= 0.8: " + verdict(throughputRatio.get(v), 0.8);
               case ThroughputBench.YT_HTTP ->
                   String.format(
                       Locale.ROOT,
-                      "item 2: × yt in-memory %s >= 0.5: %s",
+                      "wire: × yt in-memory %s >= 0.5: %s",
                       throughputRatio.get("wire").format("%.2f"),
                       verdict(throughputRatio.get("wire"), 0.5));
               default -> "";
@@ -206,7 +209,7 @@ public final class SparkBench {
       t.append(
           String.format(
               Locale.ROOT,
-              "Item 3, mode cost: %,d rows, yt source and sink in-memory, yt:/// checkpoints,"
+              "Delivery modes: %,d rows, yt source and sink in-memory, yt:/// checkpoints,"
                   + " max_rows_per_partition 100000 (AvailableNow); rows/s over the batches (%s)%n",
               options.modeRows() / options.partitions() * options.partitions(),
               runs));
@@ -236,7 +239,7 @@ public final class SparkBench {
       t.append(
           String.format(
               Locale.ROOT,
-              "Item 4, per-batch overhead: ProcessingTime(0), 1 row per batch, yt source in-memory"
+              "Per-batch overhead: ProcessingTime(0), 1 row per batch, yt source in-memory"
                   + " -> noop; batches/s over %d batches after %d (%s)%n",
               options.batches(),
               SparkBenchOptions.SKIPPED_BATCHES,
@@ -278,7 +281,7 @@ public final class SparkBench {
       t.append(
           String.format(
               Locale.ROOT,
-              "Item 6, memory: a backlog of %,d rows (%d partitions) drained by a child JVM with"
+              "Memory: a backlog of %,d rows (%d partitions) drained by a child JVM with"
                   + " -Xmx%s over HTTP (yt source -> yt sink, AvailableNow)%n",
               backlogRows,
               options.partitions(),
@@ -302,6 +305,36 @@ public final class SparkBench {
         }
       }
       t.append('\n');
+    }
+    return t.toString();
+  }
+
+  /** The results file's rows of the targets this run measured (markdown table rows). */
+  String targets() {
+    StringBuilder t = new StringBuilder();
+    if (!throughput.isEmpty()) {
+      Samples r = throughputRatio.get(ThroughputBench.YT_MEMORY);
+      t.append(
+          String.format(
+              Locale.ROOT,
+              "| in-memory read path beside the bare DSv2 source | ≥ 0.8 × bare | %s× (%,.0f vs %,.0f"
+                  + " rows/s) | %s |%n",
+              r.format("%.2f"),
+              throughput.get(ThroughputBench.YT_MEMORY).median(),
+              throughput.get(ThroughputBench.BARE).median(),
+              PeerBench.verdict(r.median() >= 0.8)));
+    }
+    if (!modes.isEmpty()) {
+      Samples r = modeRatio.get(ModeBench.IDEMPOTENT);
+      t.append(
+          String.format(
+              Locale.ROOT,
+              "| idempotent receiver beside at-least-once | ≥ 0.8 × at-least-once | %s× (%,.0f vs"
+                  + " %,.0f rows/s) | %s |%n",
+              r.format("%.2f"),
+              modes.get(ModeBench.IDEMPOTENT).median(),
+              modes.get(ModeBench.AT_LEAST_ONCE).median(),
+              PeerBench.verdict(r.median() >= 0.8)));
     }
     return t.toString();
   }

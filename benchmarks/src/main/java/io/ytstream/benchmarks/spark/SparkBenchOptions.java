@@ -1,28 +1,30 @@
 package io.ytstream.benchmarks.spark;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
  * Sizes and choices of one {@link SparkBench} run.
  *
- * @param runs measured rounds per item (median [min–max] over them)
- * @param warmup whether each item first runs one unmeasured round (the first queries of a JVM pay
- *     for class loading and code generation)
- * @param items which of issue 8's items to run: 1 (with 2), 3, 4, 6
- * @param rows rows of items 1 and 2
- * @param partitions queue partitions of items 1–3 and 6
- * @param modeRows rows of item 3
- * @param batches measured batches of item 4 (after {@link #SKIPPED_BATCHES} unmeasured ones)
- * @param backlogRows the backlog of item 6
- * @param backlogHeap the child JVM's {@code -Xmx} for item 6
+ * @param runs measured rounds per harness (median [min–max] over them)
+ * @param warmup whether each harness first runs one unmeasured round (the first queries of a JVM
+ *     pay for class loading and code generation)
+ * @param benches which harnesses to run, of {@link #BENCHES}
+ * @param rows rows of the read-path benchmark
+ * @param partitions queue partitions of the read-path, modes and memory benchmarks
+ * @param modeRows rows of the modes benchmark
+ * @param batches measured batches of the batch-overhead benchmark (after {@link #SKIPPED_BATCHES}
+ *     unmeasured ones)
+ * @param backlogRows the backlog of the memory benchmark
+ * @param backlogHeap the memory benchmark's child JVM {@code -Xmx}
  * @param out where the table is written
  */
 record SparkBenchOptions(
     int runs,
     boolean warmup,
-    Set<Integer> items,
+    Set<String> benches,
     long rows,
     int partitions,
     long modeRows,
@@ -33,30 +35,38 @@ record SparkBenchOptions(
 
   static final int SKIPPED_BATCHES = 10;
 
+  static final String READ_PATH = "read-path";
+  static final String MODES = "modes";
+  static final String BATCH_OVERHEAD = "batch-overhead";
+  static final String MEMORY = "memory";
+
+  /** Every harness of {@link SparkBench}, in the order run. */
+  static final List<String> BENCHES = List.of(READ_PATH, MODES, BATCH_OVERHEAD, MEMORY);
+
   static final String USAGE =
-      "usage: SparkBench [--runs N] [--no-warmup] [--items 1,3,4,6] [--rows N] [--partitions P]"
-          + " [--mode-rows N] [--batches N] [--backlog-rows N] [--backlog-heap 1g] [--out DIR]";
+      "usage: SparkBench [--runs N] [--no-warmup] [--benches read-path,modes,batch-overhead,memory]"
+          + " [--rows N] [--partitions P] [--mode-rows N] [--batches N] [--backlog-rows N]"
+          + " [--backlog-heap 1g] [--out DIR]";
 
   static SparkBenchOptions defaults() {
-    return new SparkBenchOptions(
-        1,
-        true,
-        Set.of(1, 3, 4, 6),
-        2_000_000,
-        4,
-        1_000_000,
-        100,
-        5_000_000,
-        "1g",
-        Path.of("benchmarks", "target", "spark"));
+    return parse();
   }
 
   static SparkBenchOptions parse(String... args) {
-    SparkBenchOptions o = defaults();
+    int runs = 1;
+    boolean warmup = true;
+    Set<String> benches = new TreeSet<>(BENCHES);
+    long rows = 2_000_000;
+    int partitions = 4;
+    long modeRows = 1_000_000;
+    int batches = 100;
+    long backlogRows = 5_000_000;
+    String backlogHeap = "1g";
+    Path out = Path.of("benchmarks", "target", "spark");
     for (int i = 0; i < args.length; i++) {
       String flag = args[i];
       if (flag.equals("--no-warmup")) {
-        o = o.with(o.runs, false, o.items, o.rows, o.modeRows, o.batches, o.backlogRows);
+        warmup = false;
         continue;
       }
       if (i + 1 >= args.length) {
@@ -64,115 +74,33 @@ record SparkBenchOptions(
       }
       String value = args[++i];
       switch (flag) {
-        case "--runs" ->
-            o =
-                o.with(
-                    (int) positive(flag, value),
-                    o.warmup,
-                    o.items,
-                    o.rows,
-                    o.modeRows,
-                    o.batches,
-                    o.backlogRows);
-        case "--items" ->
-            o =
-                o.with(
-                    o.runs, o.warmup, items(value), o.rows, o.modeRows, o.batches, o.backlogRows);
-        case "--rows" ->
-            o =
-                o.with(
-                    o.runs,
-                    o.warmup,
-                    o.items,
-                    positive(flag, value),
-                    o.modeRows,
-                    o.batches,
-                    o.backlogRows);
-        case "--mode-rows" ->
-            o =
-                o.with(
-                    o.runs,
-                    o.warmup,
-                    o.items,
-                    o.rows,
-                    positive(flag, value),
-                    o.batches,
-                    o.backlogRows);
-        case "--batches" ->
-            o =
-                o.with(
-                    o.runs,
-                    o.warmup,
-                    o.items,
-                    o.rows,
-                    o.modeRows,
-                    (int) positive(flag, value),
-                    o.backlogRows);
-        case "--backlog-rows" ->
-            o =
-                o.with(
-                    o.runs,
-                    o.warmup,
-                    o.items,
-                    o.rows,
-                    o.modeRows,
-                    o.batches,
-                    positive(flag, value));
-        case "--partitions" ->
-            o =
-                new SparkBenchOptions(
-                    o.runs,
-                    o.warmup,
-                    o.items,
-                    o.rows,
-                    (int) positive(flag, value),
-                    o.modeRows,
-                    o.batches,
-                    o.backlogRows,
-                    o.backlogHeap,
-                    o.out);
-        case "--backlog-heap" ->
-            o =
-                new SparkBenchOptions(
-                    o.runs,
-                    o.warmup,
-                    o.items,
-                    o.rows,
-                    o.partitions,
-                    o.modeRows,
-                    o.batches,
-                    o.backlogRows,
-                    value,
-                    o.out);
-        case "--out" ->
-            o =
-                new SparkBenchOptions(
-                    o.runs,
-                    o.warmup,
-                    o.items,
-                    o.rows,
-                    o.partitions,
-                    o.modeRows,
-                    o.batches,
-                    o.backlogRows,
-                    o.backlogHeap,
-                    Path.of(value));
+        case "--runs" -> runs = (int) positive(flag, value);
+        case "--benches" -> benches = benches(value);
+        case "--rows" -> rows = positive(flag, value);
+        case "--partitions" -> partitions = (int) positive(flag, value);
+        case "--mode-rows" -> modeRows = positive(flag, value);
+        case "--batches" -> batches = (int) positive(flag, value);
+        case "--backlog-rows" -> backlogRows = positive(flag, value);
+        case "--backlog-heap" -> backlogHeap = value;
+        case "--out" -> out = Path.of(value);
         default -> throw new IllegalArgumentException("unknown flag " + flag + ". " + USAGE);
       }
     }
-    return o;
+    return new SparkBenchOptions(
+        runs,
+        warmup,
+        Set.copyOf(benches),
+        rows,
+        partitions,
+        modeRows,
+        batches,
+        backlogRows,
+        backlogHeap,
+        out);
   }
 
-  private SparkBenchOptions with(
-      int runs,
-      boolean warmup,
-      Set<Integer> items,
-      long rows,
-      long modeRows,
-      int batches,
-      long backlogRows) {
-    return new SparkBenchOptions(
-        runs, warmup, items, rows, partitions, modeRows, batches, backlogRows, backlogHeap, out);
+  boolean runs(String bench) {
+    return benches.contains(bench);
   }
 
   private static long positive(String flag, String value) {
@@ -189,25 +117,17 @@ record SparkBenchOptions(
     return n;
   }
 
-  private static Set<Integer> items(String value) {
-    Set<Integer> items = new TreeSet<>();
+  private static Set<String> benches(String value) {
+    Set<String> benches = new TreeSet<>();
     for (String part : value.split(",", -1)) {
-      int item;
-      try {
-        item = Integer.parseInt(part.trim());
-      } catch (NumberFormatException e) {
-        item = -1;
-      }
-      if (!Set.of(1, 2, 3, 4, 6).contains(item)) {
+      String bench = part.trim();
+      if (!BENCHES.contains(bench)) {
         throw new IllegalArgumentException(
-            "--items takes a comma list of 1, 2, 3, 4, 6 (2 runs with 1), got '"
-                + value
-                + "'. "
-                + USAGE);
+            "--benches takes a comma list of " + BENCHES + ", got '" + value + "'. " + USAGE);
       }
-      items.add(item == 2 ? 1 : item);
+      benches.add(bench);
     }
-    return items;
+    return benches;
   }
 
   long rowsPerPartition() {

@@ -16,8 +16,8 @@ import scala.Tuple2;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * Items 1 and 2: the same query ({@code select id, upper(payload)} into the {@code noop} sink, one
- * AvailableNow batch of every row) over five sources, one after the other in each round:
+ * The read-path benchmark: the same query ({@code select id, upper(payload)} into the {@code noop}
+ * sink, one AvailableNow batch of every row) over five sources, one after the other in each round:
  *
  * <ul>
  *   <li>{@code bare}: {@link BareSource} over pre-built rows, the limit;

@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,53 +45,8 @@ class LatencyBenchSmokeTest {
   }
 
   @Test
-  void everyVariantDeliversEveryRowOfItsWindowAndTheReportIsWritten() throws Exception {
-    LatencyOptions options = tiny();
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    LatencyBench bench =
-        new LatencyBench(
-            LatencyBench.session(2), options, new PrintStream(bytes, true, StandardCharsets.UTF_8));
-    try {
-      bench.runAll();
-    } finally {
-      bench.close();
-    }
-    String table = bench.writeReport();
-
-    assertEquals(1, bench.groups.size());
-    LatencyBench.Group g = bench.groups.get(0);
-    assertEquals(Variant.standard(), List.copyOf(g.stats().keySet()));
-    g.stats()
-        .forEach(
-            (v, s) -> {
-              assertTrue(s.complete(), v + ": " + s.delivered + " of " + s.expected + " rows");
-              assertTrue(s.p50 > 0 && s.p50 <= s.p99 && s.p99 <= s.max, v + " percentiles");
-            });
-    String log = bytes.toString(StandardCharsets.UTF_8);
-    assertTrue(
-        Pattern.compile("no task running at each boundary [^\\n]*: \\[[0-9]").matcher(log).find(),
-        "the task-free span of a boundary is reported: " + log);
-    assertTrue(table.contains("p99 / micro-batch p99"), table);
-    assertTrue(table.contains("rt-exactly-once p50 / bare-rt-exactly-once p50"), table);
-    assertTrue(table.contains("rt-append p50 / bare-rt p50"), table);
-    assertTrue(table.contains("met"), table);
-    String svg = Files.readString(out.resolve("latency.svg"));
-    assertEquals(
-        Variant.standard().size(), svg.split("<polyline").length - 1, "one line per variant");
-  }
-
-  @Test
-  void theEmulatorInAJvmOfItsOwnServesTheSourceTheWritersAndTheProducer() throws Exception {
-    LatencyOptions options =
-        tiny(
-            "--backends",
-            "emulator",
-            "--emulator-jvm",
-            "own",
-            "--variants",
-            "rt-append,bare-rt",
-            "--limit-load",
-            "producer");
+  void everyYtVariantDeliversEveryRowOfItsWindowAndTheReportIsWritten() throws Exception {
+    LatencyOptions options = tiny("--variants", "rt-exactly-once,rt-append,micro-batch");
     LatencyBench bench =
         new LatencyBench(
             LatencyBench.session(2),
@@ -103,12 +57,52 @@ class LatencyBenchSmokeTest {
     } finally {
       bench.close();
     }
-    LatencyStats s = bench.groups.get(0).stats().get(Variant.RT_APPEND);
-    assertTrue(s.complete(), s.delivered + " of " + s.expected + " rows");
-    assertTrue(s.p50 > 0, "latencies are positive across the two JVMs' clocks: " + s.p50);
-    LatencyStats limit = bench.groups.get(0).stats().get(Variant.BARE_RT);
+    String table = bench.writeReport();
+
+    assertEquals(1, bench.groups.size());
+    LatencyBench.Group g = bench.groups.get(0);
+    assertEquals(options.variants(), List.copyOf(g.stats().keySet()));
+    g.stats()
+        .forEach(
+            (v, s) -> {
+              assertTrue(s.complete(), v + ": " + s.delivered + " of " + s.expected + " rows");
+              assertTrue(s.p50 > 0 && s.p50 <= s.p99 && s.p99 <= s.max, v + " percentiles");
+            });
+    assertTrue(table.contains("| micro-batch | "), table);
+    assertEquals(table, Files.readString(out.resolve("latency-table.md")));
+    assertEquals("", Files.readString(out.resolve("targets.md")), "no Kafka figure, no target");
+  }
+
+  @Test
+  void kafkaAndTheEmulatorInJvmsOfTheirOwnServeTheSameWriter() throws Exception {
+    LatencyOptions options =
+        tiny(
+            "--backends",
+            "emulator",
+            "--emulator-jvm",
+            "own",
+            "--variants",
+            "rt-append,kafka-rt-append");
+    LatencyBench bench =
+        new LatencyBench(
+            LatencyBench.session(2),
+            options,
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    try {
+      bench.runAll();
+    } finally {
+      bench.close();
+    }
+    for (Variant v : options.variants()) {
+      LatencyStats s = bench.groups.get(0).stats().get(v);
+      assertTrue(s.complete(), v + ": " + s.delivered + " of " + s.expected + " rows");
+      assertTrue(s.p50 > 0, v + ": latencies are positive across the two JVMs' clocks: " + s.p50);
+    }
+    String table = bench.writeReport();
+    assertTrue(table.contains("| rt-append ÷ kafka-rt-append | "), table);
+    List<String> targets = Files.readAllLines(out.resolve("targets.md"));
+    assertEquals(2, targets.size(), String.join("\n", targets));
     assertTrue(
-        limit.complete(),
-        "the limit with a producer beside it: " + limit.delivered + " of " + limit.expected);
+        targets.get(0).startsWith("| real-time p50 beside Spark's Kafka source"), targets.get(0));
   }
 }

@@ -1,6 +1,5 @@
 package io.ytstream.benchmarks.latency;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,29 +16,27 @@ class LatencyOptionsTest {
     assertEquals(
         List.of(
             Variant.RT_APPEND,
+            Variant.KAFKA_RT_APPEND,
             Variant.MICRO_BATCH,
-            Variant.BARE_RT,
-            Variant.BARE_RT_EXACTLY_ONCE,
             Variant.RT_EXACTLY_ONCE),
         LatencyBench.inRound(all, 2));
-    assertEquals(all, LatencyBench.inRound(all, 6));
-    assertEquals(List.of(Variant.BARE_RT), LatencyBench.inRound(List.of(Variant.BARE_RT), 2));
+    assertEquals(all, LatencyBench.inRound(all, 5));
+    assertEquals(List.of(Variant.RT_APPEND), LatencyBench.inRound(List.of(Variant.RT_APPEND), 2));
   }
 
   @Test
-  void theControlRunsOnlyWhenNamed() {
-    assertTrue(!LatencyOptions.parse().variants().contains(Variant.BARE_RT_CONTROL));
-    assertEquals(
-        List.of(Variant.BARE_RT, Variant.BARE_RT_CONTROL),
-        LatencyOptions.parse("--variants", "bare-rt,bare-rt-control").variants());
+  void aVariantNamedTwiceIsRefused() {
     IllegalArgumentException twice =
         assertThrows(
             IllegalArgumentException.class,
-            () -> LatencyOptions.parse("--variants", "bare-rt, bare-rt"));
+            () -> LatencyOptions.parse("--variants", "rt-append, rt-append"));
     assertTrue(
-        twice.getMessage().contains("--variants names bare-rt twice in 'bare-rt, bare-rt'")
-            && twice.getMessage().contains("bare-rt-control"),
+        twice.getMessage().contains("--variants names rt-append twice in 'rt-append, rt-append'"),
         twice.getMessage());
+    IllegalArgumentException unknown =
+        assertThrows(
+            IllegalArgumentException.class, () -> LatencyOptions.parse("--variants", "kafka"));
+    assertTrue(unknown.getMessage().contains("kafka-rt-append"), unknown.getMessage());
   }
 
   @Test
@@ -59,12 +56,6 @@ class LatencyOptionsTest {
         assertThrows(
             IllegalArgumentException.class, () -> LatencyOptions.parse("--emulator-jvm", "x"));
     assertTrue(jvm.getMessage().contains("shared or own"), jvm.getMessage());
-    assertTrue(!d.producerForLimit());
-    assertTrue(LatencyOptions.parse("--limit-load", "producer").producerForLimit());
-    IllegalArgumentException load =
-        assertThrows(
-            IllegalArgumentException.class, () -> LatencyOptions.parse("--limit-load", "cpu"));
-    assertTrue(load.getMessage().contains("none or producer, got 'cpu'"), load.getMessage());
     LatencyOptions o =
         LatencyOptions.parse(
             "--rates",
@@ -74,11 +65,11 @@ class LatencyOptionsTest {
             "--backends",
             "inmemory,emulator",
             "--variants",
-            "bare-rt,rt-append",
+            "kafka-rt-append,rt-append",
             "--window",
             "30");
     assertEquals(List.of(1000, 10000), o.rates());
-    assertEquals(List.of(Variant.BARE_RT, Variant.RT_APPEND), o.variants());
+    assertEquals(List.of(Variant.KAFKA_RT_APPEND, Variant.RT_APPEND), o.variants());
     assertEquals(30, o.windowFor(60));
   }
 
@@ -115,28 +106,15 @@ class LatencyOptionsTest {
   @Test
   void runsPoolTheirRowsAndTheMaxIsTheMedianOfTheRunsMaxima() {
     LatencyStats a = new LatencyStats(3, new long[] {1000, 2000, 90_000});
-    LatencyStats b =
-        new LatencyStats(
-            2,
-            new long[] {3000, 40_000},
-            List.of(new GcPauses.Pause(0, 25_000, "G1 Young")),
-            new double[] {40.0, 12.0});
+    LatencyStats b = new LatencyStats(2, new long[] {3000, 40_000});
     LatencyStats c = new LatencyStats(2, new long[] {4000, 10_000});
     LatencyStats all = LatencyStats.pooled(List.of(a, b, c));
     assertEquals(7, all.expected);
     assertEquals(7, all.delivered);
     assertEquals(4.0, all.p50);
-    assertEquals(90.0, all.quantileMs(1));
+    assertEquals(90.0, all.p99);
     assertEquals(40.0, all.max, "median of 90, 40 and 10");
     assertEquals(3, all.runMaxima.length);
-    assertEquals(1, all.gcPauses);
-    assertEquals(25.0, all.gcLongestMs);
     assertEquals(10.0, LatencyStats.pooled(List.of(c, a)).max, "lower median of two");
-    assertEquals(2, all.boundaryGapsMs.length, "the gaps of every run, pooled");
-    assertEquals(3, all.runGapsMs.length, "and kept per run, in the runs' order");
-    assertArrayEquals(new double[] {12.0, 40.0}, all.runGapsMs[1]);
-    assertEquals(12.0, all.boundaryGapMs(50));
-    assertEquals(40.0, all.boundaryGapMs(100));
-    assertTrue(Double.isNaN(a.boundaryGapMs(50)), "no boundaries, no gap");
   }
 }

@@ -1,6 +1,6 @@
 package io.ytstream.benchmarks.latency;
 
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.LinkedHashMap;
@@ -11,59 +11,50 @@ import org.junit.jupiter.api.Test;
 
 class LatencyReportTest {
 
-  /** 100 rows with latencies {@code ms}, 2 ms, ..., 100 {@code ms}; no boundary gaps. */
+  /** 100 rows with latencies {@code ms}, 2 {@code ms}, ..., 100 {@code ms}. */
   private static LatencyStats scaled(long ms) {
     return new LatencyStats(100, LongStream.rangeClosed(1, 100).map(i -> i * ms * 1000).toArray());
   }
 
-  private static String table(Map<Variant, LatencyStats> stats) {
-    LatencyBench.Group g = new LatencyBench.Group("inmemory", 1000, 5, 32, "0", "0", stats);
-    return LatencyReport.table(List.of(g), LatencyOptions.parse());
+  private static List<LatencyBench.Group> groups(Map<Variant, LatencyStats> stats) {
+    return List.of(new LatencyBench.Group("emulator", 1000, 5, 12, "0", "0", stats));
   }
 
   @Test
-  void eachWriterIsHeldAgainstTheBareSourceWithTheSameWriter() {
+  void eachRealTimeVariantOfOursIsHeldAgainstKafkasWithTheSameWriter() {
     Map<Variant, LatencyStats> stats = new LinkedHashMap<>();
     stats.put(Variant.RT_EXACTLY_ONCE, scaled(3));
     stats.put(Variant.RT_APPEND, scaled(1));
-    stats.put(Variant.BARE_RT, scaled(1));
-    stats.put(Variant.BARE_RT_EXACTLY_ONCE, scaled(2));
+    stats.put(Variant.KAFKA_RT_APPEND, scaled(2));
 
-    String table = table(stats);
+    String table = LatencyReport.table(groups(stats), LatencyOptions.parse());
 
-    assertTrue(table.contains("| rt-exactly-once p50 / bare-rt-exactly-once p50 | 1.50 |"), table);
-    assertTrue(table.contains("| rt-append p50 / bare-rt p50 | 1.00 |"), table);
-    assertFalse(table.contains("rt-exactly-once p50 / bare-rt p50"), table);
+    assertTrue(table.contains("| rt-append ÷ kafka-rt-append | 0.50 | 0.50 |"), table);
+    assertTrue(table.contains("| rt-exactly-once ÷ kafka-rt-append | 1.50 | 1.50 |"), table);
   }
 
   @Test
-  void withoutTheExactlyOnceLimitTheAppendLimitIsUsedAndNamed() {
+  void theResultsRowsMarkOurAppendVariantAgainstKafkas() {
     Map<Variant, LatencyStats> stats = new LinkedHashMap<>();
-    stats.put(Variant.RT_EXACTLY_ONCE, scaled(3));
-    stats.put(Variant.BARE_RT, scaled(1));
+    stats.put(Variant.RT_APPEND, scaled(3));
+    stats.put(Variant.KAFKA_RT_APPEND, scaled(2));
 
-    String table = table(stats);
+    List<String> rows = LatencyReport.targets(groups(stats)).lines().toList();
 
-    assertTrue(table.contains("| rt-exactly-once p50 / bare-rt p50 | 3.00 |"), table);
+    assertEquals(2, rows.size(), rows.toString());
+    assertTrue(rows.get(0).contains("real-time p50"), rows.get(0));
+    assertTrue(rows.get(0).contains("1.50× (150 vs 100 ms) | **not met** |"), rows.get(0));
+    assertTrue(rows.get(1).contains("real-time p99"), rows.get(1));
+    stats.put(Variant.RT_APPEND, scaled(1));
     assertTrue(
-        table.contains("| rt-exactly-once p99 / bare-rt p99 | 3.00 |  | ≤ 1.50 | not met |"),
-        table);
+        LatencyReport.targets(groups(stats)).lines().allMatch(l -> l.endsWith("| met |")),
+        "at or below Kafka's is met");
   }
 
   @Test
-  void theControlIsHeldAgainstTheLimitItRepeats() {
+  void withoutKafkaThereIsNoTargetRow() {
     Map<Variant, LatencyStats> stats = new LinkedHashMap<>();
-    stats.put(Variant.BARE_RT, scaled(2));
-    stats.put(Variant.BARE_RT_CONTROL, scaled(3));
-
-    String table = table(stats);
-
-    assertTrue(
-        table.contains("| bare-rt-control p50 / bare-rt p50 | 1.50 |  | ≤ 2.00 | met |"), table);
-    assertTrue(
-        table.contains(
-            "| bare-rt-control max / bare-rt max (batch-boundary gap) | 1.50 |  | ≤ 1.00 |"
-                + " not met |"),
-        table);
+    stats.put(Variant.RT_APPEND, scaled(1));
+    assertEquals("", LatencyReport.targets(groups(stats)));
   }
 }

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs every Spark harness once at tiny sizes, so that a broken harness fails the build; the
- * figures themselves mean nothing here. Item 6 runs its first variant only (one child JVM).
+ * figures themselves mean nothing here. The memory benchmark runs its first variant only (one child
+ * JVM).
  */
 class SparkBenchSmokeTest {
 
@@ -27,8 +28,8 @@ class SparkBenchSmokeTest {
             "--runs",
             "1",
             "--no-warmup",
-            "--items",
-            "1,3,4",
+            "--benches",
+            "read-path,modes,batch-overhead",
             "--rows",
             "2000",
             "--mode-rows",
@@ -54,12 +55,15 @@ class SparkBenchSmokeTest {
                 assertTrue(s.size() == 1 && s.median() > 0, variant + " has a figure: " + s));
       }
       assertEquals(1.0, bench.throughputRatio.get(ThroughputBench.BARE).median(), 1e-9);
-      assertTrue(bench.throughputRatio.containsKey("wire"), "item 2's ratio is computed");
+      assertTrue(bench.throughputRatio.containsKey("wire"), "the wire cost is computed");
 
       String table = bench.table();
-      assertTrue(table.contains("Items 1-2"), table);
-      assertTrue(table.contains("Item 3"), table);
-      assertTrue(table.contains("Item 4"), table);
+      assertTrue(table.contains("Read path"), table);
+      assertTrue(table.contains("Delivery modes"), table);
+      assertTrue(table.contains("Per-batch overhead"), table);
+      String targets = bench.targets();
+      assertEquals(2, targets.lines().count(), targets);
+      assertTrue(targets.contains("bare DSv2") && targets.contains("idempotent"), targets);
       assertTrue(
           table.contains("met (>=") || table.contains("NOT MET"), "targets are marked: " + table);
     }

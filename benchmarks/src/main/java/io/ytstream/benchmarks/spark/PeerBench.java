@@ -1,0 +1,290 @@
+package io.ytstream.benchmarks.spark;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.from_json;
+
+import io.ytstream.benchmarks.latency.ChildProcessStore;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeoutException;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.StreamingQueryException;
+import org.apache.spark.sql.streaming.Trigger;
+
+/**
+ * The peer benchmark: the same backlog drained by the same Spark session with {@code
+ * Trigger.AvailableNow} into the {@code noop} sink, (a) from Apache Kafka's broker through Spark's
+ * {@code kafka} source, the JSON value parsed by {@code from_json} into typed columns, and (b) from
+ * the emulator through our {@code yt} source over HTTP. Both servers run in JVMs of their own
+ * ({@link KafkaBroker}, {@link ChildProcessStore}), so this JVM's CPU time is the connector's cost,
+ * what a user pays in executors. Same batch size, the same {@code file://} checkpoint kind; one
+ * unmeasured round, then rounds in which the two alternate who goes first. Writes {@code
+ * peer-table.md} and {@code targets.md} to {@code --out}.
+ *
+ * <pre>
+ * java -Xmx4g &lt;Spark's add-opens&gt; -cp benchmarks.jar:&lt;spark-classpath.txt&gt; \
+ *     io.ytstream.benchmarks.spark.PeerBench --rounds 3
+ * </pre>
+ */
+public final class PeerBench {
+
+  static final String KAFKA = "Spark kafka source, from_json";
+  static final String YT = "ytstream yt source, HTTP";
+  static final double RATE_TARGET = 2.0;
+  static final double CPU_TARGET = 1.0 / 3;
+
+  private static final String TOPIC = "peer";
+  private static final String QUEUE = "//peer/queue";
+
+  private final SparkSession spark;
+  private final PeerBenchOptions options;
+  private final PrintStream out;
+  private final String kafkaBootstrap;
+  private final ChildProcessStore emulator;
+  private final Path scratch;
+  private final com.sun.management.OperatingSystemMXBean os =
+      (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+  private int queries;
+
+  final Map<String, Samples> rowsPerSecond = new LinkedHashMap<>();
+  final Map<String, Samples> cpuMicrosPerRow = new LinkedHashMap<>();
+  final Samples rateRatio = new Samples();
+  final Samples cpuRatio = new Samples();
+
+  PeerBench(
+      SparkSession spark,
+      PeerBenchOptions options,
+      PrintStream out,
+      String kafkaBootstrap,
+      ChildProcessStore emulator)
+      throws IOException {
+    this.spark = spark;
+    this.options = options;
+    this.out = out;
+    this.kafkaBootstrap = kafkaBootstrap;
+    this.emulator = emulator;
+    this.scratch = Files.createTempDirectory("ytstream-peer-bench");
+  }
+
+  public static void main(String[] args) throws Exception {
+    PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+    PeerBenchOptions options;
+    try {
+      options = PeerBenchOptions.parse(args);
+    } catch (IllegalArgumentException e) {
+      out.println(e.getMessage());
+      System.exit(2);
+      return;
+    }
+    SparkSession spark = BenchSession.getOrCreate();
+    int code = 0;
+    try {
+      out.print(run(spark, options, out));
+    } catch (Exception e) {
+      out.println("peer benchmark failed: " + e);
+      e.printStackTrace(out);
+      code = 1;
+    } finally {
+      spark.stop();
+    }
+    System.exit(code);
+  }
+
+  /** Starts both servers, fills them, runs the rounds, writes and returns the table. */
+  static String run(SparkSession spark, PeerBenchOptions options, PrintStream out)
+      throws Exception {
+    String token = UUID.randomUUID().toString();
+    String cluster = "peer-" + token.substring(0, 8);
+    long t = System.nanoTime();
+    try (KafkaBroker broker = KafkaBroker.start("1g");
+        ChildProcessStore emulator = new ChildProcessStore(cluster, token, List.of("-Xmx3g"))) {
+      spark.conf().set("spark.hadoop.yt.token", token);
+      try {
+        broker.fill(TOPIC, options.partitions(), options.rowsPerPartition());
+        emulator.backlog(QUEUE, options.partitions(), options.rowsPerPartition());
+        out.printf(
+            Locale.ROOT,
+            "peer benchmark: %,d rows in Kafka (%s) and in the emulator (%s), %.1f s%n",
+            options.backlog(),
+            broker.bootstrap(),
+            emulator.address(),
+            (System.nanoTime() - t) / 1e9);
+        PeerBench bench = new PeerBench(spark, options, out, broker.bootstrap(), emulator);
+        try {
+          bench.runRounds();
+        } finally {
+          BenchContext.deleteQuietly(bench.scratch);
+        }
+        String table = bench.table();
+        Files.createDirectories(options.out());
+        Files.writeString(options.out().resolve("peer-table.md"), table, StandardCharsets.UTF_8);
+        Files.writeString(
+            options.out().resolve("targets.md"), bench.targets(), StandardCharsets.UTF_8);
+        return table;
+      } finally {
+        spark.conf().unset("spark.hadoop.yt.token");
+      }
+    }
+  }
+
+  void runRounds() throws Exception {
+    if (options.warmup()) {
+      out.println("peer benchmark: warm-up round (not counted): " + brief(round(0)));
+    }
+    for (int r = 1; r <= options.rounds(); r++) {
+      Map<String, double[]> result = round(r);
+      result.forEach(
+          (k, v) -> {
+            rowsPerSecond.computeIfAbsent(k, x -> new Samples()).add(v[0]);
+            cpuMicrosPerRow.computeIfAbsent(k, x -> new Samples()).add(v[1]);
+          });
+      rateRatio.add(result.get(YT)[0] / result.get(KAFKA)[0]);
+      cpuRatio.add(result.get(YT)[1] / result.get(KAFKA)[1]);
+      out.printf(
+          Locale.ROOT, "peer benchmark: round %d of %d: %s%n", r, options.rounds(), brief(result));
+    }
+  }
+
+  /** One round: {rows/s, CPU µs per row} of each source; odd rounds start with Kafka. */
+  private Map<String, double[]> round(int r) throws TimeoutException, StreamingQueryException {
+    Map<String, double[]> result = new LinkedHashMap<>();
+    if (r % 2 == 1) {
+      result.put(KAFKA, drain(kafka()));
+      result.put(YT, drain(yt()));
+    } else {
+      result.put(YT, drain(yt()));
+      result.put(KAFKA, drain(kafka()));
+    }
+    Map<String, double[]> ordered = new LinkedHashMap<>();
+    ordered.put(KAFKA, result.get(KAFKA));
+    ordered.put(YT, result.get(YT));
+    return ordered;
+  }
+
+  private Dataset<Row> kafka() {
+    return spark
+        .readStream()
+        .format("kafka")
+        .option("kafka.bootstrap.servers", kafkaBootstrap)
+        .option("subscribe", TOPIC)
+        .option("startingOffsets", "earliest")
+        .option("maxOffsetsPerTrigger", Long.toString(options.batchRows()))
+        .load()
+        .selectExpr("CAST(value AS STRING) AS json")
+        .select(from_json(col("json"), PeerRows.SCHEMA).alias("row"))
+        .select("row.id", "row.payload");
+  }
+
+  private Dataset<Row> yt() {
+    String consumer = "//peer/consumer-" + (++queries);
+    emulator.consumer(QUEUE, consumer);
+    return spark
+        .readStream()
+        .format("yt")
+        .option("proxy", emulator.address())
+        .option("consumer_path", consumer)
+        .option("max_rows_per_partition", Long.toString(options.batchRowsPerPartition()))
+        .load(QUEUE)
+        .select("id", "payload");
+  }
+
+  /** Drains the backlog once; returns rows/s of the batches and this JVM's CPU µs per row. */
+  private double[] drain(Dataset<Row> rows) throws TimeoutException, StreamingQueryException {
+    System.gc(); // neither source pays for the other's garbage
+    String checkpoint = scratch.resolve("checkpoint-" + (++queries)).toUri().toString();
+    long cpuBefore = os.getProcessCpuTime();
+    StreamingQuery query =
+        rows.writeStream()
+            .format("noop")
+            .option("checkpointLocation", checkpoint)
+            .trigger(Trigger.AvailableNow())
+            .start();
+    query.awaitTermination();
+    long cpuNanos = os.getProcessCpuTime() - cpuBefore;
+    long read = QueryFigures.rows(query);
+    if (read != options.backlog()) {
+      throw new IllegalStateException(
+          "a peer query read " + read + " rows, expected " + options.backlog());
+    }
+    return new double[] {QueryFigures.rowsPerSecond(query), cpuNanos / 1e3 / read};
+  }
+
+  private static String brief(Map<String, double[]> result) {
+    StringBuilder b = new StringBuilder();
+    result.forEach(
+        (k, v) ->
+            b.append(b.length() == 0 ? "" : "; ")
+                .append(
+                    String.format(Locale.ROOT, "%s %,.0f rows/s, %.2f µs CPU/row", k, v[0], v[1])));
+    return b.toString();
+  }
+
+  static String verdict(boolean met) {
+    return met ? "met" : "**not met**";
+  }
+
+  /** The two target rows of the results file. */
+  String targets() {
+    return String.format(
+            Locale.ROOT,
+            "| rows/s beside Spark's Kafka source (AvailableNow, typed) | ≥ 2 × Kafka's | %s× (%,.0f"
+                + " vs %,.0f rows/s) | %s |%n",
+            rateRatio.format("%.2f"),
+            rowsPerSecond.get(YT).median(),
+            rowsPerSecond.get(KAFKA).median(),
+            verdict(rateRatio.median() >= RATE_TARGET))
+        + String.format(
+            Locale.ROOT,
+            "| Spark JVM CPU per row beside Kafka's | ≤ 1/3 of Kafka's | %s× (%.2f vs %.2f µs/row) |"
+                + " %s |%n",
+            cpuRatio.format("%.2f"),
+            cpuMicrosPerRow.get(YT).median(),
+            cpuMicrosPerRow.get(KAFKA).median(),
+            verdict(cpuRatio.median() <= CPU_TARGET));
+  }
+
+  String table() {
+    StringBuilder t = new StringBuilder();
+    t.append(
+        String.format(
+            Locale.ROOT,
+            "### Peer: Spark's Kafka source beside ours%n%n"
+                + "%,d rows (id, 40-byte string) in %d partitions, AvailableNow, %,d rows per batch,"
+                + " noop sink, file:// checkpoints; %d rounds after %s; median [min–max]. CPU: the"
+                + " Spark JVM's process CPU time (the servers run in JVMs of their own).%n%n",
+            options.backlog(),
+            options.partitions(),
+            options.batchRowsPerPartition() * options.partitions(),
+            options.rounds(),
+            options.warmup() ? "a warm-up round" : "no warm-up"));
+    t.append("| source | rows/s | CPU µs/row |\n|---|---|---|\n");
+    for (String v : List.of(KAFKA, YT)) {
+      t.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %s | %s |%n",
+              v,
+              rowsPerSecond.get(v).format("%,.0f"),
+              cpuMicrosPerRow.get(v).format("%.2f")));
+    }
+    t.append(
+        String.format(
+            Locale.ROOT,
+            "| ours ÷ Kafka's | %s | %s |%n%n",
+            rateRatio.format("%.2f"),
+            cpuRatio.format("%.2f")));
+    return t.toString();
+  }
+}
