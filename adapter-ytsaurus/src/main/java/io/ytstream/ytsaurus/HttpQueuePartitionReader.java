@@ -154,20 +154,23 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
     }
 
     private QueueRow toQueueRow() {
-      if (!(rowIndex instanceof Long index)) {
+      OptionalLong index = UntypedValues.integer(rowIndex);
+      if (index.isEmpty()) {
         throw new YtTransportException(
             "pull_queue_consumer returned a row without $row_index for " + partition, null);
       }
-      if (tablet instanceof Long t && t != partition.index()) {
+      OptionalLong t = UntypedValues.integer(tablet);
+      if (t.isPresent() && t.getAsLong() != partition.index()) {
         throw new YtTransportException(
-            "pull_queue_consumer for " + partition + " returned a row of tablet " + t, null);
+            "pull_queue_consumer for " + partition + " returned a row of tablet " + t.getAsLong(),
+            null);
       }
       return new QueueRow(
           partition.index(),
-          index,
+          index.getAsLong(),
           data(),
-          optionalLong(timestamp),
-          optionalLong(cumulativeDataWeight));
+          UntypedValues.integer(timestamp),
+          UntypedValues.integer(cumulativeDataWeight));
     }
 
     private Row data() {
@@ -188,9 +191,5 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
     List<QueueRow> rows() {
       return rows;
     }
-  }
-
-  private static OptionalLong optionalLong(Object value) {
-    return value instanceof Long l ? OptionalLong.of(l) : OptionalLong.empty();
   }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ytstream.core.error.CommitOutcomeUnknownException;
+import io.ytstream.core.error.YtErrorCode;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -24,10 +25,10 @@ import javax.net.ssl.SSLHandshakeException;
 
 /**
  * Sends v4 commands: {@code <method> <proxy>/api/v4/<command>} with the parameters as JSON in
- * {@code X-YT-Parameters} ({@code X-YT-Header-Format: json}), JSON formats ({@code
- * encode_utf8=false} for structured answers, {@code true} for rows, see {@link JsonRows}), a
- * timeout on every request, bounded retries with exponential backoff where {@link Repeat} allows
- * them, and errors parsed into {@link YtHttpException}.
+ * {@code X-YT-Parameters} ({@link #HEADER_FORMAT}), GUID mutation ids ({@link MutationId}), JSON
+ * formats ({@code encode_utf8=false} for structured answers, {@code true} for rows, see {@link
+ * JsonRows}), a timeout on every request, bounded retries with exponential backoff where {@link
+ * Repeat} allows them, and errors parsed into {@link YtHttpException}.
  */
 final class YtHttpClient {
 
@@ -45,6 +46,16 @@ final class YtHttpClient {
   static final String TABULAR_OUTPUT_FORMAT =
       "{\"$value\":\"json\",\"$attributes\":{\"encode_utf8\":true,"
           + "\"stringify_nan_and_infinity\":true}}";
+
+  /**
+   * How the proxy reads {@code X-YT-Parameters}: JSON whose strings are text, not bytes. With plain
+   * {@code json} ({@code encode_utf8=%true} by default) each character is one byte, so a non-ASCII
+   * path would reach the server as the wrong bytes ({@code yt/yt/server/http_proxy/formats.cpp},
+   * {@code InferHeaderFormat} parses this header as YSON). The parameters are ASCII on the wire:
+   * anything else is sent as a JSON escape (backslash, u, four hex digits), which this format
+   * decodes to UTF-8.
+   */
+  static final String HEADER_FORMAT = "<encode_utf8=%false>json";
 
   private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
 
@@ -103,7 +114,7 @@ final class YtHttpClient {
   byte[] send(URI proxy, Command command, ObjectNode params, byte[] body, Repeat repeat) {
     ObjectNode sent = params.deepCopy();
     if (repeat == Repeat.MUTATION_ID) {
-      sent.put("mutation_id", UUID.randomUUID().toString());
+      sent.put("mutation_id", MutationId.random());
       sent.put("retry", false);
     }
     String correlationId = UUID.randomUUID().toString();
@@ -155,6 +166,7 @@ final class YtHttpClient {
       YtHttpException error =
           errors.parse(
               command.wireName(),
+              proxy,
               status,
               response.body(),
               errorHeader,
@@ -184,7 +196,8 @@ final class YtHttpClient {
         log(null, config.proxy(), "", null, attempt, response.statusCode(), "");
         if (response.statusCode() != 200) {
           throw errors.parse(
-              "hosts",
+              "GET /hosts",
+              config.proxy(),
               response.statusCode(),
               response.body(),
               response.headers().firstValue("X-YT-Error"),
@@ -214,7 +227,7 @@ final class YtHttpClient {
     HttpRequest.Builder builder =
         authorized(HttpRequest.newBuilder(URI.create(proxy + "/api/v4/" + command.wireName())))
             .timeout(config.requestTimeout())
-            .header("X-YT-Header-Format", "json")
+            .header("X-YT-Header-Format", HEADER_FORMAT)
             .header("X-YT-Parameters", parameters)
             .header("X-YT-Correlation-Id", correlationId)
             .header(
@@ -299,9 +312,33 @@ final class YtHttpClient {
     return repeat == Repeat.READ || repeat == Repeat.MUTATION_ID || repeat == Repeat.IDEMPOTENT;
   }
 
-  /** Codes that say "try again" for a read: throttling and mount info not ready yet. */
+  /**
+   * Codes after which a read is tried again, as the Python client retries them ({@code
+   * yt/python/yt/wrapper/dynamic_table_commands.py}, {@code get_dynamic_table_retriable_errors};
+   * numbers from {@code yt/yt/client/tablet_client/public.h} and {@code yt/yt/core/rpc/public.h}).
+   */
+  static final List<Integer> TRANSIENT_READ_CODES =
+      List.of(
+          YtErrorCode.NO_SUCH_TABLET, // 1701
+          YtErrorCode.TABLET_NOT_MOUNTED, // 1702
+          YtErrorCode.TABLE_MOUNT_INFO_NOT_READY, // 1707
+          YtErrorCode.ROW_IS_BLOCKED, // 1712
+          1713, // BlockedRowWaitTimeout
+          1721, // NoSuchCell
+          YtErrorCode.REQUEST_THROTTLED, // 1725
+          1735, // ChunkIsNotPreloaded
+          1736, // NoInSyncReplicas
+          102, // NoSuchService
+          105, // Unavailable: "Proxy is unavailable" (http_proxy/context.cpp)
+          108); // RequestQueueSizeLimitExceeded
+
   private static boolean transientCode(YtHttpException error) {
-    return error.hasCode(1725) || error.hasCode(1707) || error.hasCode(1712);
+    for (int code : TRANSIENT_READ_CODES) {
+      if (error.hasCode(code)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void pause(int attempt) {

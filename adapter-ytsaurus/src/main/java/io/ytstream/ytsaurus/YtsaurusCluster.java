@@ -39,7 +39,7 @@ public final class YtsaurusCluster implements YtCluster {
   private final Consumer<ProxyConnection> release;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final JsonRows rows;
-  private final ConsumerRows consumerRows;
+  private final ConsumerRowQueries consumerRows;
   private final Set<ScheduledFuture<?>> pingers = ConcurrentHashMap.newKeySet();
 
   private final QueuePartitionReader queueReader = new HttpQueuePartitionReader(this);
@@ -54,7 +54,7 @@ public final class YtsaurusCluster implements YtCluster {
     this.connection = connection;
     this.release = release;
     this.rows = new JsonRows();
-    this.consumerRows = new ConsumerRows(this);
+    this.consumerRows = new ConsumerRowQueries(this);
   }
 
   /** A handle with a connection of its own, closed with it. */
@@ -121,7 +121,7 @@ public final class YtsaurusCluster implements YtCluster {
     }
   }
 
-  ConsumerRows consumerRows() {
+  ConsumerRowQueries consumerRows() {
     return consumerRows;
   }
 
