@@ -9,6 +9,9 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.ytstream.core.error.CommitOutcomeUnknownException;
 import io.ytstream.core.error.YtException;
+import io.ytstream.core.schema.Yson;
+import io.ytstream.core.schema.YsonAttributed;
+import io.ytstream.core.schema.YsonUint64;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URLDecoder;
@@ -132,10 +135,11 @@ final class ProxyHandler implements HttpHandler {
       exchange.getResponseHeaders().set("Content-Type", "application/octet-stream");
       send(exchange, 200, bytes);
     } else if (result instanceof CommandSpec.Tabular tabular) {
-      exchange.getResponseHeaders().set("Content-Type", "application/json");
+      exchange.getResponseHeaders().set("Content-Type", request.outputFormat().mimeType());
       send(exchange, 200, request.outputFormat().writeRows(tabular.rows(), tabular.types()));
     } else {
-      sendJson(exchange, 200, (JsonNode) result);
+      exchange.getResponseHeaders().set("Content-Type", request.outputFormat().mimeType());
+      send(exchange, 200, request.outputFormat().writeStructured((JsonNode) result));
     }
   }
 
@@ -174,10 +178,10 @@ final class ProxyHandler implements HttpHandler {
     String header = headers.getFirst("X-YT-Parameters");
     if (header != null && !header.isBlank()) {
       if (yson) {
-        throw CommandError.badRequest(
-            "the emulator reads X-YT-Parameters as JSON only: send X-YT-Header-Format: json");
+        mergeYson(parameters, header);
+      } else {
+        mergeObject(parameters, header, "X-YT-Parameters");
       }
-      mergeObject(parameters, header, "X-YT-Parameters");
     }
     byte[] body;
     try (InputStream in = exchange.getRequestBody()) {
@@ -188,12 +192,28 @@ final class ProxyHandler implements HttpHandler {
       mergeObject(parameters, new String(body, StandardCharsets.UTF_8), "the request body");
       body = new byte[0];
     }
+    // formats.cpp, GetDefaultFormatNodeForDataType: json for structured data, text YSON for
+    // tabular data (input and output alike).
+    WireFormat inputDefault =
+        spec.inputType().equals("tabular") ? WireFormat.tabularDefault() : WireFormat.json(true);
+    WireFormat outputDefault =
+        spec.outputType().equals("tabular") ? WireFormat.tabularDefault() : WireFormat.json(true);
     return new CommandRequest(
         spec.name(),
         parameters,
         body,
-        WireFormat.parse(headers.getFirst("X-YT-Input-Format"), yson),
-        WireFormat.parse(headers.getFirst("X-YT-Output-Format"), yson),
+        WireFormat.infer(
+            "input",
+            headers.getFirst("X-YT-Input-Format"),
+            yson,
+            headers.getFirst("Content-Type"),
+            inputDefault),
+        WireFormat.infer(
+            "output",
+            headers.getFirst("X-YT-Output-Format"),
+            yson,
+            headers.getFirst("Accept"),
+            outputDefault),
         proxyIndex);
   }
 
@@ -208,6 +228,61 @@ final class ProxyHandler implements HttpHandler {
       throw CommandError.badRequest(where + " must be a JSON map of parameters");
     }
     into.setAll(object);
+  }
+
+  /** {@code X-YT-Parameters} in text YSON ({@code X-YT-Header-Format: yson}). */
+  private static void mergeYson(ObjectNode into, String header) {
+    Object node;
+    try {
+      node = Yson.parse(header.strip().getBytes(StandardCharsets.ISO_8859_1));
+    } catch (IllegalArgumentException e) {
+      throw CommandError.badRequest("Unable to parse parameters from headers: " + e.getMessage());
+    }
+    if (!(node instanceof Map<?, ?> map)) {
+      throw CommandError.badRequest("X-YT-Parameters must be a YSON map of parameters");
+    }
+    map.forEach((k, v) -> into.set(String.valueOf(k), ysonToJson(v)));
+  }
+
+  /**
+   * A YSON parameter value as the JSON tree the commands read; a value with attributes (a rich
+   * YPath) becomes its text form {@code <attributes>value}, which path parameters parse.
+   */
+  private static JsonNode ysonToJson(Object value) {
+    JsonNodeFactory nodes = JsonNodeFactory.instance;
+    if (value == null) {
+      return nodes.nullNode();
+    }
+    if (value instanceof byte[] bytes) {
+      return nodes.textNode(new String(bytes, StandardCharsets.UTF_8));
+    }
+    if (value instanceof Long l) {
+      return nodes.numberNode(l);
+    }
+    if (value instanceof YsonUint64 u) {
+      return nodes.numberNode(u.toBigInteger());
+    }
+    if (value instanceof Double d) {
+      return nodes.numberNode(d);
+    }
+    if (value instanceof Boolean b) {
+      return nodes.booleanNode(b);
+    }
+    if (value instanceof List<?> list) {
+      ArrayNode array = nodes.arrayNode();
+      list.forEach(item -> array.add(ysonToJson(item)));
+      return array;
+    }
+    if (value instanceof Map<?, ?> map) {
+      ObjectNode object = nodes.objectNode();
+      map.forEach((k, v) -> object.set(String.valueOf(k), ysonToJson(v)));
+      return object;
+    }
+    YsonAttributed attributed = (YsonAttributed) value;
+    String attributes = Yson.toText(attributed.attributes());
+    JsonNode inner = ysonToJson(attributed.value());
+    return nodes.textNode(
+        "<" + attributes.substring(1, attributes.length() - 1) + ">" + inner.asText());
   }
 
   /** Query-string values are text; numbers and booleans are recognized. */

@@ -706,7 +706,8 @@ final class TypedJson {
     return NODES.textNode(Double.isNaN(value) ? "nan" : value > 0 ? "inf" : "-inf");
   }
 
-  private String escapedKey(String key) {
+  /** A map key as JSON writes it: one more {@code $} before a leading {@code $}. */
+  String escapedKey(String key) {
     return jsonKey(key.startsWith("$") ? "$" + key : key);
   }
 

@@ -124,7 +124,7 @@ public final class YtEmulator implements AutoCloseable {
               spec.name(),
               parameters,
               request.body(),
-              request.inputFormat().encodeUtf8(),
+              request.inputFormat().spec(),
               request.proxyIndex(),
               tx));
     }
@@ -148,8 +148,8 @@ public final class YtEmulator implements AutoCloseable {
               entry.command(),
               parameters,
               entry.body(),
-              WireFormat.json(entry.inputEncodeUtf8()),
-              WireFormat.plainJson(),
+              WireFormat.fromSpec(entry.inputFormat()),
+              WireFormat.json(false),
               Math.min(entry.proxyIndex(), options.proxyCount() - 1));
       try {
         Object result = spec.handler().run(request);

@@ -255,7 +255,7 @@ class EmulatorProtocolTest {
             base(),
             "insert_rows",
             "{\"path\":\"//home/q\"}",
-            "{\"$tablet_index\":1,\"value\":\"привет\"}\n{\"$tablet_index\":1,\"value\":\"b\"}\n");
+            "{\"$$tablet_index\":1,\"value\":\"привет\"}\n{\"$$tablet_index\":1,\"value\":\"b\"}\n");
     ok(insert);
 
     Reply pulled =
@@ -268,11 +268,11 @@ class EmulatorProtocolTest {
 
     List<JsonNode> rows = ok(pulled).rows();
     assertEquals(2, rows.size());
-    assertEquals(1, rows.get(0).path("$tablet_index").asInt());
-    assertEquals(0, rows.get(0).path("$row_index").asLong());
-    assertEquals(1, rows.get(1).path("$row_index").asLong());
+    assertEquals(1, rows.get(0).path("$$tablet_index").asInt());
+    assertEquals(0, rows.get(0).path("$$row_index").asLong());
+    assertEquals(1, rows.get(1).path("$$row_index").asLong());
     assertEquals("привет", rows.get(0).path("value").asText());
-    assertTrue(rows.get(0).path("$timestamp").asLong() > 0, "declared $timestamp is filled");
+    assertTrue(rows.get(0).path("$$timestamp").asLong() > 0, "declared $timestamp is filled");
   }
 
   @Test
@@ -327,7 +327,7 @@ class EmulatorProtocolTest {
     assertEquals(3, tablet.path("total_row_count").asLong());
     assertEquals(2, tablet.path("trimmed_row_count").asLong());
     assertEquals(1, rows.size(), "a trimmed offset reads from the first surviving row");
-    assertEquals(2, rows.get(0).path("$row_index").asLong());
+    assertEquals(2, rows.get(0).path("$$row_index").asLong());
   }
 
   @Test
@@ -364,7 +364,7 @@ class EmulatorProtocolTest {
 
   private static List<Long> rowIndexes(List<JsonNode> rows) {
     List<Long> indexes = new ArrayList<>();
-    rows.forEach(r -> indexes.add(r.path("$row_index").asLong()));
+    rows.forEach(r -> indexes.add(r.path("$$row_index").asLong()));
     return indexes;
   }
 
@@ -501,8 +501,8 @@ class EmulatorProtocolTest {
         base(),
         "insert_rows",
         "{\"path\":\"//home/q\"}",
-        "{\"$tablet_index\":0,\"value\":\"a\"}\n{\"$tablet_index\":0,\"value\":\"b\"}\n"
-            + "{\"$tablet_index\":0,\"value\":\"c\"}\n{\"$tablet_index\":1,\"value\":\"z\"}\n");
+        "{\"$$tablet_index\":0,\"value\":\"a\"}\n{\"$$tablet_index\":0,\"value\":\"b\"}\n"
+            + "{\"$$tablet_index\":0,\"value\":\"c\"}\n{\"$$tablet_index\":1,\"value\":\"z\"}\n");
 
     List<JsonNode> rows =
         ok(http.command(
@@ -515,7 +515,7 @@ class EmulatorProtocolTest {
 
     assertEquals(2, rows.size());
     assertEquals("b", rows.get(0).path("value").asText());
-    assertEquals(2, rows.get(1).path("$row_index").asLong());
+    assertEquals(2, rows.get(1).path("$$row_index").asLong());
   }
 
   @Test

@@ -104,7 +104,7 @@ class EmulatorStateDirTest {
       Reply file = ok(http.command("GET", base, "read_file", "{\"path\":\"//home/f\"}"));
 
       assertEquals(2, rows.size(), "row 0 was trimmed");
-      assertEquals(1, rows.get(0).path("$row_index").asLong());
+      assertEquals(1, rows.get(0).path("$$row_index").asLong());
       assertEquals("ü", rows.get(0).path("value").asText());
       assertEquals(2, offsets.get(0).path("offset").asLong());
       assertEquals("checkpoint", file.text());

@@ -135,6 +135,34 @@ final class RawHttp {
     }
   }
 
+  /**
+   * Any request: {@code headers} are sent as given (name, value, name, value, ...), plus the token;
+   * {@code body} may be null.
+   */
+  Reply raw(String method, String url, byte[] body, String... headers) {
+    HttpRequest.Builder builder =
+        HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10));
+    if (token != null) {
+      builder.header("Authorization", "OAuth " + token);
+    }
+    for (int i = 0; i + 1 < headers.length; i += 2) {
+      builder.header(headers[i], headers[i + 1]);
+    }
+    builder.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofByteArray(body));
+    try {
+      return new Reply(client.send(builder.build(), HttpResponse.BodyHandlers.ofByteArray()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+
   /** A request with only an {@code X-YT-Output-Format} header (parameters in the URL). */
   Reply getWithOutputFormat(String url, String outputFormat) {
     HttpRequest.Builder builder =
