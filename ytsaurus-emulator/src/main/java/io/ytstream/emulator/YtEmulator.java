@@ -44,6 +44,7 @@ public final class YtEmulator implements AutoCloseable {
   private final List<String> hosts = new ArrayList<>();
   private final ExecutorService threads;
   private final Journal journal;
+  private final ResponseKeeper keeper = new ResponseKeeper();
 
   private YtEmulator(EmulatorOptions options) {
     this.options = options;
@@ -113,7 +114,7 @@ public final class YtEmulator implements AutoCloseable {
 
   private Object execute(CommandSpec spec, CommandRequest request) {
     ObjectNode parameters = request.parameters().deepCopy();
-    Object result = spec.handler().run(request);
+    Object result = keeper.run(spec, request, () -> spec.handler().run(request));
     if (journal != null && spec.isVolatile() && !spec.name().equals("ping_transaction")) {
       String tx =
           spec.name().equals("start_transaction")
