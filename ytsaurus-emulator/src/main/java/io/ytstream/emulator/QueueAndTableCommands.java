@@ -427,7 +427,7 @@ final class QueueAndTableCommands {
       throw CommandError.badRequest("timeout must be positive, got " + timeout);
     }
     TabletTransaction tx = cluster().transactions().start(Duration.ofMillis(timeout));
-    state.pool().add(request.proxyIndex(), tx);
+    state.pool().add(request.proxyIndex(), tx, timeout);
     ObjectNode out = empty();
     out.put("transaction_id", tx.id().value());
     return out;
@@ -445,12 +445,20 @@ final class QueueAndTableCommands {
     } catch (YtException e) {
       throw CommandError.wrap(
           "Error committing transaction " + tx.id(), EmulatorState.toCommandError(e));
+    } finally {
+      // Committed, or aborted by the failed commit: the pool forgets it either way.
+      state.pool().finished(tx.id().value());
     }
     return empty();
   }
 
   Object abortTransaction(CommandRequest request) {
-    sticky(request).abort();
+    TabletTransaction tx = sticky(request);
+    try {
+      tx.abort();
+    } finally {
+      state.pool().finished(tx.id().value());
+    }
     return empty();
   }
 

@@ -49,7 +49,7 @@ public final class YtEmulator implements AutoCloseable {
   private YtEmulator(EmulatorOptions options) {
     this.options = options;
     this.cluster = new InMemoryCluster(options.clusterName(), options.clock());
-    this.state = new EmulatorState(cluster);
+    this.state = new EmulatorState(cluster, options.clock());
     this.commands = CommandRegistry.build(state);
     this.threads =
         Executors.newFixedThreadPool(

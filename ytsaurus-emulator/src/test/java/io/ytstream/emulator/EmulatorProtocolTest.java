@@ -479,7 +479,7 @@ class EmulatorProtocolTest {
     assertEquals(1, http.command("GET", proxy(1), "pull_queue_consumer", pull).rows().size());
     Reply twice =
         http.command("POST", proxy(0), "commit_transaction", "{\"transaction_id\":\"" + tx + "\"}");
-    assertTrue(twice.allCodes().contains(11003), twice.text());
+    assertTrue(twice.allCodes().contains(11000), twice.text());
   }
 
   @Test
