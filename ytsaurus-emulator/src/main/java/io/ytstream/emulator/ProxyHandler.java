@@ -16,6 +16,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -143,17 +146,45 @@ final class ProxyHandler implements HttpHandler {
     }
   }
 
+  /**
+   * {@code yt/yt/server/http_proxy/http_authenticator.cpp}: {@code Authorization} must start with
+   * {@code "OAuth "} ("Malformed Authorization header"); no header or an empty token is "Client is
+   * missing credentials"; both code 111 (InvalidCredentials), HTTP 401 ({@code
+   * SetStatusFromAuthError}). A token the Cypress token authenticator does not find is 111 "Token
+   * is missing in Cypress" with the token's SHA-256 ({@code
+   * yt/yt/library/auth_server/cypress_token_authenticator.cpp}), never the token itself.
+   */
   private void authenticate(HttpExchange exchange) {
     if (token.isEmpty()) {
       return;
     }
     String header = exchange.getRequestHeaders().getFirst("Authorization");
-    if (header == null) {
-      throw new CommandError(
-          401, 900, "Client is missing credentials: send Authorization: OAuth <token>", List.of());
+    String prefix = "OAuth ";
+    if (header != null && !header.startsWith(prefix)) {
+      throw new CommandError(401, 111, "Malformed Authorization header", List.of());
     }
-    if (!header.equals("OAuth " + token.get())) {
-      throw new CommandError(401, 900, "Authentication failed: the token is not valid", List.of());
+    String given = header == null ? "" : header.substring(prefix.length());
+    if (given.isEmpty()) {
+      throw new CommandError(401, 111, "Client is missing credentials", List.of());
+    }
+    if (!MessageDigest.isEqual(
+        given.getBytes(StandardCharsets.UTF_8), token.get().getBytes(StandardCharsets.UTF_8))) {
+      String hash = sha256(given);
+      CommandError resolve =
+          new CommandError(
+              401, 500, "Error resolving path //sys/cypress_tokens/" + hash, List.of());
+      throw new CommandError(
+          401, 111, "Token is missing in Cypress", List.of(resolve), Map.of("token_hash", hash));
+    }
+  }
+
+  private static String sha256(String text) {
+    try {
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
     }
   }
 
@@ -313,6 +344,7 @@ final class ProxyHandler implements HttpHandler {
     node.put("message", String.valueOf(error.getMessage()));
     ObjectNode attributes = node.putObject("attributes");
     attributes.put("host", "emulator");
+    error.attributes().forEach(attributes::put);
     ArrayNode inner = node.putArray("inner_errors");
     error.inner().forEach(e -> inner.add(errorJson(e)));
     return node;

@@ -83,8 +83,8 @@ class EmulatorProtocolTest {
             .command("GET", base(), "get", "{\"path\":\"//sys/@cluster_name\"}");
 
     assertEquals(401, missing.status());
-    assertEquals(900, missing.errorCode());
-    assertEquals("900", missing.header("X-YT-Response-Code"));
+    assertEquals(111, missing.errorCode());
+    assertEquals("111", missing.header("X-YT-Response-Code"));
     assertEquals(401, wrong.status());
     assertFalse(wrong.text().contains(TOKEN), "the expected token is never echoed");
     assertEquals(

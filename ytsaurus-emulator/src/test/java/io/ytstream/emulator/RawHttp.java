@@ -24,6 +24,15 @@ final class RawHttp {
   static final String JSON_NO_ENCODE =
       "{\"$value\":\"json\",\"$attributes\":{\"encode_utf8\":false}}";
 
+  /** Parses JSON text (a header value, say), failing the test if it is not JSON. */
+  static JsonNode parseJson(String text) {
+    try {
+      return JSON.readTree(text);
+    } catch (IOException e) {
+      throw new AssertionError("not JSON: " + text, e);
+    }
+  }
+
   private final HttpClient client;
   private final String token;
 
