@@ -76,7 +76,7 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
    * Builds each {@link QueueRow} as its columns are decoded: system columns go to the row's
    * position and metadata, the others to its data, so no intermediate map of the whole row is made.
    */
-  private static final class QueueRowCollector implements JsonRows.RowVisitor {
+  private static final class QueueRowCollector implements RowVisitor {
 
     private final PartitionId partition;
     private final long offset;

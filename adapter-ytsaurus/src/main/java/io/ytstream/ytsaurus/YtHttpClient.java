@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ytstream.core.error.CommitOutcomeUnknownException;
 import io.ytstream.core.error.YtErrorCode;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -26,26 +28,14 @@ import javax.net.ssl.SSLHandshakeException;
 /**
  * Sends v4 commands: {@code <method> <proxy>/api/v4/<command>} with the parameters as JSON in
  * {@code X-YT-Parameters} ({@link #HEADER_FORMAT}), GUID mutation ids ({@link MutationId}), JSON
- * formats ({@code encode_utf8=false} for structured answers, {@code true} for rows, see {@link
- * JsonRows}), a timeout on every request, bounded retries with exponential backoff where {@link
- * Repeat} allows them, and errors parsed into {@link YtHttpException}.
+ * ({@code encode_utf8=false}) for structured answers and the configured {@link RowFormat} for rows,
+ * a timeout on every request, bounded retries with exponential backoff where {@link Repeat} allows
+ * them, and errors parsed into {@link YtHttpException}.
  */
 final class YtHttpClient {
 
   /** {@code {"$value":"json","$attributes":{"encode_utf8":false}}} (reference 2.1). */
   static final String JSON_FORMAT = "{\"$value\":\"json\",\"$attributes\":{\"encode_utf8\":false}}";
-
-  /**
-   * Rows sent: {@code encode_utf8=true}, the one JSON form that carries any bytes (formats.md,
-   * JSON; see {@link JsonRows}).
-   */
-  static final String TABULAR_INPUT_FORMAT =
-      "{\"$value\":\"json\",\"$attributes\":{\"encode_utf8\":true}}";
-
-  /** Rows received: as sent, and NaN/infinities as strings ({@code stringify_nan_and_infinity}). */
-  static final String TABULAR_OUTPUT_FORMAT =
-      "{\"$value\":\"json\",\"$attributes\":{\"encode_utf8\":true,"
-          + "\"stringify_nan_and_infinity\":true}}";
 
   /**
    * How the proxy reads {@code X-YT-Parameters}: JSON whose strings are text, not bytes. With plain
@@ -113,6 +103,11 @@ final class YtHttpClient {
   /** The raw bytes of the response (tabular JSON lines or a file). */
   byte[] send(URI proxy, Command command, ObjectNode params, byte[] body, Repeat repeat) {
     ObjectNode sent = params.deepCopy();
+    boolean streamed = command.output() != Command.Output.STRUCTURED;
+    if (streamed) {
+      // An error after the rows started is then written into the body, where it is seen.
+      sent.put(DumpedError.PARAMETER, true);
+    }
     if (repeat == Repeat.MUTATION_ID) {
       sent.put("mutation_id", MutationId.random());
       sent.put("retry", false);
@@ -129,6 +124,9 @@ final class YtHttpClient {
         response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
       } catch (IOException e) {
         log(command, proxy, parameters, body, attempt, -1, describe(e));
+        if (Thread.currentThread().isInterrupted()) {
+          throw interrupted(command.wireName() + " to " + proxy, e);
+        }
         Optional<SSLException> tls = tlsFailure(e);
         if (tls.isPresent()) {
           // A certificate that is not trusted stays so: fail now, saying how to fix it.
@@ -153,25 +151,39 @@ final class YtHttpClient {
         }
         throw new YtTransportException(what, e);
       } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new YtTransportException(command.wireName() + " interrupted", e);
+        throw interrupted(command.wireName() + " to " + proxy, e);
       }
       int status = response.statusCode();
       Optional<String> errorHeader = response.headers().firstValue("X-YT-Error");
       boolean ok = (status == 200 || status == 202) && errorHeader.isEmpty();
+      YtHttpException error;
       if (ok) {
-        log(command, proxy, parameters, body, attempt, status, "");
-        return response.body();
+        Optional<DumpedError.Split> dumped =
+            streamed ? DumpedError.find(response.body()) : Optional.empty();
+        if (dumped.isEmpty()) {
+          log(command, proxy, parameters, body, attempt, status, "");
+          return response.body();
+        }
+        error =
+            errors.parse(
+                command.wireName() + " (after the answer had started)",
+                proxy,
+                status,
+                dumped.get().errorJson(),
+                Optional.empty(),
+                config.token().orElse(null));
+        log(command, proxy, parameters, body, attempt, status, "error in body " + error.codes());
+      } else {
+        error =
+            errors.parse(
+                command.wireName(),
+                proxy,
+                status,
+                response.body(),
+                errorHeader,
+                config.token().orElse(null));
+        log(command, proxy, parameters, body, attempt, status, "error " + error.codes());
       }
-      YtHttpException error =
-          errors.parse(
-              command.wireName(),
-              proxy,
-              status,
-              response.body(),
-              errorHeader,
-              config.token().orElse(null));
-      log(command, proxy, parameters, body, attempt, status, "error " + error.codes());
       boolean rejected = status == 429 || status == 503;
       if (attempt < config.maxAttempts()
           && (rejected || (repeat == Repeat.READ && transientCode(error)))) {
@@ -207,6 +219,9 @@ final class YtHttpClient {
         return json.convertValue(
             list, json.getTypeFactory().constructCollectionType(List.class, String.class));
       } catch (IOException e) {
+        if (Thread.currentThread().isInterrupted()) {
+          throw interrupted("GET " + config.proxy() + "/hosts", e);
+        }
         Optional<SSLException> tls = tlsFailure(e);
         if (tls.isPresent()) {
           throw tlsError("GET /hosts", config.proxy(), tls.get());
@@ -216,8 +231,7 @@ final class YtHttpClient {
         }
         pause(attempt);
       } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new YtTransportException("GET /hosts interrupted", e);
+        throw interrupted("GET " + config.proxy() + "/hosts", e);
       }
     }
   }
@@ -232,11 +246,13 @@ final class YtHttpClient {
             .header("X-YT-Correlation-Id", correlationId)
             .header(
                 "X-YT-Output-Format",
-                command.output() == Command.Output.TABULAR ? TABULAR_OUTPUT_FORMAT : JSON_FORMAT);
+                command.output() == Command.Output.TABULAR
+                    ? config.rowFormat().codec().outputFormat()
+                    : JSON_FORMAT);
     if (command == Command.INSERT_ROWS
         || command == Command.DELETE_ROWS
         || command == Command.LOOKUP_ROWS) {
-      builder.header("X-YT-Input-Format", TABULAR_INPUT_FORMAT);
+      builder.header("X-YT-Input-Format", config.rowFormat().codec().inputFormat());
     }
     HttpRequest.BodyPublisher publisher =
         body == null
@@ -348,9 +364,23 @@ final class YtHttpClient {
     try {
       Thread.sleep(jittered);
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new YtTransportException("interrupted while backing off", e);
+      throw interrupted("backing off before another attempt", e);
     }
+  }
+
+  /**
+   * The calling thread was interrupted: a stopping Spark query interrupts its driver thread and
+   * cancels its tasks this way. Not retried; the thread's interrupt flag stays set; and the error
+   * is one Spark takes for a clean stop ({@code StreamExecution.isInterruptionException} accepts an
+   * {@link InterruptedIOException}, also inside an {@link UncheckedIOException}), where a transport
+   * error would leave the stopped query failed. A request interrupted after it was sent may or may
+   * not have been applied, as after a lost answer.
+   */
+  static UncheckedIOException interrupted(String what, Exception cause) {
+    Thread.currentThread().interrupt();
+    InterruptedIOException interrupted = new InterruptedIOException(what + ": interrupted");
+    interrupted.initCause(cause);
+    return new UncheckedIOException(interrupted.getMessage(), interrupted);
   }
 
   private String describe(Exception e) {

@@ -22,6 +22,7 @@ import java.util.function.Function;
  *       a proxy from {@code /hosts}; false uses the given address for everything;
  *   <li>{@code yt.tx.pingPeriodMs}: how often a started transaction is pinged (default a third of
  *       its timeout; 0 turns pinging off);
+ *   <li>{@code yt.http.format} ({@code yson}): rows as binary YSON, or {@code json};
  *   <li>{@code yt.http.caCertificates} (a PEM file), or {@code yt.http.trustStore} (PKCS12/JKS)
  *       with {@code yt.http.trustStorePassword}: the certificates an {@code https://} proxy may
  *       present, instead of the JVM's default trust store.
@@ -38,7 +39,8 @@ public record YtsaurusClientConfig(
     boolean discoverHeavyProxies,
     Optional<Duration> pingPeriod,
     Optional<HttpsTrust> trust,
-    RequestLogger requestLogger) {
+    RequestLogger requestLogger,
+    RowWireFormat rowFormat) {
 
   public YtsaurusClientConfig {
     Objects.requireNonNull(proxy, "proxy");
@@ -50,12 +52,41 @@ public record YtsaurusClientConfig(
     Objects.requireNonNull(pingPeriod, "pingPeriod");
     Objects.requireNonNull(trust, "trust");
     Objects.requireNonNull(requestLogger, "requestLogger");
+    Objects.requireNonNull(rowFormat, "rowFormat");
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("maxAttempts must be >= 1, got " + maxAttempts);
     }
     if (requestTimeout.isZero() || requestTimeout.isNegative()) {
       throw new IllegalArgumentException("every request needs a positive timeout");
     }
+  }
+
+  /** A config with binary YSON rows. */
+  public YtsaurusClientConfig(
+      URI proxy,
+      Optional<OAuthToken> token,
+      Optional<String> clusterName,
+      Duration requestTimeout,
+      Duration connectTimeout,
+      int maxAttempts,
+      Duration backoff,
+      boolean discoverHeavyProxies,
+      Optional<Duration> pingPeriod,
+      Optional<HttpsTrust> trust,
+      RequestLogger requestLogger) {
+    this(
+        proxy,
+        token,
+        clusterName,
+        requestTimeout,
+        connectTimeout,
+        maxAttempts,
+        backoff,
+        discoverHeavyProxies,
+        pingPeriod,
+        trust,
+        requestLogger,
+        RowWireFormat.YSON);
   }
 
   /** Defaults for {@code address} with an explicit token (or none). */
@@ -71,7 +102,8 @@ public record YtsaurusClientConfig(
         true,
         Optional.empty(),
         Optional.empty(),
-        RequestLogger.NONE);
+        RequestLogger.NONE,
+        RowWireFormat.YSON);
   }
 
   /** Reads the settings described in the class comment; the token falls back to env and file. */
@@ -103,7 +135,10 @@ public record YtsaurusClientConfig(
         bool(get, "yt.http.discoverHeavyProxies").orElse(defaults.discoverHeavyProxies()),
         millis(get, "yt.tx.pingPeriodMs", 0),
         trust(get),
-        RequestLogger.NONE);
+        RequestLogger.NONE,
+        get.apply(RowWireFormat.SETTING)
+            .map(RowWireFormat::fromSetting)
+            .orElse(defaults.rowFormat()));
   }
 
   private static Optional<Duration> millis(
@@ -198,7 +233,8 @@ public record YtsaurusClientConfig(
         discoverHeavyProxies,
         pingPeriod,
         Optional.of(HttpsTrust.pem(pemFile)),
-        requestLogger);
+        requestLogger,
+        rowFormat);
   }
 
   public YtsaurusClientConfig withRequestLogger(RequestLogger logger) {
@@ -213,7 +249,8 @@ public record YtsaurusClientConfig(
         discoverHeavyProxies,
         pingPeriod,
         trust,
-        logger);
+        logger,
+        rowFormat);
   }
 
   public YtsaurusClientConfig withMaxAttempts(int attempts, Duration firstBackoff) {
@@ -228,7 +265,8 @@ public record YtsaurusClientConfig(
         discoverHeavyProxies,
         pingPeriod,
         trust,
-        requestLogger);
+        requestLogger,
+        rowFormat);
   }
 
   public YtsaurusClientConfig withPingPeriod(Optional<Duration> period) {
@@ -243,7 +281,8 @@ public record YtsaurusClientConfig(
         discoverHeavyProxies,
         period,
         trust,
-        requestLogger);
+        requestLogger,
+        rowFormat);
   }
 
   public YtsaurusClientConfig withRequestTimeout(Duration timeout) {
@@ -258,7 +297,25 @@ public record YtsaurusClientConfig(
         discoverHeavyProxies,
         pingPeriod,
         trust,
-        requestLogger);
+        requestLogger,
+        rowFormat);
+  }
+
+  /** The same config with rows in {@code format}. */
+  public YtsaurusClientConfig withRowFormat(RowWireFormat format) {
+    return new YtsaurusClientConfig(
+        proxy,
+        token,
+        clusterName,
+        requestTimeout,
+        connectTimeout,
+        maxAttempts,
+        backoff,
+        discoverHeavyProxies,
+        pingPeriod,
+        trust,
+        requestLogger,
+        format);
   }
 
   /** Never shows the token. */
@@ -276,6 +333,8 @@ public record YtsaurusClientConfig(
         + maxAttempts
         + ", discoverHeavyProxies="
         + discoverHeavyProxies
+        + ", rowFormat="
+        + rowFormat
         + trust.map(t -> ", trust=" + t).orElse("")
         + "}";
   }

@@ -38,7 +38,6 @@ public final class YtsaurusCluster implements YtCluster {
   private final ProxyConnection connection;
   private final Consumer<ProxyConnection> release;
   private final AtomicBoolean closed = new AtomicBoolean();
-  private final JsonRows rows;
   private final ConsumerRowQueries consumerRows;
   private final Set<ScheduledFuture<?>> pingers = ConcurrentHashMap.newKeySet();
 
@@ -53,7 +52,6 @@ public final class YtsaurusCluster implements YtCluster {
   private YtsaurusCluster(ProxyConnection connection, Consumer<ProxyConnection> release) {
     this.connection = connection;
     this.release = release;
-    this.rows = new JsonRows();
     this.consumerRows = new ConsumerRowQueries(this);
   }
 
@@ -88,8 +86,9 @@ public final class YtsaurusCluster implements YtCluster {
     return connection.heavyProxies();
   }
 
-  JsonRows rows() {
-    return rows;
+  /** The codec of the configured row format ({@code yt.http.format}). */
+  RowFormat rows() {
+    return config().rowFormat().codec();
   }
 
   /**

@@ -9,13 +9,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ytstream.core.model.ConsumerId;
+import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.YPath;
+import io.ytstream.core.schema.Yson;
 import io.ytstream.ports.NodeStatus;
+import io.ytstream.ports.QueueRow;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -184,6 +190,100 @@ class ServerProtocolTest {
       NodeStatus status = cluster.checkpoints().status(YPath.of("//ckpt/0")).orElseThrow();
       assertEquals(25, status.length());
     }
+  }
+
+  /**
+   * The bytes {@code DumpError} appends ({@code yt/yt/server/http_proxy/context.cpp}): a newline,
+   * then the delimiter (newline, 80 '=', newline), the error as pretty JSON, the delimiter.
+   */
+  private static byte[] dumped(byte[] before, int code) {
+    String delimiter = "\n" + "=".repeat(80) + "\n";
+    String pretty =
+        "{\n    \"code\" : 1,\n    \"message\" : \"Error reading\",\n    \"inner_errors\" : [\n"
+            + "        {\n            \"code\" : "
+            + code
+            + ",\n            \"message\" : \"Tablet failed\"\n        }\n    ]\n}";
+    byte[] tail = ("\n" + delimiter + pretty + delimiter).getBytes(StandardCharsets.UTF_8);
+    byte[] out = Arrays.copyOf(before, before.length + tail.length);
+    System.arraycopy(tail, 0, out, before.length, tail.length);
+    return out;
+  }
+
+  private static byte[] oneQueueRow(long index) {
+    Map<String, Object> row = new LinkedHashMap<>();
+    row.put("$tablet_index", 0L);
+    row.put("$row_index", index);
+    row.put("v", "x");
+    return Yson.toBinaryListFragment(List.of(row));
+  }
+
+  private static final ScriptedProxy.Step QUEUE_SCHEMA =
+      ScriptedProxy.ok("{\"value\":[{\"name\":\"v\",\"type\":\"string\"}]}");
+
+  @Test
+  void anErrorAfterRowsStartedIsAnErrorNotAShortAnswer() throws Exception {
+    proxy.then(QUEUE_SCHEMA).then(ScriptedProxy.okBytes(dumped(oneQueueRow(0), 1700)));
+    try (YtsaurusCluster cluster = YtsaurusCluster.connect(proxy.config(TOKEN))) {
+      YtHttpException e =
+          assertThrows(
+              YtHttpException.class,
+              () ->
+                  cluster
+                      .queueReader()
+                      .pull(
+                          ConsumerId.of("scripted", "//c"),
+                          new PartitionId(QueueId.of("scripted", "//q"), 0),
+                          0,
+                          10));
+      assertTrue(e.hasCode(1700), e.codes().toString());
+      assertTrue(e.getMessage().contains("Tablet failed"), e.getMessage());
+    }
+    JsonNode pull = json.readTree(proxy.received().get(1).parameters());
+    assertTrue(pull.path("dump_error_into_response").asBoolean(), pull.toString());
+    assertEquals(2, proxy.received().size(), "1700 is not a read to retry");
+  }
+
+  @Test
+  void aTransientErrorInTheBodyIsRetriedLikeAnyOther() {
+    proxy
+        .then(QUEUE_SCHEMA)
+        .then(ScriptedProxy.okBytes(dumped(oneQueueRow(0), 1701)))
+        .then(ScriptedProxy.okBytes(oneQueueRow(0)));
+    try (YtsaurusCluster cluster = YtsaurusCluster.connect(proxy.config(TOKEN))) {
+      List<QueueRow> rows =
+          cluster
+              .queueReader()
+              .pull(
+                  ConsumerId.of("scripted", "//c"),
+                  new PartitionId(QueueId.of("scripted", "//q"), 0),
+                  0,
+                  10);
+      assertEquals(1, rows.size());
+    }
+  }
+
+  @Test
+  void aFileWhoseReadFailedHalfWayIsNotReturned() throws Exception {
+    byte[] content = "{\"batchWatermarkMs\":0}".getBytes(StandardCharsets.UTF_8);
+    proxy.then(ScriptedProxy.okBytes(dumped(content, 716)));
+    try (YtsaurusCluster cluster = YtsaurusCluster.connect(proxy.config(TOKEN))) {
+      YtHttpException e =
+          assertThrows(
+              YtHttpException.class,
+              () -> cluster.checkpoints().readFile(YPath.of("//ckpt/offsets/0")));
+      assertTrue(e.hasCode(716), e.codes().toString());
+    }
+    JsonNode read = json.readTree(proxy.received().get(0).parameters());
+    assertTrue(read.path("dump_error_into_response").asBoolean(), read.toString());
+  }
+
+  @Test
+  void aBodyThatOnlyLooksLikeADumpIsData() {
+    byte[] delimiterOnly = ("x\n" + "=".repeat(80) + "\n").getBytes(StandardCharsets.UTF_8);
+    assertTrue(DumpedError.find(delimiterOnly).isEmpty());
+    assertTrue(DumpedError.find(new byte[0]).isEmpty());
+    DumpedError.Split split = DumpedError.find(dumped(new byte[] {1, 2}, 5)).orElseThrow();
+    assertEquals(2, split.data().length);
   }
 
   private static String error(int code) {
