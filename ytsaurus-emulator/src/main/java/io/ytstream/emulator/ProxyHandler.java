@@ -24,7 +24,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.function.Supplier;
 
 /**
  * One emulated HTTP proxy: {@code /hosts}, {@code /api}, {@code /api/v4} and {@code
@@ -36,7 +35,8 @@ final class ProxyHandler implements HttpHandler {
   private final int proxyIndex;
   private final Map<String, CommandSpec> commands;
   private final Optional<String> token;
-  private final Supplier<List<String>> hosts;
+  private final List<String> endpoints;
+  private final boolean showPorts;
   private final CommandExecutor executor;
 
   /** Runs a parsed command (journaling it when it changed something). */
@@ -49,12 +49,14 @@ final class ProxyHandler implements HttpHandler {
       int proxyIndex,
       Map<String, CommandSpec> commands,
       Optional<String> token,
-      Supplier<List<String>> hosts,
+      List<String> endpoints,
+      boolean showPorts,
       CommandExecutor executor) {
     this.proxyIndex = proxyIndex;
     this.commands = commands;
     this.token = token;
-    this.hosts = hosts;
+    this.endpoints = endpoints;
+    this.showPorts = showPorts;
     this.executor = executor;
   }
 
@@ -63,7 +65,7 @@ final class ProxyHandler implements HttpHandler {
     try (exchange) {
       Headers out = exchange.getResponseHeaders();
       out.set("X-YT-Request-Id", UUID.randomUUID().toString().substring(0, 18));
-      out.set("X-YT-Proxy", hosts.get().get(proxyIndex));
+      out.set("X-YT-Proxy", host(endpoints.get(proxyIndex)));
       String path = exchange.getRequestURI().getPath();
       try {
         route(exchange, path);
@@ -84,10 +86,8 @@ final class ProxyHandler implements HttpHandler {
 
   private void route(HttpExchange exchange, String path) throws IOException {
     String method = exchange.getRequestMethod().toUpperCase(Locale.ROOT);
-    if (path.equals("/hosts")) {
-      ArrayNode list = JsonNodeFactory.instance.arrayNode();
-      hosts.get().forEach(list::add);
-      sendJson(exchange, 200, list);
+    if (path.equals("/hosts") || path.startsWith("/hosts/")) {
+      hosts(exchange, path);
       return;
     }
     if (path.equals("/api") || path.equals("/api/")) {
@@ -144,6 +144,61 @@ final class ProxyHandler implements HttpHandler {
       exchange.getResponseHeaders().set("Content-Type", request.outputFormat().mimeType());
       send(exchange, 200, request.outputFormat().writeStructured((JsonNode) result));
     }
+  }
+
+  /**
+   * {@code yt/yt/server/http_proxy/coordinator.cpp}, {@code THostsHandler}: the proxies of {@code
+   * ?role=} (default "data", the role of every emulated proxy) as bare host names ({@code
+   * show_ports} false) or {@code host:port}; {@code Accept: text/plain} gives one per line; {@code
+   * /hosts/all} lists every proxy as a map. No authentication.
+   */
+  private void hosts(HttpExchange exchange, String path) throws IOException {
+    String role = "data";
+    String query = exchange.getRequestURI().getRawQuery();
+    if (query != null) {
+      for (String pair : query.split("&")) {
+        String[] kv = pair.split("=", 2);
+        if (kv[0].equals("role")) {
+          role = kv.length > 1 ? URLDecoder.decode(kv[1], StandardCharsets.UTF_8) : "";
+        }
+      }
+    }
+    String suffix = path.equals("/hosts") || path.equals("/hosts/") ? null : path.substring(7);
+    if ("all".equals(suffix)) {
+      ArrayNode list = JsonNodeFactory.instance.arrayNode();
+      for (String endpoint : endpoints) {
+        ObjectNode entry = list.addObject();
+        entry.put("host", host(endpoint));
+        entry.put("name", endpoint);
+        entry.put("role", "data");
+        entry.put("banned", false);
+        entry.put("dead", false);
+      }
+      sendJson(exchange, 200, list);
+      return;
+    }
+    List<String> names = new java.util.ArrayList<>();
+    if (role.equals("data")) {
+      for (String endpoint : endpoints) {
+        String name = showPorts ? endpoint : host(endpoint);
+        names.add(suffix != null && suffix.startsWith("fb") && !showPorts ? "fb-" + name : name);
+      }
+    }
+    if ("text/plain".equals(exchange.getRequestHeaders().getFirst("Accept"))) {
+      StringBuilder text = new StringBuilder();
+      names.forEach(n -> text.append(n).append('\n'));
+      exchange.getResponseHeaders().set("Content-Type", "text/plain");
+      send(exchange, 200, text.toString().getBytes(StandardCharsets.UTF_8));
+      return;
+    }
+    ArrayNode list = JsonNodeFactory.instance.arrayNode();
+    names.forEach(list::add);
+    sendJson(exchange, 200, list);
+  }
+
+  /** {@code 127.0.0.2:8000} to {@code 127.0.0.2}. */
+  private static String host(String endpoint) {
+    return endpoint.substring(0, endpoint.lastIndexOf(':'));
   }
 
   /**

@@ -7,6 +7,7 @@ import com.sun.net.httpserver.HttpsServer;
 import io.ytstream.inmemory.InMemoryCluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -41,7 +42,7 @@ public final class YtEmulator implements AutoCloseable {
   private final EmulatorState state;
   private final Map<String, CommandSpec> commands;
   private final List<HttpServer> servers = new ArrayList<>();
-  private final List<String> hosts = new ArrayList<>();
+  private final List<String> endpoints = new java.util.concurrent.CopyOnWriteArrayList<>();
   private final ExecutorService threads;
   private final Journal journal;
   private final ResponseKeeper keeper = new ResponseKeeper();
@@ -86,30 +87,85 @@ public final class YtEmulator implements AutoCloseable {
     return start(EmulatorOptions.defaults());
   }
 
+  /**
+   * Binds proxy {@code i} to {@code 127.0.0.(i+1)}, all on one port: a real proxy's {@code /hosts}
+   * names hosts without ports ({@code coordinator.cpp}) and clients add the port of the cluster
+   * address, so every proxy must answer on that port. Linux routes all of 127.0.0.0/8 to the
+   * loopback interface. With port 0 the first proxy picks a free port and the others take the same
+   * one; if one of them cannot, the emulator tries another port.
+   */
   private void listen() throws IOException {
-    InetAddress loopback = InetAddress.getLoopbackAddress();
     SSLContext tls = options.tls().map(TlsKeyStore::serverContext).orElse(null);
-    for (int i = 0; i < options.proxyCount(); i++) {
-      int port = i == 0 ? options.port() : 0;
-      InetSocketAddress address = new InetSocketAddress(loopback, port);
-      HttpServer server;
-      if (tls == null) {
-        server = HttpServer.create(address, 64);
-      } else {
-        HttpsServer https = HttpsServer.create(address, 64);
-        https.setHttpsConfigurator(new HttpsConfigurator(tls));
-        server = https;
+    int attempts = options.port() == 0 ? 20 : 1;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        bindAll(tls);
+        break;
+      } catch (BindException e) {
+        servers.forEach(s -> s.stop(0));
+        servers.clear();
+        endpoints.clear();
+        if (attempt >= attempts) {
+          throw bindError(e);
+        }
       }
-      servers.add(server);
-      hosts.add(loopback.getHostAddress() + ":" + server.getAddress().getPort());
     }
     for (int i = 0; i < servers.size(); i++) {
       HttpServer server = servers.get(i);
       server.createContext(
-          "/", new ProxyHandler(i, commands, options.token(), () -> hosts, this::execute));
+          "/",
+          new ProxyHandler(
+              i, commands, options.token(), endpoints, options.showPorts(), this::execute));
       server.setExecutor(threads);
       server.start();
     }
+  }
+
+  private void bindAll(SSLContext tls) throws IOException {
+    int port = options.port();
+    for (int i = 0; i < options.proxyCount(); i++) {
+      InetAddress address = loopback(i);
+      HttpServer server = bind(new InetSocketAddress(address, port), tls);
+      servers.add(server);
+      port = server.getAddress().getPort();
+      endpoints.add(address.getHostAddress() + ":" + port);
+    }
+  }
+
+  private IOException bindError(BindException e) {
+    int failed = servers.size();
+    return new IOException(
+        "cannot listen on "
+            + loopback(failed).getHostAddress()
+            + (options.port() == 0 ? "" : ":" + options.port())
+            + " for proxy "
+            + (failed + 1)
+            + " of "
+            + options.proxyCount()
+            + ": every proxy of an emulator listens on the same port, proxy i on 127.0.0.i, so that"
+            + " /hosts can name bare hosts as a real cluster does. Linux routes 127.0.0.0/8 to lo;"
+            + " elsewhere add the addresses (macOS: sudo ifconfig lo0 alias 127.0.0.2 up) or run"
+            + " one proxy (--proxies 1, EmulatorOptions.withProxyCount(1)); with a fixed --port,"
+            + " make sure that port is free on every address",
+        e);
+  }
+
+  /** {@code 127.0.0.(index+1)}. */
+  static InetAddress loopback(int index) {
+    try {
+      return InetAddress.getByAddress(new byte[] {127, 0, 0, (byte) (index + 1)});
+    } catch (java.net.UnknownHostException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static HttpServer bind(InetSocketAddress address, SSLContext tls) throws IOException {
+    if (tls == null) {
+      return HttpServer.create(address, 64);
+    }
+    HttpsServer https = HttpsServer.create(address, 64);
+    https.setHttpsConfigurator(new HttpsConfigurator(tls));
+    return https;
   }
 
   private Object execute(CommandSpec spec, CommandRequest request) {
@@ -169,13 +225,16 @@ public final class YtEmulator implements AutoCloseable {
    * give clients.
    */
   public String url() {
-    return options.scheme() + "://" + hosts.get(0);
+    return options.scheme() + "://" + endpoints.get(0);
   }
 
-  /** Every proxy's URL, as {@code /hosts} lists them (without the scheme there). */
+  /**
+   * Every proxy's URL, {@code <scheme>://127.0.0.<i>:<port>}, all with one port: {@code /hosts}
+   * lists their hosts without scheme and port (with {@link EmulatorOptions#showPorts}, with port).
+   */
   public List<String> proxyUrls() {
     List<String> urls = new ArrayList<>();
-    hosts.forEach(h -> urls.add(options.scheme() + "://" + h));
+    endpoints.forEach(h -> urls.add(options.scheme() + "://" + h));
     return urls;
   }
 
@@ -211,6 +270,6 @@ public final class YtEmulator implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "YtEmulator{" + hosts + ", " + options + "}";
+    return "YtEmulator{" + endpoints + ", " + options + "}";
   }
 }

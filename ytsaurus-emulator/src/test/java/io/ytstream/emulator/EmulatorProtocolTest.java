@@ -39,18 +39,6 @@ class EmulatorProtocolTest {
   // ---- discovery (2.1) ----
 
   @Test
-  void hostsListsEveryProxyAsHostAndPort() {
-    Reply reply = http.send("GET", base() + "/hosts", null, null, null);
-
-    assertEquals(200, reply.status());
-    List<String> hosts = new ArrayList<>();
-    reply.json().forEach(h -> hosts.add(h.asText()));
-    assertEquals(2, hosts.size());
-    assertEquals(yt.emulator().proxyUrls().get(1), "http://" + hosts.get(1));
-    assertFalse(hosts.get(0).contains("://"), "host:port without a scheme: " + hosts);
-  }
-
-  @Test
   void apiListsV4AndV4ListsCommandsWithTheirTypes() {
     assertTrue(http.send("GET", base() + "/api", null, null, null).text().contains("v4"));
 
