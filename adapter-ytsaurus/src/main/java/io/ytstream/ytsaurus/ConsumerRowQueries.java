@@ -82,9 +82,10 @@ final class ConsumerRowQueries {
     if (transactionId != null) {
       params.put("transaction_id", transactionId);
     }
-    client.structured(
+    client.structuredRenamed(
         proxy,
         Command.ADVANCE_QUEUE_CONSUMER,
+        Command.ADVANCE_CONSUMER,
         params,
         transactionId == null ? Repeat.COMMIT : Repeat.ONCE);
   }

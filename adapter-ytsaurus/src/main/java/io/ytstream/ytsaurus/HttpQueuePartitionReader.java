@@ -66,7 +66,9 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
     params.put("partition_index", partition.index());
     params.put("offset", offset);
     params.put("max_row_count", maxRows);
-    byte[] body = client.send(proxy, Command.PULL_QUEUE_CONSUMER, params, null, Repeat.READ);
+    byte[] body =
+        client.sendRenamed(
+            proxy, Command.PULL_QUEUE_CONSUMER, Command.PULL_CONSUMER, params, null, Repeat.READ);
     QueueRowCollector rows = new QueueRowCollector(partition, offset, maxRows);
     cluster.rows().decode(body, types, rows);
     return rows.rows();

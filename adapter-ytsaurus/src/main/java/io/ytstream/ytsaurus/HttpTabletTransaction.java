@@ -1,6 +1,7 @@
 package io.ytstream.ytsaurus;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ytstream.core.error.CommitOutcomeUnknownException;
 import io.ytstream.core.error.YtErrorCode;
 import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.PartitionId;
@@ -98,10 +99,30 @@ final class HttpTabletTransaction implements TabletTransaction {
     finish(Command.PING_TRANSACTION, Repeat.IDEMPOTENT);
   }
 
+  /**
+   * Commits. An answer of 11000 does not say the transaction did not commit: the proxy drops a
+   * tablet transaction from its sticky pool when it is committed or aborted, and answers 11000 for
+   * any later use of the id ({@code yt/yt/client/api/sticky_transaction_pool.cpp}), so it is also
+   * what a commit whose first answer was lost would meet. Only the data can tell, so the outcome is
+   * unknown and the caller resolves it from the consumer row.
+   */
   @Override
   public void commit() {
     stopPinging();
-    finish(Command.COMMIT_TRANSACTION, Repeat.COMMIT);
+    try {
+      finish(Command.COMMIT_TRANSACTION, Repeat.COMMIT);
+    } catch (YtHttpException e) {
+      if (e.hasCode(YtErrorCode.NO_SUCH_TRANSACTION)) {
+        throw new CommitOutcomeUnknownException(
+            "commit_transaction of "
+                + id.toPortId()
+                + " answered 11000 (no such transaction), which the proxy also answers for a"
+                + " transaction that has already committed; the consumer row tells whether it"
+                + " did",
+            e);
+      }
+      throw e;
+    }
   }
 
   @Override

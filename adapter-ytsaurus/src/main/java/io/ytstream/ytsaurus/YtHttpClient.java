@@ -20,7 +20,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLHandshakeException;
@@ -54,6 +56,7 @@ final class YtHttpClient {
   private final ObjectMapper json;
   private final ObjectMapper headerJson;
   private final ErrorParser errors;
+  private final Set<Command> unregistered = ConcurrentHashMap.newKeySet();
 
   YtHttpClient(YtsaurusClientConfig config) {
     this.config = config;
@@ -87,7 +90,36 @@ final class YtHttpClient {
   }
 
   JsonNode structured(URI proxy, Command command, ObjectNode params, byte[] body, Repeat repeat) {
-    byte[] response = send(proxy, command, params, body, repeat);
+    return structuredValue(command, send(proxy, command, params, body, repeat));
+  }
+
+  /**
+   * {@code command}, or {@code oldName} when the server does not know {@code command}: it answers
+   * 404 "Command ... is not registered" before running anything ({@code
+   * yt/yt/server/http_proxy/context.cpp}, {@code TryGetDescriptor}), so sending the old name then
+   * is safe even for a mutation. Once seen, the new name is not tried again on this connection.
+   */
+  byte[] sendRenamed(
+      URI proxy, Command command, Command oldName, ObjectNode params, byte[] body, Repeat repeat) {
+    if (!unregistered.contains(command)) {
+      try {
+        return send(proxy, command, params, body, repeat);
+      } catch (YtHttpException e) {
+        if (e.httpStatus() != 404 || !e.getMessage().contains("is not registered")) {
+          throw e;
+        }
+        unregistered.add(command);
+      }
+    }
+    return send(proxy, oldName, params, body, repeat);
+  }
+
+  JsonNode structuredRenamed(
+      URI proxy, Command command, Command oldName, ObjectNode params, Repeat repeat) {
+    return structuredValue(command, sendRenamed(proxy, command, oldName, params, null, repeat));
+  }
+
+  private JsonNode structuredValue(Command command, byte[] response) {
     if (response.length == 0) {
       return json.createObjectNode();
     }

@@ -2,12 +2,16 @@ package io.ytstream.ytsaurus;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ytstream.core.commit.CommitErrorClassifier;
+import io.ytstream.core.commit.CommitOutcome;
+import io.ytstream.core.error.CommitOutcomeUnknownException;
 import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
@@ -15,13 +19,16 @@ import io.ytstream.core.model.YPath;
 import io.ytstream.core.schema.Yson;
 import io.ytstream.ports.NodeStatus;
 import io.ytstream.ports.QueueRow;
+import io.ytstream.ports.TabletTransaction;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -284,6 +291,61 @@ class ServerProtocolTest {
     assertTrue(DumpedError.find(new byte[0]).isEmpty());
     DumpedError.Split split = DumpedError.find(dumped(new byte[] {1, 2}, 5)).orElseThrow();
     assertEquals(2, split.data().length);
+  }
+
+  /**
+   * {@code yt/yt/client/api/sticky_transaction_pool.cpp}: a committed transaction is forgotten, so
+   * 11000 on commit may follow a commit that landed.
+   */
+  @Test
+  void aCommitAnswered11000HasAnUnknownOutcome() {
+    proxy
+        .then(ScriptedProxy.ok("{\"transaction_id\":\"1-2-3-4\"}"))
+        .then(
+            ScriptedProxy.status(
+                400, "{\"code\":11000,\"message\":\"No such transaction 1-2-3-4\"}"));
+    try (YtsaurusCluster cluster = YtsaurusCluster.connect(proxy.config(TOKEN))) {
+      TabletTransaction tx = cluster.transactions().start(Duration.ofSeconds(30));
+
+      RuntimeException e = assertThrows(RuntimeException.class, tx::commit);
+
+      assertInstanceOf(CommitOutcomeUnknownException.class, e);
+      assertEquals(CommitOutcome.UNKNOWN, CommitErrorClassifier.classify(e));
+    }
+    assertEquals(2, proxy.received().size(), "the commit is not sent again");
+  }
+
+  /**
+   * {@code yt/yt/server/http_proxy/context.cpp}: a command the server does not know answers 404
+   * "Command ... is not registered"; the driver knows the old names ({@code driver.cpp}).
+   */
+  @Test
+  void aServerThatKnowsOnlyTheOldQueueCommandsIsAskedWithThem() {
+    String unknown = "{\"code\":1,\"message\":\"Command \\\"%s\\\" is not registered\"}";
+    proxy
+        .then(QUEUE_SCHEMA)
+        .then(ScriptedProxy.status(404, String.format(unknown, "pull_queue_consumer")))
+        .then(ScriptedProxy.okBytes(oneQueueRow(0)))
+        .then(ScriptedProxy.okBytes(oneQueueRow(1)))
+        .then(ScriptedProxy.status(404, String.format(unknown, "advance_queue_consumer")))
+        .then(ScriptedProxy.ok("{}"));
+    ConsumerId consumer = ConsumerId.of("scripted", "//c");
+    PartitionId partition = new PartitionId(QueueId.of("scripted", "//q"), 0);
+    try (YtsaurusCluster cluster = YtsaurusCluster.connect(proxy.config(TOKEN))) {
+      assertEquals(1, cluster.queueReader().pull(consumer, partition, 0, 10).size());
+      assertEquals(1, cluster.queueReader().pull(consumer, partition, 1, 10).size());
+      cluster.consumerOffsets().advance(consumer, partition, OptionalLong.of(0), 2);
+    }
+    List<String> paths = proxy.received().stream().map(ScriptedProxy.Received::path).toList();
+    assertEquals(
+        List.of(
+            "/api/v4/get",
+            "/api/v4/pull_queue_consumer",
+            "/api/v4/pull_consumer",
+            "/api/v4/pull_consumer",
+            "/api/v4/advance_queue_consumer",
+            "/api/v4/advance_consumer"),
+        paths);
   }
 
   private static String error(int code) {
