@@ -14,6 +14,7 @@ import io.ytstream.core.schema.YsonAttributed;
 import io.ytstream.core.schema.YsonUint64;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -37,6 +38,7 @@ final class ProxyHandler implements HttpHandler {
   private final Optional<String> token;
   private final List<String> endpoints;
   private final boolean showPorts;
+  private final StreamFaults faults;
   private final CommandExecutor executor;
 
   /** Runs a parsed command (journaling it when it changed something). */
@@ -51,12 +53,14 @@ final class ProxyHandler implements HttpHandler {
       Optional<String> token,
       List<String> endpoints,
       boolean showPorts,
+      StreamFaults faults,
       CommandExecutor executor) {
     this.proxyIndex = proxyIndex;
     this.commands = commands;
     this.token = token;
     this.endpoints = endpoints;
     this.showPorts = showPorts;
+    this.faults = faults;
     this.executor = executor;
   }
 
@@ -133,16 +137,91 @@ final class ProxyHandler implements HttpHandler {
           List.of());
     }
     CommandRequest request = parse(exchange, spec);
-    Object result = executor.execute(spec, request);
+    // Heavy answers with tabular or binary output stream; structured ones are built in memory
+    // and sent whole (context.cpp, SetupOutputStream).
+    boolean streamed = spec.outputType().equals("tabular") || spec.outputType().equals("binary");
+    boolean dump = request.flag("dump_error_into_response", false);
+    String contentType =
+        spec.outputType().equals("binary")
+            ? "application/octet-stream"
+            : request.outputFormat().mimeType();
+    Object result;
+    try {
+      result = executor.execute(spec, request);
+    } catch (RuntimeException e) {
+      CommandError error = asCommandError(e);
+      if (streamed && dump && error != null) {
+        // Finalize: with dump_error_into_response the error goes into the output stream, even
+        // when nothing was written yet, under status 200.
+        sendStreamed(exchange, contentType, new byte[0], Optional.of(error), true);
+        return;
+      }
+      throw e;
+    }
     if (result instanceof byte[] bytes) {
-      exchange.getResponseHeaders().set("Content-Type", "application/octet-stream");
-      send(exchange, 200, bytes);
+      sendStreamed(exchange, contentType, bytes, faults.take(spec.name()), dump);
     } else if (result instanceof CommandSpec.Tabular tabular) {
-      exchange.getResponseHeaders().set("Content-Type", request.outputFormat().mimeType());
-      send(exchange, 200, request.outputFormat().writeRows(tabular.rows(), tabular.types()));
+      byte[] rows = request.outputFormat().writeRows(tabular.rows(), tabular.types());
+      sendStreamed(exchange, contentType, rows, faults.take(spec.name()), dump);
     } else {
       exchange.getResponseHeaders().set("Content-Type", request.outputFormat().mimeType());
       send(exchange, 200, request.outputFormat().writeStructured((JsonNode) result));
+    }
+  }
+
+  /** The error a failed command answers with, or null for a lost response (no answer at all). */
+  private static CommandError asCommandError(RuntimeException e) {
+    if (e instanceof CommandError c) {
+      return c;
+    }
+    if (e instanceof YtException y) {
+      return EmulatorState.toCommandError(y);
+    }
+    if (e instanceof CommitOutcomeUnknownException) {
+      return null;
+    }
+    if (e instanceof IllegalArgumentException || e instanceof ArithmeticException) {
+      return CommandError.badRequest(String.valueOf(e.getMessage()));
+    }
+    return new CommandError(500, 1, "Internal emulator error: " + e, List.of());
+  }
+
+  /**
+   * A streamed answer ({@code context.cpp}): status 200 and a chunked body, announcing the trailers
+   * {@code X-YT-Error}, {@code X-YT-Response-Code}, {@code X-YT-Response-Message} unless the
+   * request has {@code X-YT-Omit-Trailers} ({@code TryParseRequest}, {@code AddHeaders}). With a
+   * {@code failure} (one armed by {@link StreamFaults}), half the body goes out, then the error:
+   * with {@code dump} as {@link DumpedError} bytes in the body, else in the trailers ({@code
+   * Finalize}, {@code FillFormattedYTErrorTrailers}).
+   */
+  private static void sendStreamed(
+      HttpExchange exchange,
+      String contentType,
+      byte[] body,
+      Optional<CommandError> failure,
+      boolean dump)
+      throws IOException {
+    boolean omitTrailers = exchange.getRequestHeaders().containsKey("X-YT-Omit-Trailers");
+    Headers out = exchange.getResponseHeaders();
+    out.set("Content-Type", contentType);
+    if (!omitTrailers) {
+      out.set("Trailer", "X-YT-Error, X-YT-Response-Code, X-YT-Response-Message");
+    }
+    exchange.sendResponseHeaders(200, 0);
+    OutputStream stream = exchange.getResponseBody();
+    if (failure.isEmpty()) {
+      stream.write(body);
+      return;
+    }
+    stream.write(body, 0, body.length / 2);
+    stream.flush();
+    CommandError error = failure.get();
+    if (dump) {
+      stream.write(DumpedError.of(errorJson(error)));
+    } else if (!omitTrailers && exchange instanceof Http11Exchange http) {
+      http.trailers().set("X-YT-Error", asciiOnly(errorJson(error).toString()));
+      http.trailers().set("X-YT-Response-Code", Integer.toString(error.code()));
+      http.trailers().set("X-YT-Response-Message", asciiOnly(String.valueOf(error.getMessage())));
     }
   }
 

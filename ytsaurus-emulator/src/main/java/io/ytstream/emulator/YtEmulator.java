@@ -1,9 +1,6 @@
 package io.ytstream.emulator;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpServer;
-import com.sun.net.httpserver.HttpsConfigurator;
-import com.sun.net.httpserver.HttpsServer;
 import io.ytstream.inmemory.InMemoryCluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,8 +12,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -29,37 +24,21 @@ import javax.net.ssl.SSLContext;
  */
 public final class YtEmulator implements AutoCloseable {
 
-  static {
-    // The JDK server writes headers and body separately; without TCP_NODELAY every response waits
-    // for the client's delayed ACK (~40 ms). Read once, when the first server is created.
-    if (System.getProperty("sun.net.httpserver.nodelay") == null) {
-      System.setProperty("sun.net.httpserver.nodelay", "true");
-    }
-  }
-
   private final EmulatorOptions options;
   private final InMemoryCluster cluster;
   private final EmulatorState state;
   private final Map<String, CommandSpec> commands;
-  private final List<HttpServer> servers = new ArrayList<>();
+  private final List<Http11Server> servers = new ArrayList<>();
   private final List<String> endpoints = new java.util.concurrent.CopyOnWriteArrayList<>();
-  private final ExecutorService threads;
   private final Journal journal;
   private final ResponseKeeper keeper = new ResponseKeeper();
+  private final StreamFaults streamFaults = new StreamFaults();
 
   private YtEmulator(EmulatorOptions options) {
     this.options = options;
     this.cluster = new InMemoryCluster(options.clusterName(), options.clock());
     this.state = new EmulatorState(cluster, options.clock());
     this.commands = CommandRegistry.build(state);
-    this.threads =
-        Executors.newFixedThreadPool(
-            4,
-            runnable -> {
-              Thread thread = new Thread(runnable, "yt-emulator-proxy");
-              thread.setDaemon(true);
-              return thread;
-            });
     Journal opened = null;
     if (options.stateDir().isPresent()) {
       replay(Journal.read(options.stateDir().get()));
@@ -102,7 +81,7 @@ public final class YtEmulator implements AutoCloseable {
         bindAll(tls);
         break;
       } catch (BindException e) {
-        servers.forEach(s -> s.stop(0));
+        servers.forEach(Http11Server::close);
         servers.clear();
         endpoints.clear();
         if (attempt >= attempts) {
@@ -110,24 +89,25 @@ public final class YtEmulator implements AutoCloseable {
         }
       }
     }
-    for (int i = 0; i < servers.size(); i++) {
-      HttpServer server = servers.get(i);
-      server.createContext(
-          "/",
-          new ProxyHandler(
-              i, commands, options.token(), endpoints, options.showPorts(), this::execute));
-      server.setExecutor(threads);
-      server.start();
-    }
+    servers.forEach(Http11Server::start);
   }
 
   private void bindAll(SSLContext tls) throws IOException {
     int port = options.port();
     for (int i = 0; i < options.proxyCount(); i++) {
       InetAddress address = loopback(i);
-      HttpServer server = bind(new InetSocketAddress(address, port), tls);
+      ProxyHandler handler =
+          new ProxyHandler(
+              i,
+              commands,
+              options.token(),
+              endpoints,
+              options.showPorts(),
+              streamFaults,
+              this::execute);
+      Http11Server server = Http11Server.bind(new InetSocketAddress(address, port), tls, handler);
       servers.add(server);
-      port = server.getAddress().getPort();
+      port = server.address().getPort();
       endpoints.add(address.getHostAddress() + ":" + port);
     }
   }
@@ -157,15 +137,6 @@ public final class YtEmulator implements AutoCloseable {
     } catch (java.net.UnknownHostException e) {
       throw new IllegalStateException(e);
     }
-  }
-
-  private static HttpServer bind(InetSocketAddress address, SSLContext tls) throws IOException {
-    if (tls == null) {
-      return HttpServer.create(address, 64);
-    }
-    HttpsServer https = HttpsServer.create(address, 64);
-    https.setHttpsConfigurator(new HttpsConfigurator(tls));
-    return https;
   }
 
   private Object execute(CommandSpec spec, CommandRequest request) {
@@ -239,7 +210,28 @@ public final class YtEmulator implements AutoCloseable {
   }
 
   public int port() {
-    return servers.get(0).getAddress().getPort();
+    return servers.get(0).address().getPort();
+  }
+
+  /**
+   * Arms a failure for the next answer of a streamed {@code command} ({@code pull_queue_consumer},
+   * {@code pull_consumer}, {@code select_rows}, {@code lookup_rows}, {@code read_file}): it sends
+   * status 200 and the first half of its body, then fails with {@code code} and {@code message} in
+   * the HTTP trailers {@code X-YT-Error}, {@code X-YT-Response-Code}, {@code
+   * X-YT-Response-Message}, or in the body when the request has {@code
+   * dump_error_into_response=true}, as a proxy reports an error after streaming started. Arming
+   * twice fails the next two answers. For testing that a client never takes a cut answer for a
+   * complete one.
+   */
+  public void failNextAnswerHalfway(String command, int code, String message) {
+    CommandSpec spec = commands.get(command);
+    if (spec == null
+        || !(spec.outputType().equals("tabular") || spec.outputType().equals("binary"))) {
+      throw new IllegalArgumentException(
+          "failNextAnswerHalfway needs a command with a streamed (tabular or binary) answer, got "
+              + command);
+    }
+    streamFaults.arm(command, code, message);
   }
 
   /** The cluster behind the proxies, for test knobs (manual clock, faults, limits). */
@@ -261,8 +253,7 @@ public final class YtEmulator implements AutoCloseable {
 
   @Override
   public void close() {
-    servers.forEach(s -> s.stop(0));
-    threads.shutdownNow();
+    servers.forEach(Http11Server::close);
     if (journal != null) {
       journal.close();
     }
