@@ -324,9 +324,8 @@ final class ProxyHandler implements HttpHandler {
 
   private CommandRequest parse(HttpExchange exchange, CommandSpec spec) throws IOException {
     Headers headers = exchange.getRequestHeaders();
-    String headerFormat =
-        Optional.ofNullable(headers.getFirst("X-YT-Header-Format")).orElse("json").strip();
-    boolean yson = headerFormat.contains("yson");
+    HeaderFormat headerFormat = HeaderFormat.parse(headers.getFirst("X-YT-Header-Format"));
+    boolean yson = headerFormat.yson();
     ObjectNode parameters = JsonNodeFactory.instance.objectNode();
     String query = exchange.getRequestURI().getRawQuery();
     if (query != null) {
@@ -345,7 +344,11 @@ final class ProxyHandler implements HttpHandler {
       if (yson) {
         mergeYson(parameters, header);
       } else {
-        mergeObject(parameters, header, "X-YT-Parameters");
+        JsonNode node = headerFormat.readJson(header);
+        if (!(node instanceof ObjectNode object)) {
+          throw CommandError.badRequest("X-YT-Parameters must be a JSON map of parameters");
+        }
+        parameters.setAll(object);
       }
     }
     byte[] body;

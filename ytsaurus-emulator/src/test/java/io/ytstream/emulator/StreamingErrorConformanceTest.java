@@ -8,17 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ytstream.emulator.RawHttp.Reply;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.Locale;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -34,68 +26,8 @@ class StreamingErrorConformanceTest {
   @RegisterExtension
   final YtEmulatorExtension yt = new YtEmulatorExtension(EmulatorOptions.defaults());
 
-  /** A raw answer: status, headers (lower-case names), de-chunked body, trailers. */
-  record Answer(
-      int status, Map<String, String> headers, byte[] body, Map<String, String> trailers) {
-    String text() {
-      return new String(body, StandardCharsets.UTF_8);
-    }
-  }
-
-  private Answer get(String pathAndQuery, String... headers) throws IOException {
-    URI base = URI.create(yt.emulator().url());
-    try (Socket socket = new Socket(base.getHost(), base.getPort())) {
-      StringBuilder request = new StringBuilder("GET " + pathAndQuery + " HTTP/1.1\r\n");
-      request.append("Host: ").append(base.getAuthority()).append("\r\nConnection: close\r\n");
-      for (int i = 0; i + 1 < headers.length; i += 2) {
-        request.append(headers[i]).append(": ").append(headers[i + 1]).append("\r\n");
-      }
-      request.append("\r\n");
-      OutputStream out = socket.getOutputStream();
-      out.write(request.toString().getBytes(StandardCharsets.ISO_8859_1));
-      out.flush();
-      return parse(socket.getInputStream());
-    }
-  }
-
-  private static String line(InputStream in) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    for (int c = in.read(); c != '\n'; c = in.read()) {
-      if (c == -1) {
-        throw new IOException("cut line: " + bytes);
-      }
-      bytes.write(c);
-    }
-    String text = bytes.toString(StandardCharsets.ISO_8859_1);
-    return text.endsWith("\r") ? text.substring(0, text.length() - 1) : text;
-  }
-
-  private static Map<String, String> fields(InputStream in) throws IOException {
-    Map<String, String> fields = new LinkedHashMap<>();
-    for (String l = line(in); !l.isEmpty(); l = line(in)) {
-      int colon = l.indexOf(':');
-      fields.put(l.substring(0, colon).toLowerCase(Locale.ROOT), l.substring(colon + 1).strip());
-    }
-    return fields;
-  }
-
-  private static Answer parse(InputStream in) throws IOException {
-    int status = Integer.parseInt(line(in).split(" ")[1]);
-    Map<String, String> headers = fields(in);
-    ByteArrayOutputStream body = new ByteArrayOutputStream();
-    Map<String, String> trailers = Map.of();
-    if ("chunked".equals(headers.get("transfer-encoding"))) {
-      for (int size = Integer.parseInt(line(in), 16);
-          size > 0;
-          size = Integer.parseInt(line(in), 16)) {
-        body.write(in.readNBytes(size));
-        assertEquals("", line(in));
-      }
-      trailers = fields(in);
-    } else {
-      body.write(in.readNBytes(Integer.parseInt(headers.getOrDefault("content-length", "0"))));
-    }
-    return new Answer(status, headers, body.toByteArray(), trailers);
+  private RawSocket.Answer get(String pathAndQuery, String... headers) throws IOException {
+    return RawSocket.send(yt.emulator().url(), "GET", pathAndQuery, headers);
   }
 
   private static final String PULL =
@@ -133,7 +65,7 @@ class StreamingErrorConformanceTest {
   void aStreamedAnswerIsChunkedAndAnnouncesTheErrorTrailers() throws IOException {
     queueWithRows();
 
-    Answer answer = get(PULL);
+    RawSocket.Answer answer = get(PULL);
 
     assertEquals(200, answer.status());
     assertEquals(ANNOUNCED, answer.headers().get("trailer"));
@@ -148,7 +80,7 @@ class StreamingErrorConformanceTest {
     byte[] full = get(PULL).body();
     yt.emulator().failNextAnswerHalfway("pull_queue_consumer", 1712, "Tablet is gone");
 
-    Answer cut = get(PULL);
+    RawSocket.Answer cut = get(PULL);
 
     assertEquals(200, cut.status());
     assertArrayEquals(Arrays.copyOf(full, full.length / 2), cut.body());
@@ -167,7 +99,7 @@ class StreamingErrorConformanceTest {
     byte[] full = get(PULL).body();
     yt.emulator().failNextAnswerHalfway("pull_queue_consumer", 1701, "boom");
 
-    Answer cut = get(PULL + "&dump_error_into_response=true");
+    RawSocket.Answer cut = get(PULL + "&dump_error_into_response=true");
 
     String delimiter = "\n" + "=".repeat(80) + "\n";
     String expected =
@@ -192,7 +124,7 @@ class StreamingErrorConformanceTest {
 
   @Test
   void withDumpAnErrorBeforeAnyRowIsStill200WithTheDump() throws IOException {
-    Answer answer =
+    RawSocket.Answer answer =
         get(
             "/api/v4/pull_queue_consumer?consumer_path=//c&queue_path=//missing&partition_index=0"
                 + "&offset=0&dump_error_into_response=true");
@@ -206,7 +138,7 @@ class StreamingErrorConformanceTest {
 
   @Test
   void withoutDumpAnErrorBeforeAnyRowIsA400WithHeaders() throws IOException {
-    Answer answer =
+    RawSocket.Answer answer =
         get("/api/v4/pull_queue_consumer?consumer_path=//c&queue_path=//missing&partition_index=0");
 
     assertEquals(400, answer.status());
@@ -219,7 +151,7 @@ class StreamingErrorConformanceTest {
     queueWithRows();
     yt.emulator().failNextAnswerHalfway("pull_queue_consumer", 1712, "gone");
 
-    Answer cut = get(PULL, "X-YT-Omit-Trailers", "true");
+    RawSocket.Answer cut = get(PULL, "X-YT-Omit-Trailers", "true");
 
     assertEquals(200, cut.status());
     assertNull(cut.headers().get("trailer"));
