@@ -7,7 +7,6 @@ import io.ytstream.core.schema.YtType;
 import io.ytstream.core.schema.YtValues;
 import io.ytstream.ports.Row;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -74,59 +73,9 @@ final class YsonRows implements RowFormat {
     return YtValues.normalize(YtPrimitive.YSON, value, "column \"" + column + "\"");
   }
 
+  /** In one pass over the bytes ({@link BinaryYsonRowDecoder}), as the request asks for binary. */
   @Override
   public void decode(byte[] body, Map<String, YtType> types, RowVisitor visitor) {
-    List<Object> rows;
-    try {
-      rows = Yson.parseListFragment(body);
-    } catch (IllegalArgumentException e) {
-      throw new YtTransportException(
-          "a tabular response is not binary YSON rows: " + e.getMessage(), e);
-    }
-    Map<String, Column> columns = new HashMap<>();
-    for (Object item : rows) {
-      if (!(item instanceof Map<?, ?> row)) {
-        throw new YtTransportException(
-            "a tabular row is not a YSON map: " + Yson.toText(item), null);
-      }
-      for (Map.Entry<?, ?> e : row.entrySet()) {
-        String name = (String) e.getKey();
-        Column column = columns.computeIfAbsent(name, n -> new Column(n, types.get(n)));
-        visitor.column(name, column.decode(e.getValue()));
-      }
-      if (!visitor.endRow()) {
-        return;
-      }
-    }
-  }
-
-  /** A column's type and the place its errors name, resolved once per name per answer. */
-  private static final class Column {
-
-    private final YtType type;
-    private final String where;
-
-    Column(String name, YtType type) {
-      this.type = type;
-      this.where = "column \"" + name + "\"";
-    }
-
-    Object decode(Object yson) {
-      if (yson == null) {
-        return null;
-      }
-      try {
-        return type == null
-            ? YtValues.normalize(YtPrimitive.YSON, yson, where)
-            : YsonRepresentation.fromYson(type, yson, where);
-      } catch (IllegalArgumentException e) {
-        throw new YtTransportException(
-            "the server sent a value that does not fit "
-                + (type == null ? "YSON" : type.describe())
-                + ": "
-                + e.getMessage(),
-            e);
-      }
-    }
+    new BinaryYsonRowDecoder(body, types).decode(visitor);
   }
 }

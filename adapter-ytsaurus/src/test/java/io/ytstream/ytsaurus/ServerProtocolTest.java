@@ -2,7 +2,6 @@ package io.ytstream.ytsaurus;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,7 +10,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ytstream.core.commit.CommitErrorClassifier;
 import io.ytstream.core.commit.CommitOutcome;
-import io.ytstream.core.error.CommitOutcomeUnknownException;
 import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
@@ -307,10 +305,11 @@ class ServerProtocolTest {
     try (YtsaurusCluster cluster = YtsaurusCluster.connect(proxy.config(TOKEN))) {
       TabletTransaction tx = cluster.transactions().start(Duration.ofSeconds(30));
 
-      RuntimeException e = assertThrows(RuntimeException.class, tx::commit);
+      YtHttpException e = assertThrows(YtHttpException.class, tx::commit);
 
-      assertInstanceOf(CommitOutcomeUnknownException.class, e);
+      assertTrue(e.hasCode(11000), "the server's code is kept: " + e.codes());
       assertEquals(CommitOutcome.UNKNOWN, CommitErrorClassifier.classify(e));
+      assertTrue(e.getMessage().contains("consumer row"), e.getMessage());
     }
     assertEquals(2, proxy.received().size(), "the commit is not sent again");
   }
@@ -319,6 +318,29 @@ class ServerProtocolTest {
    * {@code yt/yt/server/http_proxy/context.cpp}: a command the server does not know answers 404
    * "Command ... is not registered"; the driver knows the old names ({@code driver.cpp}).
    */
+  /** A handle that finished its transaction answers as the ports define, without asking. */
+  @Test
+  void aTransactionFinishedThroughThisHandleAnswersLocally() {
+    proxy
+        .then(ScriptedProxy.ok("{\"transaction_id\":\"1-2-3-5\"}"))
+        .then(ScriptedProxy.ok("{}"))
+        .then(ScriptedProxy.ok("{\"transaction_id\":\"1-2-3-6\"}"))
+        .then(ScriptedProxy.ok("{}"));
+    try (YtsaurusCluster cluster = YtsaurusCluster.connect(proxy.config(TOKEN))) {
+      TabletTransaction committed = cluster.transactions().start(Duration.ofSeconds(30));
+      committed.commit();
+      assertTrue(
+          assertThrows(YtHttpException.class, committed::commit).hasCode(11003), "commit twice");
+      assertTrue(assertThrows(YtHttpException.class, committed::abort).hasCode(11003));
+
+      TabletTransaction aborted = cluster.transactions().start(Duration.ofSeconds(30));
+      aborted.abort();
+      aborted.abort();
+      assertTrue(assertThrows(YtHttpException.class, aborted::commit).hasCode(11003));
+    }
+    assertEquals(4, proxy.received().size(), "start, commit, start, abort: " + proxy.received());
+  }
+
   @Test
   void aServerThatKnowsOnlyTheOldQueueCommandsIsAskedWithThem() {
     String unknown = "{\"code\":1,\"message\":\"Command \\\"%s\\\" is not registered\"}";
