@@ -91,7 +91,7 @@ final class ConsumerCatchUp {
       } catch (RuntimeException e) {
         last = e;
         CommitOutcome outcome = CommitErrorClassifier.classify(e);
-        if (outcome == CommitOutcome.FAILED) {
+        if (outcome == CommitOutcome.FAILED || Interruptions.isInterruption(e)) {
           throw e;
         }
         long current;

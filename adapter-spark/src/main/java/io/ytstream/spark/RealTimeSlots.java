@@ -69,8 +69,7 @@ final class RealTimeSlots {
       try {
         Thread.sleep(POLL_MS);
       } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
+        throw Interruptions.stopped("waiting for task slots", e);
       }
       have = slots.getAsInt();
     }

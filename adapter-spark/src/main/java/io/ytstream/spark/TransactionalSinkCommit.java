@@ -124,6 +124,10 @@ final class TransactionalSinkCommit {
       }
       tx.commit();
     } catch (RuntimeException e) {
+      if (Interruptions.isInterruption(e)) {
+        // The query is stopping: whether the commit landed is resolved when it restarts.
+        throw e;
+      }
       error = e;
     }
     CommitOutcome outcome = state.commitFinished(error);

@@ -169,7 +169,8 @@ final class YtDataWriter implements DataWriter<InternalRow> {
         CommitOutcome outcome = CommitErrorClassifier.classify(e);
         boolean retry =
             (outcome == CommitOutcome.RETRY_LATER || outcome == CommitOutcome.UNKNOWN)
-                && attempt < CHUNK_ATTEMPTS;
+                && attempt < CHUNK_ATTEMPTS
+                && !Interruptions.isInterruption(e);
         if (!retry) {
           throw e;
         }

@@ -108,9 +108,7 @@ final class YtStreamingWrite implements StreamingWrite {
     try {
       writeJobs.awaitCleanEnd(tx.id().value(), epochId, BatchWriteJobListener.DEFAULT_WAIT);
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(
-          "batch " + epochId + " was not committed: interrupted (the query is stopping)", e);
+      throw Interruptions.stopped("batch " + epochId + " was not committed", e);
     }
   }
 
