@@ -24,6 +24,10 @@ import java.util.Optional;
  *     are reached over {@code https://})
  * @param showPorts {@code /hosts} entries as {@code host:port} instead of bare hosts, as the
  *     server's coordinator option {@code show_ports} does (default false, as on the server)
+ * @param rowsPerStore the rows of each queue tablet are held in stores of this many rows (row
+ *     indexes {@code [k*n, (k+1)*n)}), and a pull ends at the end of a store, as a tablet node's
+ *     does ({@code yt/yt/server/node/query_agent/query_service.cpp}): a short answer does not mean
+ *     the end of the data, only an empty one does. Default {@value #DEFAULT_ROWS_PER_STORE}
  */
 public record EmulatorOptions(
     int port,
@@ -33,9 +37,13 @@ public record EmulatorOptions(
     String clusterName,
     TimeSource clock,
     Optional<TlsKeyStore> tls,
-    boolean showPorts) {
+    boolean showPorts,
+    int rowsPerStore) {
 
   public static final String DEFAULT_CLUSTER_NAME = "emulator";
+
+  /** Rows per store of a queue tablet by default. */
+  public static final int DEFAULT_ROWS_PER_STORE = 10_000;
 
   public EmulatorOptions {
     Objects.requireNonNull(token, "token");
@@ -45,6 +53,9 @@ public record EmulatorOptions(
     Objects.requireNonNull(tls, "tls");
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("port must be in 0..65535, got " + port);
+    }
+    if (rowsPerStore < 1) {
+      throw new IllegalArgumentException("rowsPerStore must be >= 1, got " + rowsPerStore);
     }
     if (proxyCount < 1 || proxyCount > 254) {
       throw new IllegalArgumentException(
@@ -62,46 +73,80 @@ public record EmulatorOptions(
         DEFAULT_CLUSTER_NAME,
         SystemTimeSource.INSTANCE,
         Optional.empty(),
-        false);
+        false,
+        DEFAULT_ROWS_PER_STORE);
   }
 
   public EmulatorOptions withPort(int newPort) {
     return new EmulatorOptions(
-        newPort, proxyCount, token, stateDir, clusterName, clock, tls, showPorts);
+        newPort, proxyCount, token, stateDir, clusterName, clock, tls, showPorts, rowsPerStore);
   }
 
   public EmulatorOptions withProxyCount(int count) {
-    return new EmulatorOptions(port, count, token, stateDir, clusterName, clock, tls, showPorts);
+    return new EmulatorOptions(
+        port, count, token, stateDir, clusterName, clock, tls, showPorts, rowsPerStore);
   }
 
   public EmulatorOptions withToken(String required) {
     return new EmulatorOptions(
-        port, proxyCount, Optional.of(required), stateDir, clusterName, clock, tls, showPorts);
+        port,
+        proxyCount,
+        Optional.of(required),
+        stateDir,
+        clusterName,
+        clock,
+        tls,
+        showPorts,
+        rowsPerStore);
   }
 
   public EmulatorOptions withStateDir(Path directory) {
     return new EmulatorOptions(
-        port, proxyCount, token, Optional.of(directory), clusterName, clock, tls, showPorts);
+        port,
+        proxyCount,
+        token,
+        Optional.of(directory),
+        clusterName,
+        clock,
+        tls,
+        showPorts,
+        rowsPerStore);
   }
 
   public EmulatorOptions withClusterName(String name) {
-    return new EmulatorOptions(port, proxyCount, token, stateDir, name, clock, tls, showPorts);
+    return new EmulatorOptions(
+        port, proxyCount, token, stateDir, name, clock, tls, showPorts, rowsPerStore);
   }
 
   public EmulatorOptions withClock(TimeSource newClock) {
     return new EmulatorOptions(
-        port, proxyCount, token, stateDir, clusterName, newClock, tls, showPorts);
+        port, proxyCount, token, stateDir, clusterName, newClock, tls, showPorts, rowsPerStore);
   }
 
   /** Serves HTTPS with {@code keyStore} instead of plain HTTP. */
   public EmulatorOptions withTls(TlsKeyStore keyStore) {
     return new EmulatorOptions(
-        port, proxyCount, token, stateDir, clusterName, clock, Optional.of(keyStore), showPorts);
+        port,
+        proxyCount,
+        token,
+        stateDir,
+        clusterName,
+        clock,
+        Optional.of(keyStore),
+        showPorts,
+        rowsPerStore);
   }
 
   /** {@code /hosts} entries with ports ({@code show_ports=%true} on a server). */
   public EmulatorOptions withShowPorts(boolean show) {
-    return new EmulatorOptions(port, proxyCount, token, stateDir, clusterName, clock, tls, show);
+    return new EmulatorOptions(
+        port, proxyCount, token, stateDir, clusterName, clock, tls, show, rowsPerStore);
+  }
+
+  /** Stores of {@code rows} rows in each queue tablet; pulls end at a store's end. */
+  public EmulatorOptions withRowsPerStore(int rows) {
+    return new EmulatorOptions(
+        port, proxyCount, token, stateDir, clusterName, clock, tls, showPorts, rows);
   }
 
   /** {@code https} when {@link #tls} is set, else {@code http}. */
@@ -125,6 +170,8 @@ public record EmulatorOptions(
         + tls.map(TlsKeyStore::toString).orElse("none")
         + ", showPorts="
         + showPorts
+        + ", rowsPerStore="
+        + rowsPerStore
         + "}";
   }
 }

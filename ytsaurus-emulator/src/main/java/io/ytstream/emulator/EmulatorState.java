@@ -19,10 +19,12 @@ final class EmulatorState {
 
   private final InMemoryCluster cluster;
   private final StickyPool pool;
+  private final int rowsPerStore;
   private final Set<YPath> unmounted = ConcurrentHashMap.newKeySet();
   private final AtomicLong nodeCounter = new AtomicLong();
 
-  EmulatorState(InMemoryCluster cluster, TimeSource clock) {
+  EmulatorState(InMemoryCluster cluster, TimeSource clock, int rowsPerStore) {
+    this.rowsPerStore = rowsPerStore;
     this.pool = new StickyPool(clock);
     this.cluster = cluster;
   }
@@ -33,6 +35,11 @@ final class EmulatorState {
 
   String clusterName() {
     return cluster.name();
+  }
+
+  /** Rows per store of a queue tablet (see {@link EmulatorOptions#rowsPerStore}). */
+  int rowsPerStore() {
+    return rowsPerStore;
   }
 
   StickyPool pool() {

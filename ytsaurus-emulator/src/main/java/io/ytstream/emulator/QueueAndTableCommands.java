@@ -88,6 +88,14 @@ final class QueueAndTableCommands {
       // A null offset means the consumer's stored offset (0 without a row), reference 3.2.
       offset = cluster().consumerOffsets().read(consumer, queue).getOrDefault(partition, 0);
     }
+    // query_service.cpp: a pull below the trimmed row count starts at the first row left, and it
+    // reads one store at most, so it ends at the store's end even with rows after it.
+    List<PartitionBounds> bounds = cluster().partitions(queuePath);
+    if (partitionIndex >= 0 && partitionIndex < bounds.size()) {
+      long start = Math.max(offset, bounds.get(partitionIndex).trimmedRowCount());
+      long storeEnd = (start / state.rowsPerStore() + 1) * state.rowsPerStore();
+      maxRows = Math.min(maxRows, storeEnd - start);
+    }
     List<QueueRow> rows =
         cluster()
             .queueReader()

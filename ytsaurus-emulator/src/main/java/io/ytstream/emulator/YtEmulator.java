@@ -37,7 +37,7 @@ public final class YtEmulator implements AutoCloseable {
   private YtEmulator(EmulatorOptions options) {
     this.options = options;
     this.cluster = new InMemoryCluster(options.clusterName(), options.clock());
-    this.state = new EmulatorState(cluster, options.clock());
+    this.state = new EmulatorState(cluster, options.clock(), options.rowsPerStore());
     this.commands = CommandRegistry.build(state);
     Journal opened = null;
     if (options.stateDir().isPresent()) {

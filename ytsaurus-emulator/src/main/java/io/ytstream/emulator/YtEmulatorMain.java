@@ -68,7 +68,7 @@ public final class YtEmulatorMain {
   static String usage() {
     return "usage: YtEmulatorMain [--port N (default 8000; 0 = any)] [--proxies N (default 2)]"
         + " [--token TOKEN] [--state-dir DIR] [--cluster-name NAME] [--show-ports true|false]"
-        + " [--max-rows-per-pull N] [--tls KEYSTORE.p12 --tls-password PASSWORD | --tls-self-signed DIR]";
+        + " [--max-rows-per-pull N] [--rows-per-store N (default 10000)] [--tls KEYSTORE.p12 --tls-password PASSWORD | --tls-self-signed DIR]";
   }
 
   static EmulatorOptions parse(String[] args) {
@@ -97,6 +97,7 @@ public final class YtEmulatorMain {
         case "--state-dir" -> options = options.withStateDir(Path.of(value));
         case "--cluster-name" -> options = options.withClusterName(value);
         case "--show-ports" -> options = options.withShowPorts(parseBoolean(arg, value));
+        case "--rows-per-store" -> options = options.withRowsPerStore(parseInt(arg, value));
         case "--max-rows-per-pull" -> maxRowsPerPull = OptionalInt.of(parseInt(arg, value));
         case "--tls" -> tlsKeyStore = Path.of(value);
         case "--tls-password" -> tlsPassword = value;
