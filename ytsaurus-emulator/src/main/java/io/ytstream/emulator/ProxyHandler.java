@@ -89,13 +89,15 @@ final class ProxyHandler implements HttpHandler {
   }
 
   private void route(HttpExchange exchange, String path) throws IOException {
-    String method = exchange.getRequestMethod().toUpperCase(Locale.ROOT);
     if (path.equals("/hosts") || path.startsWith("/hosts/")) {
       hosts(exchange, path);
       return;
     }
+    // context.cpp, TryParseCommandName: the path is lower-cased; /api lists v3 and v4 (the
+    // emulator serves v4 only).
+    path = path.toLowerCase(Locale.ROOT);
     if (path.equals("/api") || path.equals("/api/")) {
-      sendJson(exchange, 200, JsonNodeFactory.instance.arrayNode().add("v4"));
+      sendJson(exchange, 200, JsonNodeFactory.instance.arrayNode().add("v3").add("v4"));
       return;
     }
     if (path.equals("/api/v4") || path.equals("/api/v4/")) {
@@ -117,25 +119,19 @@ final class ProxyHandler implements HttpHandler {
     if (!path.startsWith("/api/v4/")) {
       throw new CommandError(404, 1, "Unknown path " + path, List.of());
     }
-    authenticate(exchange);
     String name = path.substring("/api/v4/".length());
+    for (char c : name.toCharArray()) {
+      if (c != '_' && !(c >= 'a' && c <= 'z')) {
+        throw new CommandError(404, 1, "Malformed command name", List.of());
+      }
+    }
+    authenticate(exchange);
     CommandSpec spec = commands.get(name);
     if (spec == null) {
       throw new CommandError(404, 1, "Command \"" + name + "\" is not registered", List.of());
     }
-    if (!method.equals(spec.method())) {
-      exchange.getResponseHeaders().set("Allow", spec.method());
-      throw new CommandError(
-          405,
-          1,
-          "Command \""
-              + name
-              + "\" must be sent with HTTP method "
-              + spec.method()
-              + ", not "
-              + method,
-          List.of());
-    }
+    // No method check: the proxy runs a command whatever the HTTP method (context.cpp,
+    // TryPrepare); only a POST body is read as parameters (CaptureParameters).
     CommandRequest request = parse(exchange, spec);
     // Heavy answers with tabular or binary output stream; structured ones are built in memory
     // and sent whole (context.cpp, SetupOutputStream).
@@ -355,27 +351,30 @@ final class ProxyHandler implements HttpHandler {
     try (InputStream in = exchange.getRequestBody()) {
       body = in.readAllBytes();
     }
-    if (spec.inputType().equals("null") && body.length > 0) {
-      // Volatile commands without input may carry their parameters as a JSON body (reference 2.1).
-      mergeObject(parameters, new String(body, StandardCharsets.UTF_8), "the request body");
-      body = new byte[0];
-    }
-    // formats.cpp, GetDefaultFormatNodeForDataType: json for structured data, text YSON for
-    // tabular data (input and output alike).
+    // formats.cpp, GetDefaultFormatNodeForDataType: text YSON for tabular data, json for
+    // structured output, yson otherwise (so a POST body of parameters without X-YT-Input-Format
+    // or Content-Type: application/json is read as YSON).
     WireFormat inputDefault =
-        spec.inputType().equals("tabular") ? WireFormat.tabularDefault() : WireFormat.json(true);
+        spec.inputType().equals("tabular") ? WireFormat.tabularDefault() : WireFormat.yson(true);
     WireFormat outputDefault =
         spec.outputType().equals("tabular") ? WireFormat.tabularDefault() : WireFormat.json(true);
-    return new CommandRequest(
-        spec.name(),
-        parameters,
-        body,
+    WireFormat inputFormat =
         WireFormat.infer(
             "input",
             headers.getFirst("X-YT-Input-Format"),
             yson,
             headers.getFirst("Content-Type"),
-            inputDefault),
+            inputDefault);
+    if (exchange.getRequestMethod().equalsIgnoreCase("POST") && body.length > 0) {
+      // context.cpp, CaptureParameters: a POST body holds parameters, in the input format.
+      mergeBody(parameters, body, inputFormat);
+      body = new byte[0];
+    }
+    return new CommandRequest(
+        spec.name(),
+        parameters,
+        body,
+        inputFormat,
         WireFormat.infer(
             "output",
             headers.getFirst("X-YT-Output-Format"),
@@ -385,15 +384,17 @@ final class ProxyHandler implements HttpHandler {
         proxyIndex);
   }
 
-  private static void mergeObject(ObjectNode into, String json, String where) {
-    JsonNode node;
-    try {
-      node = WireFormat.JSON.readTree(json);
-    } catch (IOException e) {
-      throw CommandError.badRequest("cannot parse " + where + " as JSON");
+  /** Parameters from a POST body, in the request's input format. */
+  private static void mergeBody(ObjectNode into, byte[] body, WireFormat format) {
+    if (format.isYson()) {
+      mergeYson(into, new String(body, StandardCharsets.ISO_8859_1));
+      return;
     }
+    JsonNode node =
+        new HeaderFormat(false, format.encodeUtf8())
+            .readJson(new String(body, StandardCharsets.ISO_8859_1));
     if (!(node instanceof ObjectNode object)) {
-      throw CommandError.badRequest(where + " must be a JSON map of parameters");
+      throw CommandError.badRequest("The request body must be a map of parameters");
     }
     into.setAll(object);
   }

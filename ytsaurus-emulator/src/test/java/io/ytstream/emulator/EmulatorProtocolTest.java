@@ -141,18 +141,6 @@ class EmulatorProtocolTest {
     assertEquals(200, ignored.status());
   }
 
-  @Test
-  void wrongMethodIs405AndUnknownCommandIs404() {
-    Reply wrongMethod =
-        http.command("GET", base(), "create", "{\"path\":\"//a\",\"type\":\"map_node\"}");
-    Reply unknown = http.command("GET", base(), "no_such_command", "{}");
-
-    assertEquals(405, wrongMethod.status());
-    assertEquals("POST", wrongMethod.header("Allow"));
-    assertEquals(404, unknown.status());
-    assertNotNull(unknown.header("X-YT-Error"));
-  }
-
   // ---- a queue from scratch (1.1, 1.3, 1.4, 3.1-3.4, 3.8) ----
 
   private void createQueueAndConsumer(int tabletCount) {
