@@ -387,7 +387,7 @@ class EmulatorProtocolTest {
                 "GET",
                 base(),
                 "select_rows",
-                "{\"query\":\"partition_index, offset from [//home/c] where queue_cluster ="
+                "{\"query\":\"partition_index, [offset] from [//home/c] where queue_cluster ="
                     + " \\\"emulator\\\" and queue_path = \\\"//home/q\\\"\"}")
             .rows();
 

@@ -99,7 +99,7 @@ class EmulatorStateDirTest {
                   "GET",
                   base,
                   "select_rows",
-                  "{\"query\":\"offset from [//home/c] where partition_index = 0\"}"))
+                  "{\"query\":\"[offset] from [//home/c] where partition_index = 0\"}"))
               .rows();
       Reply file = ok(http.command("GET", base, "read_file", "{\"path\":\"//home/f\"}"));
 
