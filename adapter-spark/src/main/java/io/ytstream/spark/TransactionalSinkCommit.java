@@ -14,6 +14,8 @@ import io.ytstream.ports.TabletTransaction;
 import io.ytstream.ports.spi.YtCluster;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -166,10 +168,31 @@ final class TransactionalSinkCommit {
       case FENCED -> {
         abortQuietly(tx);
         throw new IllegalStateException(
-            "batch " + epochId + " is fenced, nothing was written: " + state.reason(), error);
+            "batch "
+                + epochId
+                + " is fenced, nothing was written: "
+                + state.reason()
+                + "; "
+                + sharedConsumer(batch),
+            error);
       }
       case RETRY_LATER -> {
         abortQuietly(tx);
+        if (error instanceof YtException yt && yt.hasCode(YtErrorCode.TRANSACTION_LOCK_CONFLICT)) {
+          throw new IllegalStateException(
+              "batch "
+                  + epochId
+                  + "'s transaction lost a row lock to a concurrent transaction that committed"
+                  + " first ("
+                  + state.reason()
+                  + "): "
+                  + sharedConsumer(batch)
+                  + ", or another writer wrote the same keys of "
+                  + spec.path()
+                  + ". Nothing was written and the consumer did not move; the batch runs again"
+                  + " with a new transaction when the query restarts",
+              error);
+        }
         throw new IllegalStateException(
             "batch "
                 + epochId
@@ -287,6 +310,15 @@ final class TransactionalSinkCommit {
             + fit
             + " Nothing was written and the consumer did not move.",
         cause);
+  }
+
+  /** The usual cause of a lost consumer row, worded as at-least-once mode words it. */
+  private static String sharedConsumer(CheckpointBatchRanges batch) {
+    Set<String> paths = new TreeSet<>();
+    batch.consumers().values().forEach(c -> paths.add(c.path().value()));
+    return "another query or an old driver is using the same consumer ("
+        + String.join(", ", paths)
+        + "): give each query its own consumer, or stop the other one";
   }
 
   static void abortQuietly(TabletTransaction tx) {
