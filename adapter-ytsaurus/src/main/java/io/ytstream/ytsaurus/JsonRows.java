@@ -100,6 +100,11 @@ final class JsonRows implements RowFormat {
     return OUTPUT_FORMAT;
   }
 
+  @Override
+  public String describe() {
+    return "<encode_utf8=%true>json";
+  }
+
   // ---- encoding ----
 
   @Override

@@ -21,6 +21,9 @@ interface RowFormat {
   /** The {@code X-YT-Output-Format} value, written in the header format (JSON). */
   String outputFormat();
 
+  /** The format in YSON's text form, for logs: {@code <format=binary>yson}. */
+  String describe();
+
   byte[] encode(List<Row> rows, Map<String, YtType> types);
 
   void decode(byte[] body, Map<String, YtType> types, RowVisitor visitor);

@@ -35,6 +35,11 @@ final class YsonRows implements RowFormat {
   }
 
   @Override
+  public String describe() {
+    return "<format=binary>yson";
+  }
+
+  @Override
   public byte[] encode(List<Row> rows, Map<String, YtType> types) {
     List<Object> maps = new ArrayList<>(rows.size());
     for (Row row : rows) {

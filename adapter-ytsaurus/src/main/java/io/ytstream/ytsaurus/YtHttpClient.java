@@ -437,10 +437,18 @@ final class YtHttpClient {
                 proxy.toString(),
                 command == null ? "/hosts" : command.wireName(),
                 parameters,
+                carriesRows(command) ? config.rowFormat().codec().describe() : "",
                 body == null ? 0 : body.length,
                 attempt,
                 status,
                 outcome));
+  }
+
+  private static boolean carriesRows(Command command) {
+    return command != null
+        && (command.output() == Command.Output.TABULAR
+            || command == Command.INSERT_ROWS
+            || command == Command.DELETE_ROWS);
   }
 
   static String utf8(byte[] bytes) {
