@@ -158,4 +158,18 @@ class StreamingErrorConformanceTest {
     assertTrue(cut.trailers().isEmpty());
     assertFalse(cut.text().contains("third"), "cut half-way: " + cut.text());
   }
+
+  @Test
+  void theJdkHttpClientSeesACutAnswerAs200AndDropsTheTrailers() throws IOException {
+    queueWithRows();
+    byte[] full = get(PULL).body();
+    yt.emulator().failNextAnswerHalfway("pull_queue_consumer", 1712, "gone");
+
+    Reply reply = new RawHttp(null).raw("GET", yt.emulator().url() + PULL, null);
+
+    // Why clients must ask for dump_error_into_response: nothing else shows the failure.
+    assertEquals(200, reply.status());
+    assertArrayEquals(Arrays.copyOf(full, full.length / 2), reply.response().body());
+    assertNull(reply.header("X-YT-Error"));
+  }
 }
