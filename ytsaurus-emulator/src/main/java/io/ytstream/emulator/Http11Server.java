@@ -55,7 +55,8 @@ final class Http11Server implements AutoCloseable {
     ServerSocket socket =
         tls == null ? new ServerSocket() : tls.getServerSocketFactory().createServerSocket();
     try {
-      socket.setReuseAddress(false);
+      // A restart on the same port must not wait for connections of the last run in TIME_WAIT.
+      socket.setReuseAddress(true);
       socket.bind(address, 64);
     } catch (IOException e) {
       socket.close();

@@ -109,5 +109,10 @@ class HostsConformanceTest {
               .text()
               .contains("127.0.0.2"));
     }
+    // Restarting on the same port right away works although the last run's connections linger.
+    try (YtEmulator again =
+        YtEmulator.start(EmulatorOptions.defaults().withProxyCount(2).withPort(port))) {
+      assertEquals(200, http.raw("GET", again.url() + "/hosts", null).status());
+    }
   }
 }
