@@ -35,6 +35,7 @@ final class Http11Server implements AutoCloseable {
   private final HttpHandler handler;
   private final ExecutorService connections;
   private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+  private final Thread acceptor;
   private volatile boolean closed;
 
   private Http11Server(ServerSocket socket, HttpHandler handler, String name) {
@@ -47,6 +48,8 @@ final class Http11Server implements AutoCloseable {
               thread.setDaemon(true);
               return thread;
             });
+    this.acceptor = new Thread(this::acceptLoop, name + "-accept");
+    acceptor.setDaemon(true);
   }
 
   /** Binds {@code address} (HTTPS when {@code tls} is not null); {@link #start} serves it. */
@@ -70,7 +73,7 @@ final class Http11Server implements AutoCloseable {
   }
 
   void start() {
-    connections.execute(this::acceptLoop);
+    acceptor.start();
   }
 
   private void acceptLoop() {
@@ -128,6 +131,15 @@ final class Http11Server implements AutoCloseable {
       socket.close();
     } catch (IOException e) {
       // closing anyway
+    }
+    // The listening socket is released only once the thread blocked in accept() has left it;
+    // wait, so that a restart on the same port right after close() can bind it.
+    if (acceptor.isAlive()) {
+      try {
+        acceptor.join(5_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
     for (Socket client : open) {
       try {

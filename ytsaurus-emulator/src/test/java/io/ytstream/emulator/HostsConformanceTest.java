@@ -95,6 +95,17 @@ class HostsConformanceTest {
   }
 
   @Test
+  void aRestartOnTheSamePortRightAfterCloseBindsIt() {
+    YtEmulator first = YtEmulator.start(EmulatorOptions.defaults());
+    int port = first.port();
+    assertEquals(200, http.raw("GET", first.url() + "/hosts", null).status());
+    first.close();
+    try (YtEmulator again = YtEmulator.start(EmulatorOptions.defaults().withPort(port))) {
+      assertEquals(200, http.raw("GET", again.url() + "/hosts", null).status());
+    }
+  }
+
+  @Test
   void aFixedPortIsUsedOnEveryAddress() throws IOException {
     int port;
     try (ServerSocket probe = new ServerSocket(0)) {
