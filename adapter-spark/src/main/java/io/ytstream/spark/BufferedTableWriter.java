@@ -1,5 +1,6 @@
 package io.ytstream.spark;
 
+import io.ytstream.application.Interruptions;
 import io.ytstream.core.commit.CommitErrorClassifier;
 import io.ytstream.core.commit.CommitOutcome;
 import io.ytstream.core.model.YPath;
@@ -88,6 +89,9 @@ final class BufferedTableWriter implements AutoCloseable {
 
   private void rethrow() {
     RuntimeException f = failure;
+    if (f != null && Interruptions.isInterruption(f)) {
+      throw f;
+    }
     if (f != null) {
       throw new IllegalStateException("writing to " + path + " failed: " + f.getMessage(), f);
     }
@@ -111,7 +115,8 @@ final class BufferedTableWriter implements AutoCloseable {
         CommitOutcome outcome = CommitErrorClassifier.classify(e);
         boolean retry =
             (outcome == CommitOutcome.RETRY_LATER || outcome == CommitOutcome.UNKNOWN)
-                && attempt < ATTEMPTS;
+                && attempt < ATTEMPTS
+                && !Interruptions.isInterruption(e);
         if (!retry) {
           throw e;
         }

@@ -1,5 +1,6 @@
 package io.ytstream.spark;
 
+import io.ytstream.application.Interruptions;
 import io.ytstream.core.model.PartitionId;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -69,8 +70,7 @@ final class RealTimeSlots {
       try {
         Thread.sleep(POLL_MS);
       } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
+        throw Interruptions.stopped("waiting for task slots", e);
       }
       have = slots.getAsInt();
     }

@@ -9,6 +9,8 @@ import io.ytstream.core.model.OffsetRange;
 import io.ytstream.core.plan.PlanLimits;
 import io.ytstream.ports.TabletTransaction;
 import io.ytstream.ports.spi.YtCluster;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
@@ -88,11 +90,38 @@ final class TransactionalSinkCommit {
           && yt.hasCode(YtErrorCode.TOO_MANY_ROWS_IN_TRANSACTION)) {
         throw tooManyRows(epochId, perTablet, read, e.getCause());
       }
+      if (e.outcome() == CommitOutcome.FENCED) {
+        throw new IllegalStateException(e.getMessage() + "; " + sharedConsumer(batch), e);
+      }
+      if (e.outcome() == CommitOutcome.RETRY_LATER
+          && e.getCause() instanceof YtException yt
+          && yt.hasCode(YtErrorCode.TRANSACTION_LOCK_CONFLICT)) {
+        throw new IllegalStateException(
+            "batch "
+                + epochId
+                + "'s transaction lost a row lock to a concurrent transaction that committed"
+                + " first: "
+                + sharedConsumer(batch)
+                + ", or another writer wrote the same keys of "
+                + spec.path()
+                + ". Nothing was written and the consumer did not move; the batch runs again"
+                + " with a new transaction when the query restarts",
+            e);
+      }
       throw e;
     }
     if (result == CommitTransactionalBatch.Result.ALREADY_APPLIED) {
       LOG.info("batch {} was applied by an earlier attempt", epochId);
     }
+  }
+
+  /** The usual cause of a lost consumer row, worded as at-least-once mode words it. */
+  private static String sharedConsumer(CheckpointBatchRanges batch) {
+    Set<String> paths = new TreeSet<>();
+    batch.consumers().values().forEach(c -> paths.add(c.path().value()));
+    return "another query or an old driver is using the same consumer ("
+        + String.join(", ", paths)
+        + "): give each query its own consumer, or stop the other one";
   }
 
   /** The most rows the batch read from one queue partition, and from how many partitions. */

@@ -1,5 +1,6 @@
 package io.ytstream.spark;
 
+import io.ytstream.application.Interruptions;
 import io.ytstream.core.commit.CommitErrorClassifier;
 import io.ytstream.core.commit.CommitOutcome;
 import io.ytstream.ports.Row;
@@ -169,7 +170,8 @@ final class YtDataWriter implements DataWriter<InternalRow> {
         CommitOutcome outcome = CommitErrorClassifier.classify(e);
         boolean retry =
             (outcome == CommitOutcome.RETRY_LATER || outcome == CommitOutcome.UNKNOWN)
-                && attempt < CHUNK_ATTEMPTS;
+                && attempt < CHUNK_ATTEMPTS
+                && !Interruptions.isInterruption(e);
         if (!retry) {
           throw e;
         }

@@ -1,5 +1,6 @@
 package io.ytstream.spark;
 
+import io.ytstream.application.Interruptions;
 import io.ytstream.ports.TabletTransaction;
 import io.ytstream.ports.spi.YtCluster;
 import java.util.concurrent.Executors;
@@ -108,9 +109,7 @@ final class YtStreamingWrite implements StreamingWrite {
     try {
       writeJobs.awaitCleanEnd(tx.id().value(), epochId, BatchWriteJobListener.DEFAULT_WAIT);
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(
-          "batch " + epochId + " was not committed: interrupted (the query is stopping)", e);
+      throw Interruptions.stopped("batch " + epochId + " was not committed", e);
     }
   }
 

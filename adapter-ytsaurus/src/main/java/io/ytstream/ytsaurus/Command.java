@@ -17,6 +17,10 @@ enum Command {
   GET_TABLET_INFOS("get_tablet_infos", "POST", false, Output.STRUCTURED),
   PULL_QUEUE_CONSUMER("pull_queue_consumer", "GET", true, Output.TABULAR),
   ADVANCE_QUEUE_CONSUMER("advance_queue_consumer", "POST", false, Output.STRUCTURED),
+  // The names before the rename, which the driver still registers for the same commands
+  // (yt/yt/client/driver/driver.cpp); a server older than the rename knows only these.
+  PULL_CONSUMER("pull_consumer", "GET", true, Output.TABULAR),
+  ADVANCE_CONSUMER("advance_consumer", "POST", false, Output.STRUCTURED),
   SELECT_ROWS("select_rows", "GET", true, Output.TABULAR),
   LOOKUP_ROWS("lookup_rows", "PUT", true, Output.TABULAR),
   INSERT_ROWS("insert_rows", "PUT", true, Output.STRUCTURED),

@@ -3,6 +3,7 @@ package io.ytstream.ytsaurus;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +18,8 @@ final class ErrorParser {
 
   private static final int MAX_MESSAGE_DEPTH = 8;
 
+  private static final List<Integer> AUTHENTICATION_CODES = List.of(109, 111, 900);
+
   private final ObjectMapper json;
 
   ErrorParser(ObjectMapper json) {
@@ -24,7 +27,12 @@ final class ErrorParser {
   }
 
   YtHttpException parse(
-      String command, int status, byte[] body, Optional<String> errorHeader, OAuthToken token) {
+      String command,
+      URI proxy,
+      int status,
+      byte[] body,
+      Optional<String> errorHeader,
+      OAuthToken token) {
     JsonNode error = readError(body).or(() -> errorHeader.flatMap(this::readError)).orElse(null);
     List<Integer> inner = new ArrayList<>();
     int code;
@@ -46,11 +54,40 @@ final class ErrorParser {
     if ((status == 401 || status == 429 || status == 503) && code != status) {
       inner.add(status);
     }
-    String safe = command + " failed: " + message;
+    String safe =
+        isAuthentication(status, code, inner)
+            ? command
+                + " to "
+                + proxy
+                + " was refused: the proxy did not accept the credentials (HTTP "
+                + status
+                + ", code "
+                + code
+                + "): "
+                + message
+                + "; give a valid token in yt.token, YT_TOKEN or ~/.yt/token"
+            : command + " failed: " + message;
     if (token != null) {
       safe = token.redact(safe);
     }
     return new YtHttpException(code, safe, inner, status, command);
+  }
+
+  /**
+   * HTTP 401, or the authentication codes of {@code yt/yt/core/rpc/public.h} (109
+   * AuthenticationError, 111 InvalidCredentials; {@code http_authenticator.cpp} answers 401 with
+   * 111) and the security client's 900.
+   */
+  private static boolean isAuthentication(int status, int code, List<Integer> inner) {
+    if (status == 401) {
+      return true;
+    }
+    for (int c : AUTHENTICATION_CODES) {
+      if (code == c || inner.contains(c)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private Optional<JsonNode> readError(byte[] body) {

@@ -22,7 +22,7 @@ import java.util.Optional;
 final class HttpCheckpointStore implements CheckpointStore {
 
   private static final List<String> STATUS_ATTRIBUTES =
-      List.of("type", "compressed_data_size", "modification_time");
+      List.of("type", "uncompressed_data_size", "modification_time");
 
   private final YtsaurusCluster cluster;
 
@@ -146,7 +146,8 @@ final class HttpCheckpointStore implements CheckpointStore {
           "get " + node + "/@ answered without the node's type: " + attributes, null);
     }
     boolean directory = !type.equals("file");
-    long length = directory ? 0 : attributes.path("compressed_data_size").asLong();
+    // The length read_file returns; compressed_data_size differs for a compressed file.
+    long length = directory ? 0 : attributes.path("uncompressed_data_size").asLong();
     long modified = parseTime(attributes.path("modification_time").asText(""));
     return Optional.of(new NodeStatus(node, directory, length, modified));
   }

@@ -66,7 +66,9 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
     params.put("partition_index", partition.index());
     params.put("offset", offset);
     params.put("max_row_count", maxRows);
-    byte[] body = client.send(proxy, Command.PULL_QUEUE_CONSUMER, params, null, Repeat.READ);
+    byte[] body =
+        client.sendRenamed(
+            proxy, Command.PULL_QUEUE_CONSUMER, Command.PULL_CONSUMER, params, null, Repeat.READ);
     QueueRowCollector rows = new QueueRowCollector(partition, offset, maxRows);
     cluster.rows().decode(body, types, rows);
     return rows.rows();
@@ -76,7 +78,7 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
    * Builds each {@link QueueRow} as its columns are decoded: system columns go to the row's
    * position and metadata, the others to its data, so no intermediate map of the whole row is made.
    */
-  private static final class QueueRowCollector implements JsonRows.RowVisitor {
+  private static final class QueueRowCollector implements RowVisitor {
 
     private final PartitionId partition;
     private final long offset;
@@ -154,20 +156,23 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
     }
 
     private QueueRow toQueueRow() {
-      if (!(rowIndex instanceof Long index)) {
+      OptionalLong index = UntypedValues.integer(rowIndex);
+      if (index.isEmpty()) {
         throw new YtTransportException(
             "pull_queue_consumer returned a row without $row_index for " + partition, null);
       }
-      if (tablet instanceof Long t && t != partition.index()) {
+      OptionalLong t = UntypedValues.integer(tablet);
+      if (t.isPresent() && t.getAsLong() != partition.index()) {
         throw new YtTransportException(
-            "pull_queue_consumer for " + partition + " returned a row of tablet " + t, null);
+            "pull_queue_consumer for " + partition + " returned a row of tablet " + t.getAsLong(),
+            null);
       }
       return new QueueRow(
           partition.index(),
-          index,
+          index.getAsLong(),
           data(),
-          optionalLong(timestamp),
-          optionalLong(cumulativeDataWeight));
+          UntypedValues.integer(timestamp),
+          UntypedValues.integer(cumulativeDataWeight));
     }
 
     private Row data() {
@@ -188,9 +193,5 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
     List<QueueRow> rows() {
       return rows;
     }
-  }
-
-  private static OptionalLong optionalLong(Object value) {
-    return value instanceof Long l ? OptionalLong.of(l) : OptionalLong.empty();
   }
 }

@@ -11,6 +11,7 @@ import io.ytstream.ports.Row;
 import io.ytstream.ports.TabletTransaction;
 import io.ytstream.ports.TransactionId;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.ScheduledFuture;
@@ -21,6 +22,8 @@ final class HttpTabletTransaction implements TabletTransaction {
   private final YtsaurusCluster cluster;
   private final StickyTransactionId id;
   private ScheduledFuture<?> pinger;
+  // COMMIT_TRANSACTION or ABORT_TRANSACTION once this handle has finished the transaction.
+  private volatile Command finished;
 
   HttpTabletTransaction(YtsaurusCluster cluster, StickyTransactionId id) {
     this.cluster = cluster;
@@ -98,16 +101,74 @@ final class HttpTabletTransaction implements TabletTransaction {
     finish(Command.PING_TRANSACTION, Repeat.IDEMPOTENT);
   }
 
+  /**
+   * Commits. An answer of 11000 does not say the transaction did not commit: the proxy drops a
+   * tablet transaction from its sticky pool when it is committed or aborted, and answers 11000 for
+   * any later use of the id ({@code yt/yt/client/api/sticky_transaction_pool.cpp}), so it is also
+   * what a commit meets whose earlier answer was lost. Only the data can tell, so the error also
+   * carries 11003, the ports' code for "already finished; the consumer rows tell whether it
+   * committed", which the core's classifier reads as an unknown outcome.
+   */
   @Override
   public void commit() {
     stopPinging();
-    finish(Command.COMMIT_TRANSACTION, Repeat.COMMIT);
+    finishedHere("commit");
+    try {
+      finish(Command.COMMIT_TRANSACTION, Repeat.COMMIT);
+    } catch (YtHttpException e) {
+      if (e.hasCode(YtErrorCode.NO_SUCH_TRANSACTION)) {
+        throw outcomeUnknown(e);
+      }
+      throw e;
+    }
+    finished = Command.COMMIT_TRANSACTION;
   }
 
+  /** Aborts; a second abort through this handle changes nothing, as the ports define it. */
   @Override
   public void abort() {
     stopPinging();
+    if (finished == Command.ABORT_TRANSACTION) {
+      return;
+    }
+    finishedHere("abort");
     finish(Command.ABORT_TRANSACTION, Repeat.IDEMPOTENT);
+    finished = Command.ABORT_TRANSACTION;
+  }
+
+  /**
+   * A transaction this handle committed or aborted is finished: the ports answer 11003 without
+   * asking the server, whose answer (11000 for every id it dropped) would not say which.
+   */
+  private synchronized void finishedHere(String what) {
+    if (finished != null) {
+      String how = finished == Command.COMMIT_TRANSACTION ? "committed" : "aborted";
+      throw new YtHttpException(
+          YtErrorCode.INVALID_TRANSACTION_STATE,
+          "cannot "
+              + what
+              + " transaction "
+              + id.toPortId()
+              + ": it was already "
+              + how
+              + " through this handle",
+          List.of(),
+          0,
+          what);
+    }
+  }
+
+  private YtHttpException outcomeUnknown(YtHttpException e) {
+    List<Integer> codes = new ArrayList<>(e.codes());
+    codes.add(YtErrorCode.INVALID_TRANSACTION_STATE);
+    return new YtHttpException(
+        e.code(),
+        e.getMessage()
+            + "; the proxy answers so for a transaction that has already committed as well, so"
+            + " whether this one did is known only from the consumer row",
+        codes,
+        e.httpStatus(),
+        e.command());
   }
 
   private void finish(Command command, Repeat repeat) {

@@ -42,13 +42,15 @@ import java.util.Map;
  *       maps each byte of a YSON string to one code point U+0000..U+00FF (and back), which is the
  *       only JSON form that carries any bytes; with {@code %false} strings must be UTF-8 ("not all
  *       YSON strings are readable"). Rows therefore travel with {@code encode_utf8=%true} ({@link
- *       YtHttpClient#TABULAR_INPUT_FORMAT}); column names and map keys are transcoded the same way.
- *       Attributes are {@code {"$attributes":..,"$value":..}}; {@code stringify_nan_and_infinity}
- *       makes the server write NaN and infinities as {@code "nan"}, {@code "inf"}, {@code "-inf"}
- *       ({@code yt/yt/core/json/json_writer.cpp}; without it they are an error).
+ *       #INPUT_FORMAT}); column names and map keys are transcoded the same way. Attributes are
+ *       {@code {"$attributes":..,"$value":..}}; {@code stringify_nan_and_infinity} makes the server
+ *       write NaN and infinities as {@code "nan"}, {@code "inf"}, {@code "-inf"} ({@code
+ *       yt/yt/core/json/json_writer.cpp}; without it they are an error).
  *   <li>{@code yt/yt/core/json/json_callbacks.cpp}: on input {@code {"$type":"double","$value":
- *       "nan"}} is a double and {@code {"$type":"uint64","$value":"5"}} a uint64; a map key that
- *       starts with {@code $} is sent with one more {@code $} (and so the writer returns it).
+ *       "nan"}} is a double and {@code {"$type":"uint64","$value":"5"}} a uint64; a key (a column
+ *       name too) that starts with {@code $} is sent with one more {@code $}, since the reader
+ *       refuses a single one ({@code ConsumeMapFragment}), and {@code json_writer.cpp} returns it
+ *       so.
  *   <li>{@code yt/docs/en/_includes/user-guide/storage/data-types.md} ("Representing compound types
  *       in formats", default modes): optional of a non-optional is the value or null, of an
  *       optional {@code [v]}; list and tuple arrays; struct an object (named mode; a positional
@@ -64,7 +66,18 @@ import java.util.Map;
  * columns without a known type (system columns, untyped projections) are written and read as plain
  * YSON values.
  */
-final class JsonRows {
+final class JsonRows implements RowFormat {
+
+  /**
+   * Rows sent: {@code encode_utf8=true}, the one JSON form that carries any bytes (formats.md,
+   * JSON).
+   */
+  static final String INPUT_FORMAT = "{\"$value\":\"json\",\"$attributes\":{\"encode_utf8\":true}}";
+
+  /** Rows received: as sent, and NaN/infinities as strings ({@code stringify_nan_and_infinity}). */
+  static final String OUTPUT_FORMAT =
+      "{\"$value\":\"json\",\"$attributes\":{\"encode_utf8\":true,"
+          + "\"stringify_nan_and_infinity\":true}}";
 
   private static final JsonFactory FACTORY = new JsonFactory();
   private static final BigInteger TWO_64 = BigInteger.ONE.shiftLeft(64);
@@ -77,9 +90,25 @@ final class JsonRows {
 
   JsonRows() {}
 
+  @Override
+  public String inputFormat() {
+    return INPUT_FORMAT;
+  }
+
+  @Override
+  public String outputFormat() {
+    return OUTPUT_FORMAT;
+  }
+
+  @Override
+  public String describe() {
+    return "<encode_utf8=%true>json";
+  }
+
   // ---- encoding ----
 
-  byte[] encode(List<Row> rows, Map<String, YtType> types) {
+  @Override
+  public byte[] encode(List<Row> rows, Map<String, YtType> types) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try {
       for (Row row : rows) {
@@ -88,7 +117,7 @@ final class JsonRows {
           gen.writeStartObject();
           for (Map.Entry<String, Object> e : row.asMap().entrySet()) {
             String column = e.getKey();
-            gen.writeFieldName(bytesAsJson(column.getBytes(StandardCharsets.UTF_8)));
+            gen.writeFieldName(escapedKey(column));
             YtType type = types.get(column);
             Object value = e.getValue();
             if (type == null || value == null) {
@@ -307,46 +336,14 @@ final class JsonRows {
 
   // ---- decoding ----
 
-  /** Receives each decoded row column by column, in the order the server wrote them. */
-  interface RowVisitor {
-
-    void column(String name, Object value);
-
-    /** The row is complete; false stops decoding (the rest of the body is not read). */
-    boolean endRow();
-  }
-
-  /** Rows as maps in column order (for callers that want the whole row as a map). */
-  List<Map<String, Object>> decode(byte[] body, Map<String, YtType> types) {
-    List<Map<String, Object>> rows = new ArrayList<>();
-    decode(
-        body,
-        types,
-        new RowVisitor() {
-          private Map<String, Object> row = new LinkedHashMap<>();
-
-          @Override
-          public void column(String name, Object value) {
-            row.put(name, value);
-          }
-
-          @Override
-          public boolean endRow() {
-            rows.add(row);
-            row = new LinkedHashMap<>();
-            return true;
-          }
-        });
-    return rows;
-  }
-
   /**
    * Decodes in one pass with Jackson's streaming parser: each value goes from the parser's tokens
    * straight to the value the port defines (no intermediate tree, except under composite types,
    * which keep the two-step path below). A column's name (transcoded from {@code encode_utf8}) and
    * type are looked up once per distinct name per call, not per row.
    */
-  void decode(byte[] body, Map<String, YtType> types, RowVisitor visitor) {
+  @Override
+  public void decode(byte[] body, Map<String, YtType> types, RowVisitor visitor) {
     Map<String, Column> columns = new HashMap<>();
     try (JsonParser parser = FACTORY.createParser(body)) {
       JsonToken token;
@@ -358,7 +355,7 @@ final class JsonRows {
           String jsonName = parser.currentName();
           Column column = columns.get(jsonName);
           if (column == null) {
-            String name = text(jsonName);
+            String name = unescapedColumn(jsonName);
             column = new Column(name, types.get(name));
             columns.put(jsonName, column);
           }
@@ -376,6 +373,27 @@ final class JsonRows {
     } catch (IOException e) {
       throw new YtTransportException("a tabular response is not JSON lines", e);
     }
+  }
+
+  /**
+   * A column name as the server's JSON writer gives it: a name that starts with {@code $} has one
+   * more {@code $} ({@code json_writer.cpp}, {@code IsSpecialJsonKey}), so {@code $$row_index} is
+   * {@code $row_index}. A single {@code $} is never a column name in its output.
+   */
+  private static String unescapedColumn(String jsonName) {
+    if (jsonName.startsWith("$$")) {
+      return text(jsonName.substring(1));
+    }
+    if (jsonName.startsWith("$")) {
+      throw new YtTransportException(
+          "a JSON row has the key \""
+              + jsonName
+              + "\", which the server's JSON writer would have escaped as \"$"
+              + jsonName
+              + "\"",
+          null);
+    }
+    return text(jsonName);
   }
 
   /** A column as it arrives: its name as text and its type (null when the schema has none). */

@@ -56,12 +56,21 @@ final class ProxyAddress {
             + (uri.getPort() >= 0 ? ":" + uri.getPort() : ""));
   }
 
-  /** A host from {@code /hosts} ({@code host:port}, no scheme) with the primary proxy's scheme. */
+  /**
+   * A host from {@code /hosts} with the scheme of the cluster address, and its port when the entry
+   * has none: the server lists bare host names by default ({@code show_ports} is false, {@code
+   * yt/yt/server/http_proxy/coordinator.cpp}), and a client reaches them the way it reached the
+   * cluster address, as the Python client does.
+   */
   static URI fromHostsEntry(String entry, URI primary) {
     String text = entry.strip();
     if (text.contains("://")) {
       return normalize(text);
     }
-    return normalize(primary.getScheme() + "://" + text);
+    URI host = normalize(primary.getScheme() + "://" + text);
+    if (host.getPort() >= 0 || primary.getPort() < 0) {
+      return host;
+    }
+    return URI.create(host.getScheme() + "://" + host.getHost() + ":" + primary.getPort());
   }
 }

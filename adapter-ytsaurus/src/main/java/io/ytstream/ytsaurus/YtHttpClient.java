@@ -6,7 +6,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ytstream.core.error.CommitOutcomeUnknownException;
+import io.ytstream.core.error.YtErrorCode;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -17,16 +20,18 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLHandshakeException;
 
 /**
  * Sends v4 commands: {@code <method> <proxy>/api/v4/<command>} with the parameters as JSON in
- * {@code X-YT-Parameters} ({@code X-YT-Header-Format: json}), JSON formats ({@code
- * encode_utf8=false} for structured answers, {@code true} for rows, see {@link JsonRows}), a
- * timeout on every request, bounded retries with exponential backoff where {@link Repeat} allows
+ * {@code X-YT-Parameters} ({@link #HEADER_FORMAT}), GUID mutation ids ({@link MutationId}), JSON
+ * ({@code encode_utf8=false}) for structured answers and the configured {@link RowFormat} for rows,
+ * a timeout on every request, bounded retries with exponential backoff where {@link Repeat} allows
  * them, and errors parsed into {@link YtHttpException}.
  */
 final class YtHttpClient {
@@ -35,16 +40,14 @@ final class YtHttpClient {
   static final String JSON_FORMAT = "{\"$value\":\"json\",\"$attributes\":{\"encode_utf8\":false}}";
 
   /**
-   * Rows sent: {@code encode_utf8=true}, the one JSON form that carries any bytes (formats.md,
-   * JSON; see {@link JsonRows}).
+   * How the proxy reads {@code X-YT-Parameters}: JSON whose strings are text, not bytes. With plain
+   * {@code json} ({@code encode_utf8=%true} by default) each character is one byte, so a non-ASCII
+   * path would reach the server as the wrong bytes ({@code yt/yt/server/http_proxy/formats.cpp},
+   * {@code InferHeaderFormat} parses this header as YSON). The parameters are ASCII on the wire:
+   * anything else is sent as a JSON escape (backslash, u, four hex digits), which this format
+   * decodes to UTF-8.
    */
-  static final String TABULAR_INPUT_FORMAT =
-      "{\"$value\":\"json\",\"$attributes\":{\"encode_utf8\":true}}";
-
-  /** Rows received: as sent, and NaN/infinities as strings ({@code stringify_nan_and_infinity}). */
-  static final String TABULAR_OUTPUT_FORMAT =
-      "{\"$value\":\"json\",\"$attributes\":{\"encode_utf8\":true,"
-          + "\"stringify_nan_and_infinity\":true}}";
+  static final String HEADER_FORMAT = "<encode_utf8=%false>json";
 
   private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
 
@@ -53,6 +56,7 @@ final class YtHttpClient {
   private final ObjectMapper json;
   private final ObjectMapper headerJson;
   private final ErrorParser errors;
+  private final Set<Command> unregistered = ConcurrentHashMap.newKeySet();
 
   YtHttpClient(YtsaurusClientConfig config) {
     this.config = config;
@@ -86,7 +90,36 @@ final class YtHttpClient {
   }
 
   JsonNode structured(URI proxy, Command command, ObjectNode params, byte[] body, Repeat repeat) {
-    byte[] response = send(proxy, command, params, body, repeat);
+    return structuredValue(command, send(proxy, command, params, body, repeat));
+  }
+
+  /**
+   * {@code command}, or {@code oldName} when the server does not know {@code command}: it answers
+   * 404 "Command ... is not registered" before running anything ({@code
+   * yt/yt/server/http_proxy/context.cpp}, {@code TryGetDescriptor}), so sending the old name then
+   * is safe even for a mutation. Once seen, the new name is not tried again on this connection.
+   */
+  byte[] sendRenamed(
+      URI proxy, Command command, Command oldName, ObjectNode params, byte[] body, Repeat repeat) {
+    if (!unregistered.contains(command)) {
+      try {
+        return send(proxy, command, params, body, repeat);
+      } catch (YtHttpException e) {
+        if (e.httpStatus() != 404 || !e.getMessage().contains("is not registered")) {
+          throw e;
+        }
+        unregistered.add(command);
+      }
+    }
+    return send(proxy, oldName, params, body, repeat);
+  }
+
+  JsonNode structuredRenamed(
+      URI proxy, Command command, Command oldName, ObjectNode params, Repeat repeat) {
+    return structuredValue(command, sendRenamed(proxy, command, oldName, params, null, repeat));
+  }
+
+  private JsonNode structuredValue(Command command, byte[] response) {
     if (response.length == 0) {
       return json.createObjectNode();
     }
@@ -102,8 +135,13 @@ final class YtHttpClient {
   /** The raw bytes of the response (tabular JSON lines or a file). */
   byte[] send(URI proxy, Command command, ObjectNode params, byte[] body, Repeat repeat) {
     ObjectNode sent = params.deepCopy();
+    boolean streamed = command.output() != Command.Output.STRUCTURED;
+    if (streamed) {
+      // An error after the rows started is then written into the body, where it is seen.
+      sent.put(DumpedError.PARAMETER, true);
+    }
     if (repeat == Repeat.MUTATION_ID) {
-      sent.put("mutation_id", UUID.randomUUID().toString());
+      sent.put("mutation_id", MutationId.random());
       sent.put("retry", false);
     }
     String correlationId = UUID.randomUUID().toString();
@@ -118,6 +156,9 @@ final class YtHttpClient {
         response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
       } catch (IOException e) {
         log(command, proxy, parameters, body, attempt, -1, describe(e));
+        if (Thread.currentThread().isInterrupted()) {
+          throw interrupted(command.wireName() + " to " + proxy, e);
+        }
         Optional<SSLException> tls = tlsFailure(e);
         if (tls.isPresent()) {
           // A certificate that is not trusted stays so: fail now, saying how to fix it.
@@ -142,24 +183,39 @@ final class YtHttpClient {
         }
         throw new YtTransportException(what, e);
       } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new YtTransportException(command.wireName() + " interrupted", e);
+        throw interrupted(command.wireName() + " to " + proxy, e);
       }
       int status = response.statusCode();
       Optional<String> errorHeader = response.headers().firstValue("X-YT-Error");
       boolean ok = (status == 200 || status == 202) && errorHeader.isEmpty();
+      YtHttpException error;
       if (ok) {
-        log(command, proxy, parameters, body, attempt, status, "");
-        return response.body();
+        Optional<DumpedError.Split> dumped =
+            streamed ? DumpedError.find(response.body()) : Optional.empty();
+        if (dumped.isEmpty()) {
+          log(command, proxy, parameters, body, attempt, status, "");
+          return response.body();
+        }
+        error =
+            errors.parse(
+                command.wireName() + " (after the answer had started)",
+                proxy,
+                status,
+                dumped.get().errorJson(),
+                Optional.empty(),
+                config.token().orElse(null));
+        log(command, proxy, parameters, body, attempt, status, "error in body " + error.codes());
+      } else {
+        error =
+            errors.parse(
+                command.wireName(),
+                proxy,
+                status,
+                response.body(),
+                errorHeader,
+                config.token().orElse(null));
+        log(command, proxy, parameters, body, attempt, status, "error " + error.codes());
       }
-      YtHttpException error =
-          errors.parse(
-              command.wireName(),
-              status,
-              response.body(),
-              errorHeader,
-              config.token().orElse(null));
-      log(command, proxy, parameters, body, attempt, status, "error " + error.codes());
       boolean rejected = status == 429 || status == 503;
       if (attempt < config.maxAttempts()
           && (rejected || (repeat == Repeat.READ && transientCode(error)))) {
@@ -184,7 +240,8 @@ final class YtHttpClient {
         log(null, config.proxy(), "", null, attempt, response.statusCode(), "");
         if (response.statusCode() != 200) {
           throw errors.parse(
-              "hosts",
+              "GET /hosts",
+              config.proxy(),
               response.statusCode(),
               response.body(),
               response.headers().firstValue("X-YT-Error"),
@@ -194,6 +251,9 @@ final class YtHttpClient {
         return json.convertValue(
             list, json.getTypeFactory().constructCollectionType(List.class, String.class));
       } catch (IOException e) {
+        if (Thread.currentThread().isInterrupted()) {
+          throw interrupted("GET " + config.proxy() + "/hosts", e);
+        }
         Optional<SSLException> tls = tlsFailure(e);
         if (tls.isPresent()) {
           throw tlsError("GET /hosts", config.proxy(), tls.get());
@@ -203,8 +263,7 @@ final class YtHttpClient {
         }
         pause(attempt);
       } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new YtTransportException("GET /hosts interrupted", e);
+        throw interrupted("GET " + config.proxy() + "/hosts", e);
       }
     }
   }
@@ -214,16 +273,18 @@ final class YtHttpClient {
     HttpRequest.Builder builder =
         authorized(HttpRequest.newBuilder(URI.create(proxy + "/api/v4/" + command.wireName())))
             .timeout(config.requestTimeout())
-            .header("X-YT-Header-Format", "json")
+            .header("X-YT-Header-Format", HEADER_FORMAT)
             .header("X-YT-Parameters", parameters)
             .header("X-YT-Correlation-Id", correlationId)
             .header(
                 "X-YT-Output-Format",
-                command.output() == Command.Output.TABULAR ? TABULAR_OUTPUT_FORMAT : JSON_FORMAT);
+                command.output() == Command.Output.TABULAR
+                    ? config.rowFormat().codec().outputFormat()
+                    : JSON_FORMAT);
     if (command == Command.INSERT_ROWS
         || command == Command.DELETE_ROWS
         || command == Command.LOOKUP_ROWS) {
-      builder.header("X-YT-Input-Format", TABULAR_INPUT_FORMAT);
+      builder.header("X-YT-Input-Format", config.rowFormat().codec().inputFormat());
     }
     HttpRequest.BodyPublisher publisher =
         body == null
@@ -299,9 +360,33 @@ final class YtHttpClient {
     return repeat == Repeat.READ || repeat == Repeat.MUTATION_ID || repeat == Repeat.IDEMPOTENT;
   }
 
-  /** Codes that say "try again" for a read: throttling and mount info not ready yet. */
+  /**
+   * Codes after which a read is tried again, as the Python client retries them ({@code
+   * yt/python/yt/wrapper/dynamic_table_commands.py}, {@code get_dynamic_table_retriable_errors};
+   * numbers from {@code yt/yt/client/tablet_client/public.h} and {@code yt/yt/core/rpc/public.h}).
+   */
+  static final List<Integer> TRANSIENT_READ_CODES =
+      List.of(
+          YtErrorCode.NO_SUCH_TABLET, // 1701
+          YtErrorCode.TABLET_NOT_MOUNTED, // 1702
+          YtErrorCode.TABLE_MOUNT_INFO_NOT_READY, // 1707
+          YtErrorCode.ROW_IS_BLOCKED, // 1712
+          1713, // BlockedRowWaitTimeout
+          1721, // NoSuchCell
+          YtErrorCode.REQUEST_THROTTLED, // 1725
+          1735, // ChunkIsNotPreloaded
+          1736, // NoInSyncReplicas
+          102, // NoSuchService
+          105, // Unavailable: "Proxy is unavailable" (http_proxy/context.cpp)
+          108); // RequestQueueSizeLimitExceeded
+
   private static boolean transientCode(YtHttpException error) {
-    return error.hasCode(1725) || error.hasCode(1707) || error.hasCode(1712);
+    for (int code : TRANSIENT_READ_CODES) {
+      if (error.hasCode(code)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void pause(int attempt) {
@@ -311,9 +396,23 @@ final class YtHttpClient {
     try {
       Thread.sleep(jittered);
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new YtTransportException("interrupted while backing off", e);
+      throw interrupted("backing off before another attempt", e);
     }
+  }
+
+  /**
+   * The calling thread was interrupted: a stopping Spark query interrupts its driver thread and
+   * cancels its tasks this way. Not retried; the thread's interrupt flag stays set; and the error
+   * is one Spark takes for a clean stop ({@code StreamExecution.isInterruptionException} accepts an
+   * {@link InterruptedIOException}, also inside an {@link UncheckedIOException}), where a transport
+   * error would leave the stopped query failed. A request interrupted after it was sent may or may
+   * not have been applied, as after a lost answer.
+   */
+  static UncheckedIOException interrupted(String what, Exception cause) {
+    Thread.currentThread().interrupt();
+    InterruptedIOException interrupted = new InterruptedIOException(what + ": interrupted");
+    interrupted.initCause(cause);
+    return new UncheckedIOException(interrupted.getMessage(), interrupted);
   }
 
   private String describe(Exception e) {
@@ -338,10 +437,18 @@ final class YtHttpClient {
                 proxy.toString(),
                 command == null ? "/hosts" : command.wireName(),
                 parameters,
+                carriesRows(command) ? config.rowFormat().codec().describe() : "",
                 body == null ? 0 : body.length,
                 attempt,
                 status,
                 outcome));
+  }
+
+  private static boolean carriesRows(Command command) {
+    return command != null
+        && (command.output() == Command.Output.TABULAR
+            || command == Command.INSERT_ROWS
+            || command == Command.DELETE_ROWS);
   }
 
   static String utf8(byte[] bytes) {

@@ -23,6 +23,7 @@ import java.util.function.Function;
  *   <li>{@code yt.tx.pingPeriodMs}: when above 0, the adapter also pings every transaction it
  *       starts at this period (unset or 0: it does not; the caller that starts a transaction renews
  *       its lease, see {@code TabletTransactions});
+ *   <li>{@code yt.http.format} ({@code yson}): rows as binary YSON, or {@code json};
  *   <li>{@code yt.http.caCertificates} (a PEM file), or {@code yt.http.trustStore} (PKCS12/JKS)
  *       with {@code yt.http.trustStorePassword}: the certificates an {@code https://} proxy may
  *       present, instead of the JVM's default trust store.
@@ -39,7 +40,8 @@ public record YtsaurusClientConfig(
     boolean discoverHeavyProxies,
     Optional<Duration> pingPeriod,
     Optional<HttpsTrust> trust,
-    RequestLogger requestLogger) {
+    RequestLogger requestLogger,
+    RowWireFormat rowFormat) {
 
   public YtsaurusClientConfig {
     Objects.requireNonNull(proxy, "proxy");
@@ -51,12 +53,41 @@ public record YtsaurusClientConfig(
     Objects.requireNonNull(pingPeriod, "pingPeriod");
     Objects.requireNonNull(trust, "trust");
     Objects.requireNonNull(requestLogger, "requestLogger");
+    Objects.requireNonNull(rowFormat, "rowFormat");
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("maxAttempts must be >= 1, got " + maxAttempts);
     }
     if (requestTimeout.isZero() || requestTimeout.isNegative()) {
       throw new IllegalArgumentException("every request needs a positive timeout");
     }
+  }
+
+  /** A config with binary YSON rows. */
+  public YtsaurusClientConfig(
+      URI proxy,
+      Optional<OAuthToken> token,
+      Optional<String> clusterName,
+      Duration requestTimeout,
+      Duration connectTimeout,
+      int maxAttempts,
+      Duration backoff,
+      boolean discoverHeavyProxies,
+      Optional<Duration> pingPeriod,
+      Optional<HttpsTrust> trust,
+      RequestLogger requestLogger) {
+    this(
+        proxy,
+        token,
+        clusterName,
+        requestTimeout,
+        connectTimeout,
+        maxAttempts,
+        backoff,
+        discoverHeavyProxies,
+        pingPeriod,
+        trust,
+        requestLogger,
+        RowWireFormat.YSON);
   }
 
   /** Defaults for {@code address} with an explicit token (or none). */
@@ -72,7 +103,8 @@ public record YtsaurusClientConfig(
         true,
         Optional.empty(),
         Optional.empty(),
-        RequestLogger.NONE);
+        RequestLogger.NONE,
+        RowWireFormat.YSON);
   }
 
   /** Reads the settings described in the class comment; the token falls back to env and file. */
@@ -104,7 +136,10 @@ public record YtsaurusClientConfig(
         bool(get, "yt.http.discoverHeavyProxies").orElse(defaults.discoverHeavyProxies()),
         millis(get, "yt.tx.pingPeriodMs", 0),
         trust(get),
-        RequestLogger.NONE);
+        RequestLogger.NONE,
+        get.apply(RowWireFormat.SETTING)
+            .map(RowWireFormat::fromSetting)
+            .orElse(defaults.rowFormat()));
   }
 
   private static Optional<Duration> millis(
@@ -199,7 +234,8 @@ public record YtsaurusClientConfig(
         discoverHeavyProxies,
         pingPeriod,
         Optional.of(HttpsTrust.pem(pemFile)),
-        requestLogger);
+        requestLogger,
+        rowFormat);
   }
 
   public YtsaurusClientConfig withRequestLogger(RequestLogger logger) {
@@ -214,7 +250,8 @@ public record YtsaurusClientConfig(
         discoverHeavyProxies,
         pingPeriod,
         trust,
-        logger);
+        logger,
+        rowFormat);
   }
 
   public YtsaurusClientConfig withMaxAttempts(int attempts, Duration firstBackoff) {
@@ -229,7 +266,8 @@ public record YtsaurusClientConfig(
         discoverHeavyProxies,
         pingPeriod,
         trust,
-        requestLogger);
+        requestLogger,
+        rowFormat);
   }
 
   public YtsaurusClientConfig withPingPeriod(Optional<Duration> period) {
@@ -244,7 +282,8 @@ public record YtsaurusClientConfig(
         discoverHeavyProxies,
         period,
         trust,
-        requestLogger);
+        requestLogger,
+        rowFormat);
   }
 
   public YtsaurusClientConfig withRequestTimeout(Duration timeout) {
@@ -259,7 +298,25 @@ public record YtsaurusClientConfig(
         discoverHeavyProxies,
         pingPeriod,
         trust,
-        requestLogger);
+        requestLogger,
+        rowFormat);
+  }
+
+  /** The same config with rows in {@code format}. */
+  public YtsaurusClientConfig withRowFormat(RowWireFormat format) {
+    return new YtsaurusClientConfig(
+        proxy,
+        token,
+        clusterName,
+        requestTimeout,
+        connectTimeout,
+        maxAttempts,
+        backoff,
+        discoverHeavyProxies,
+        pingPeriod,
+        trust,
+        requestLogger,
+        format);
   }
 
   /** Never shows the token. */
@@ -277,6 +334,8 @@ public record YtsaurusClientConfig(
         + maxAttempts
         + ", discoverHeavyProxies="
         + discoverHeavyProxies
+        + ", rowFormat="
+        + rowFormat
         + trust.map(t -> ", trust=" + t).orElse("")
         + "}";
   }

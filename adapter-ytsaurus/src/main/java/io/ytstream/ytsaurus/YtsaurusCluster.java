@@ -38,8 +38,7 @@ public final class YtsaurusCluster implements YtCluster {
   private final ProxyConnection connection;
   private final Consumer<ProxyConnection> release;
   private final AtomicBoolean closed = new AtomicBoolean();
-  private final JsonRows rows;
-  private final ConsumerRows consumerRows;
+  private final ConsumerRowQueries consumerRows;
   private final Set<ScheduledFuture<?>> pingers = ConcurrentHashMap.newKeySet();
 
   private final QueuePartitionReader queueReader = new HttpQueuePartitionReader(this);
@@ -53,8 +52,7 @@ public final class YtsaurusCluster implements YtCluster {
   private YtsaurusCluster(ProxyConnection connection, Consumer<ProxyConnection> release) {
     this.connection = connection;
     this.release = release;
-    this.rows = new JsonRows();
-    this.consumerRows = new ConsumerRows(this);
+    this.consumerRows = new ConsumerRowQueries(this);
   }
 
   /** A handle with a connection of its own, closed with it. */
@@ -88,8 +86,9 @@ public final class YtsaurusCluster implements YtCluster {
     return connection.heavyProxies();
   }
 
-  JsonRows rows() {
-    return rows;
+  /** The codec of the configured row format ({@code yt.http.format}). */
+  RowFormat rows() {
+    return config().rowFormat().codec();
   }
 
   /**
@@ -121,7 +120,7 @@ public final class YtsaurusCluster implements YtCluster {
     }
   }
 
-  ConsumerRows consumerRows() {
+  ConsumerRowQueries consumerRows() {
     return consumerRows;
   }
 

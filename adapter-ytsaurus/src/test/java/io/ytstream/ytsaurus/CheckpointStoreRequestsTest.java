@@ -15,6 +15,8 @@ import io.ytstream.ports.NodeStatus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,6 +27,7 @@ import org.junit.jupiter.api.Test;
 class CheckpointStoreRequestsTest {
 
   private static final String TOKEN = "checkpoint-requests-token";
+  private static final Pattern MUTATION_ID = Pattern.compile("\"mutation_id\":\"([^\"]*)\"");
 
   @Test
   void statusIsOneRequestForAFileADirectoryAndAMissingNode() {
@@ -71,6 +74,15 @@ class CheckpointStoreRequestsTest {
         List<String> names = new ArrayList<>();
         commands.forEach(c -> names.add(c.substring(0, c.indexOf(' '))));
         assertEquals(List.of("create", "write_file", "move", "move"), names);
+        // Mutations carry a GUID the server parses (guid.cpp), retry=false on the first attempt.
+        for (String c : commands) {
+          if (c.startsWith("create ") || c.startsWith("move ")) {
+            Matcher id = MUTATION_ID.matcher(c);
+            assertTrue(id.find(), c);
+            assertTrue(MutationId.isGuid(id.group(1)), c);
+            assertTrue(c.contains("\"retry\":false"), c);
+          }
+        }
       }
     }
   }

@@ -36,15 +36,23 @@ final class EmulatorClusterFixture implements ClusterFixture {
     this(false);
   }
 
-  /** With {@code https}, the emulator serves HTTPS and the client trusts its certificate. */
   EmulatorClusterFixture(boolean https) {
+    this(https, RowWireFormat.YSON);
+  }
+
+  /**
+   * With {@code https}, the emulator serves HTTPS and the client trusts its certificate; rows
+   * travel in {@code rowFormat}.
+   */
+  EmulatorClusterFixture(boolean https, RowWireFormat rowFormat) {
     EmulatorOptions options = EmulatorOptions.defaults().withClock(clock).withToken(TOKEN);
     if (https) {
       options = options.withTls(Certificate.SHARED.serverKeyStore());
     }
     emulator = YtEmulator.start(options);
     YtsaurusClientConfig config =
-        YtsaurusClientConfig.of(emulator.url(), Optional.of(OAuthToken.of(TOKEN)));
+        YtsaurusClientConfig.of(emulator.url(), Optional.of(OAuthToken.of(TOKEN)))
+            .withRowFormat(rowFormat);
     if (https) {
       config = config.withCaCertificates(Certificate.SHARED.certificatePem());
     }

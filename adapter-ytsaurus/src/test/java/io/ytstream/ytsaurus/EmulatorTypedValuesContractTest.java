@@ -3,7 +3,7 @@ package io.ytstream.ytsaurus;
 import io.ytstream.ports.contract.ClusterFixture;
 import io.ytstream.ports.contract.TypedValuesContract;
 
-/** Every type_v3 type over HTTP: this adapter's JSON encoding against the emulator's. */
+/** Every type_v3 type over HTTP in binary YSON, the default row format, against the emulator. */
 class EmulatorTypedValuesContractTest extends TypedValuesContract {
   @Override
   protected ClusterFixture newFixture() {

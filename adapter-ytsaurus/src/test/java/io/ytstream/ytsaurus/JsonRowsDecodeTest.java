@@ -32,7 +32,7 @@ class JsonRowsDecodeTest {
     Map<String, Object> row =
         decodeOne(
             "{\"i\":-9223372036854775808,\"u\":18446744073709551615,\"small\":7,"
-                + "\"$row_index\":12,\"big\":18446744073709551615}\n",
+                + "\"$$row_index\":12,\"big\":18446744073709551615}\n",
             Map.of(
                 "i", YtPrimitive.INT64,
                 "u", YtPrimitive.UINT64,

@@ -6,12 +6,17 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * A loopback HTTP server that answers with scripted responses, to put the client in situations a
@@ -20,8 +25,25 @@ import java.util.List;
  */
 final class ScriptedProxy implements AutoCloseable {
 
-  /** What one request received. */
-  record Received(String method, String path, String parameters, String authorization) {}
+  /** What one request received: the main fields, every header's first value, and the body. */
+  record Received(
+      String method,
+      String path,
+      String parameters,
+      String authorization,
+      Map<String, String> headers,
+      byte[] body) {
+
+    /** A header's first value (names compared case-insensitively), or null. */
+    String header(String name) {
+      for (Map.Entry<String, String> e : headers.entrySet()) {
+        if (e.getKey().equalsIgnoreCase(name)) {
+          return e.getValue();
+        }
+      }
+      return null;
+    }
+  }
 
   /** One scripted answer. */
   @FunctionalInterface
@@ -55,18 +77,41 @@ final class ScriptedProxy implements AutoCloseable {
     return this;
   }
 
+  /**
+   * A client config for this server: cluster name "scripted" (no {@code //sys/@cluster_name} read),
+   * 3 attempts 5 ms apart, no heavy-proxy discovery, no pinging.
+   */
+  YtsaurusClientConfig config(String token) {
+    return new YtsaurusClientConfig(
+        URI.create(url()),
+        Optional.of(OAuthToken.of(token)),
+        Optional.of("scripted"),
+        Duration.ofSeconds(2),
+        Duration.ofSeconds(2),
+        3,
+        Duration.ofMillis(5),
+        false,
+        Optional.of(Duration.ZERO),
+        Optional.empty(),
+        RequestLogger.NONE);
+  }
+
   List<Received> received() {
     return List.copyOf(received);
   }
 
   private void handle(HttpExchange exchange) throws IOException {
-    exchange.getRequestBody().readAllBytes();
+    byte[] body = exchange.getRequestBody().readAllBytes();
+    Map<String, String> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    exchange.getRequestHeaders().forEach((k, v) -> headers.put(k, v.get(0)));
     received.add(
         new Received(
             exchange.getRequestMethod(),
             exchange.getRequestURI().getPath(),
             exchange.getRequestHeaders().getFirst("X-YT-Parameters"),
-            exchange.getRequestHeaders().getFirst("Authorization")));
+            exchange.getRequestHeaders().getFirst("Authorization"),
+            headers,
+            body));
     Step step;
     synchronized (steps) {
       step = steps.poll();
@@ -91,6 +136,16 @@ final class ScriptedProxy implements AutoCloseable {
 
   static Step ok(String body) {
     return status(200, body);
+  }
+
+  /** 200 with these bytes as the body (rows in binary YSON, a file). */
+  static Step okBytes(byte[] body) {
+    return exchange -> {
+      exchange.sendResponseHeaders(200, body.length == 0 ? -1 : body.length);
+      if (body.length > 0) {
+        exchange.getResponseBody().write(body);
+      }
+    };
   }
 
   /** Closes the connection without any answer: the response is lost. */

@@ -14,6 +14,7 @@ import io.ytstream.ports.contract.Columns;
 import io.ytstream.ports.spi.ClusterConnectors;
 import io.ytstream.ports.spi.ConnectionSettings;
 import io.ytstream.ports.spi.YtCluster;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -103,8 +104,8 @@ class SharedProxyConnectionsTest {
       first.transactions().start(Duration.ofSeconds(30)).abort(); // fetches /hosts
     }
     emulator.close();
-    // The same address again, but its second proxy now listens on another port.
-    emulator = YtEmulator.start(EmulatorOptions.defaults().withToken(TOKEN).withPort(port));
+    // The same address again, with new proxies behind it (a fresh cluster state).
+    emulator = restartOn(port);
 
     try (YtsaurusCluster reused = connect(settings)) {
       for (int i = 0; i < 2; i++) {
@@ -112,6 +113,24 @@ class SharedProxyConnectionsTest {
         reused.transactions().start(Duration.ofSeconds(30)).abort();
       }
     }
+  }
+
+  /**
+   * The emulator binds without SO_REUSEADDR (so that a port taken on any of its addresses is
+   * noticed), and the connections it closed keep the port in TIME_WAIT for up to a minute on Linux:
+   * a restart on the same port waits for that.
+   */
+  private static YtEmulator restartOn(int port) {
+    UncheckedIOException last = null;
+    for (int attempt = 0; attempt < 300; attempt++) {
+      try {
+        return YtEmulator.start(EmulatorOptions.defaults().withToken(TOKEN).withPort(port));
+      } catch (UncheckedIOException e) {
+        last = e;
+        sleep(250);
+      }
+    }
+    throw last;
   }
 
   private static void sleep(long millis) {

@@ -123,6 +123,12 @@ class TransactionalBatchRequestLogTest {
           emulator.proxyUrls().get(1),
           proxies.iterator().next(),
           "the second transaction is pinned to the second host of /hosts, not the address given");
+      // The server's wire: binary YSON rows, the consumer's offset column bracketed.
+      for (RequestLogger.LoggedRequest r : batchRequests) {
+        boolean rows = r.command().equals("select_rows") || r.command().equals("insert_rows");
+        assertEquals(rows ? "<format=binary>yson" : "", r.rowFormat(), r.line());
+      }
+      assertTrue(batchLines.get(1).contains("partition_index, [offset] from"), batchLines.get(1));
       batchLines.forEach(line -> assertFalse(line.contains(TOKEN), line));
       assertTrue(batchLines.get(0).contains("OAuth <redacted>"));
 

@@ -14,10 +14,14 @@ import io.ytstream.core.error.CommitOutcomeUnknownException;
 import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
+import io.ytstream.core.schema.Yson;
 import io.ytstream.ports.QueueRow;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -196,20 +200,26 @@ class YtHttpClientTest {
   private static final ScriptedProxy.Step QUEUE_SCHEMA =
       ScriptedProxy.ok("{\"value\":[{\"name\":\"v\",\"type\":\"string\"}]}");
 
+  /** Pulled rows of tablet 0 in binary YSON, as the server writes them: index, value, ... */
+  private static byte[] queueRows(Object... indexesAndValues) {
+    List<Object> rows = new ArrayList<>();
+    for (int i = 0; i < indexesAndValues.length; i += 2) {
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("$tablet_index", 0L);
+      row.put("$row_index", ((Integer) indexesAndValues[i]).longValue());
+      row.put("v", indexesAndValues[i + 1]);
+      rows.add(row);
+    }
+    return Yson.toBinaryListFragment(rows);
+  }
+
   @Test
   void pullStopsAtAGapBetweenTwoReadsSoTheCallerSeesItAtTheNextStart() {
     // First pull: rows 0..2 (short). Second pull from 3 returns 5..6: rows 3..4 were trimmed.
     proxy
         .then(QUEUE_SCHEMA)
-        .then(
-            ScriptedProxy.ok(
-                "{\"$tablet_index\":0,\"$row_index\":0,\"v\":\"a\"}\n"
-                    + "{\"$tablet_index\":0,\"$row_index\":1,\"v\":\"b\"}\n"
-                    + "{\"$tablet_index\":0,\"$row_index\":2,\"v\":\"c\"}\n"))
-        .then(
-            ScriptedProxy.ok(
-                "{\"$tablet_index\":0,\"$row_index\":5,\"v\":\"f\"}\n"
-                    + "{\"$tablet_index\":0,\"$row_index\":6,\"v\":\"g\"}\n"));
+        .then(ScriptedProxy.okBytes(queueRows(0, "a", 1, "b", 2, "c")))
+        .then(ScriptedProxy.okBytes(queueRows(5, "f", 6, "g")));
     try (YtsaurusCluster cluster = YtsaurusCluster.connect(config())) {
       List<QueueRow> rows =
           cluster
@@ -227,9 +237,7 @@ class YtHttpClientTest {
 
   @Test
   void aPullThatGoesBackwardsIsAProtocolViolation() {
-    proxy
-        .then(QUEUE_SCHEMA)
-        .then(ScriptedProxy.ok("{\"$tablet_index\":0,\"$row_index\":3,\"v\":\"x\"}\n"));
+    proxy.then(QUEUE_SCHEMA).then(ScriptedProxy.okBytes(queueRows(3, "x")));
     try (YtsaurusCluster cluster = YtsaurusCluster.connect(config())) {
       YtTransportException error =
           assertThrows(

@@ -102,7 +102,8 @@ public final class AdvanceConsumer {
         return null;
       } catch (RuntimeException e) {
         last = e;
-        if (CommitErrorClassifier.classify(e) == CommitOutcome.FAILED) {
+        CommitOutcome outcome = CommitErrorClassifier.classify(e);
+        if (outcome == CommitOutcome.FAILED || Interruptions.isInterruption(e)) {
           throw e;
         }
         long current;

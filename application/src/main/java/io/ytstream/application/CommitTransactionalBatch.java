@@ -109,6 +109,10 @@ public final class CommitTransactionalBatch {
       }
       tx.commit();
     } catch (RuntimeException e) {
+      if (Interruptions.isInterruption(e)) {
+        // The query is stopping: whether the commit landed is resolved when it restarts.
+        throw e;
+      }
       error = e;
     }
     CommitOutcome outcome = state.commitFinished(error);

@@ -1,6 +1,7 @@
 package io.ytstream.emulator;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * An error the emulator answers with: a YTsaurus error (code, message, inner errors) and the HTTP
@@ -13,12 +14,28 @@ final class CommandError extends RuntimeException {
   private final int code;
   private final int httpStatus;
   private final transient List<CommandError> inner;
+  private final transient Map<String, String> attributes;
 
   CommandError(int httpStatus, int code, String message, List<CommandError> inner) {
+    this(httpStatus, code, message, inner, Map.of());
+  }
+
+  CommandError(
+      int httpStatus,
+      int code,
+      String message,
+      List<CommandError> inner,
+      Map<String, String> attributes) {
     super(message);
     this.httpStatus = httpStatus;
     this.code = code;
     this.inner = List.copyOf(inner);
+    this.attributes = Map.copyOf(attributes);
+  }
+
+  /** Error attributes besides {@code host}, e.g. {@code token_hash}. */
+  Map<String, String> attributes() {
+    return attributes;
   }
 
   static CommandError of(int code, String message) {

@@ -9,10 +9,12 @@ import java.util.Optional;
 /**
  * How to start an emulator.
  *
- * @param port the first proxy's port on 127.0.0.1 (0 picks a free one); further proxies take free
- *     ports
- * @param proxyCount how many HTTP proxies {@code /hosts} lists; each keeps its own sticky
- *     transaction pool, as separate proxy processes do
+ * @param port the port every proxy listens on (0 picks a free one): proxy {@code i} (from 1)
+ *     listens on {@code 127.0.0.i}, all at this one port, because {@code /hosts} names bare hosts
+ *     and clients add the cluster address's port (Linux routes 127.0.0.0/8 to the loopback
+ *     interface; other systems need the addresses added, or one proxy)
+ * @param proxyCount how many HTTP proxies {@code /hosts} lists, at most 254; each keeps its own
+ *     sticky transaction pool, as separate proxy processes do
  * @param token when present, every request must carry {@code Authorization: OAuth <token>} (401
  *     otherwise)
  * @param stateDir when present, mutating requests are journaled there and replayed at start
@@ -20,6 +22,12 @@ import java.util.Optional;
  * @param clock the in-memory cluster's clock (a manual clock makes lease expiry testable)
  * @param tls when present, every proxy serves HTTPS with this key store (and {@code /hosts} entries
  *     are reached over {@code https://})
+ * @param showPorts {@code /hosts} entries as {@code host:port} instead of bare hosts, as the
+ *     server's coordinator option {@code show_ports} does (default false, as on the server)
+ * @param rowsPerStore the rows of each queue tablet are held in stores of this many rows (row
+ *     indexes {@code [k*n, (k+1)*n)}), and a pull ends at the end of a store, as a tablet node's
+ *     does ({@code yt/yt/server/node/query_agent/query_service.cpp}): a short answer does not mean
+ *     the end of the data, only an empty one does. Default {@value #DEFAULT_ROWS_PER_STORE}
  */
 public record EmulatorOptions(
     int port,
@@ -28,9 +36,14 @@ public record EmulatorOptions(
     Optional<Path> stateDir,
     String clusterName,
     TimeSource clock,
-    Optional<TlsKeyStore> tls) {
+    Optional<TlsKeyStore> tls,
+    boolean showPorts,
+    int rowsPerStore) {
 
   public static final String DEFAULT_CLUSTER_NAME = "emulator";
+
+  /** Rows per store of a queue tablet by default. */
+  public static final int DEFAULT_ROWS_PER_STORE = 10_000;
 
   public EmulatorOptions {
     Objects.requireNonNull(token, "token");
@@ -41,8 +54,12 @@ public record EmulatorOptions(
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("port must be in 0..65535, got " + port);
     }
-    if (proxyCount < 1) {
-      throw new IllegalArgumentException("proxyCount must be >= 1, got " + proxyCount);
+    if (rowsPerStore < 1) {
+      throw new IllegalArgumentException("rowsPerStore must be >= 1, got " + rowsPerStore);
+    }
+    if (proxyCount < 1 || proxyCount > 254) {
+      throw new IllegalArgumentException(
+          "proxyCount must be in 1..254 (one loopback address each), got " + proxyCount);
     }
   }
 
@@ -55,39 +72,81 @@ public record EmulatorOptions(
         Optional.empty(),
         DEFAULT_CLUSTER_NAME,
         SystemTimeSource.INSTANCE,
-        Optional.empty());
+        Optional.empty(),
+        false,
+        DEFAULT_ROWS_PER_STORE);
   }
 
   public EmulatorOptions withPort(int newPort) {
-    return new EmulatorOptions(newPort, proxyCount, token, stateDir, clusterName, clock, tls);
+    return new EmulatorOptions(
+        newPort, proxyCount, token, stateDir, clusterName, clock, tls, showPorts, rowsPerStore);
   }
 
   public EmulatorOptions withProxyCount(int count) {
-    return new EmulatorOptions(port, count, token, stateDir, clusterName, clock, tls);
+    return new EmulatorOptions(
+        port, count, token, stateDir, clusterName, clock, tls, showPorts, rowsPerStore);
   }
 
   public EmulatorOptions withToken(String required) {
     return new EmulatorOptions(
-        port, proxyCount, Optional.of(required), stateDir, clusterName, clock, tls);
+        port,
+        proxyCount,
+        Optional.of(required),
+        stateDir,
+        clusterName,
+        clock,
+        tls,
+        showPorts,
+        rowsPerStore);
   }
 
   public EmulatorOptions withStateDir(Path directory) {
     return new EmulatorOptions(
-        port, proxyCount, token, Optional.of(directory), clusterName, clock, tls);
+        port,
+        proxyCount,
+        token,
+        Optional.of(directory),
+        clusterName,
+        clock,
+        tls,
+        showPorts,
+        rowsPerStore);
   }
 
   public EmulatorOptions withClusterName(String name) {
-    return new EmulatorOptions(port, proxyCount, token, stateDir, name, clock, tls);
+    return new EmulatorOptions(
+        port, proxyCount, token, stateDir, name, clock, tls, showPorts, rowsPerStore);
   }
 
   public EmulatorOptions withClock(TimeSource newClock) {
-    return new EmulatorOptions(port, proxyCount, token, stateDir, clusterName, newClock, tls);
+    return new EmulatorOptions(
+        port, proxyCount, token, stateDir, clusterName, newClock, tls, showPorts, rowsPerStore);
   }
 
   /** Serves HTTPS with {@code keyStore} instead of plain HTTP. */
   public EmulatorOptions withTls(TlsKeyStore keyStore) {
     return new EmulatorOptions(
-        port, proxyCount, token, stateDir, clusterName, clock, Optional.of(keyStore));
+        port,
+        proxyCount,
+        token,
+        stateDir,
+        clusterName,
+        clock,
+        Optional.of(keyStore),
+        showPorts,
+        rowsPerStore);
+  }
+
+  /** {@code /hosts} entries with ports ({@code show_ports=%true} on a server). */
+  public EmulatorOptions withShowPorts(boolean show) {
+    return new EmulatorOptions(
+        port, proxyCount, token, stateDir, clusterName, clock, tls, show, rowsPerStore);
+  }
+
+  /** Stores of {@code rows} rows in each queue tablet; pulls end at a store's end. */
+  public EmulatorOptions withRowsPerStore(int rows) {
+    return new EmulatorOptions(
+        port, proxyCount, token, stateDir, clusterName, clock, tls, showPorts, rows);
   }
 
   /** {@code https} when {@link #tls} is set, else {@code http}. */
@@ -109,6 +168,10 @@ public record EmulatorOptions(
         + clusterName
         + ", tls="
         + tls.map(TlsKeyStore::toString).orElse("none")
+        + ", showPorts="
+        + showPorts
+        + ", rowsPerStore="
+        + rowsPerStore
         + "}";
   }
 }

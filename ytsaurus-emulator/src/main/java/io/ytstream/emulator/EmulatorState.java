@@ -3,6 +3,7 @@ package io.ytstream.emulator;
 import io.ytstream.core.error.YtException;
 import io.ytstream.core.model.YPath;
 import io.ytstream.inmemory.InMemoryCluster;
+import io.ytstream.ports.TimeSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -17,11 +18,14 @@ import java.util.concurrent.atomic.AtomicLong;
 final class EmulatorState {
 
   private final InMemoryCluster cluster;
-  private final StickyPool pool = new StickyPool();
+  private final StickyPool pool;
+  private final int rowsPerStore;
   private final Set<YPath> unmounted = ConcurrentHashMap.newKeySet();
   private final AtomicLong nodeCounter = new AtomicLong();
 
-  EmulatorState(InMemoryCluster cluster) {
+  EmulatorState(InMemoryCluster cluster, TimeSource clock, int rowsPerStore) {
+    this.rowsPerStore = rowsPerStore;
+    this.pool = new StickyPool(clock);
     this.cluster = cluster;
   }
 
@@ -31,6 +35,11 @@ final class EmulatorState {
 
   String clusterName() {
     return cluster.name();
+  }
+
+  /** Rows per store of a queue tablet (see {@link EmulatorOptions#rowsPerStore}). */
+  int rowsPerStore() {
+    return rowsPerStore;
   }
 
   StickyPool pool() {

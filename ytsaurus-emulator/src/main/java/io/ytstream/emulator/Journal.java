@@ -29,7 +29,7 @@ final class Journal implements AutoCloseable {
       String command,
       ObjectNode parameters,
       byte[] body,
-      boolean inputEncodeUtf8,
+      String inputFormat,
       int proxyIndex,
       String resultTx) {}
 
@@ -70,7 +70,9 @@ final class Journal implements AutoCloseable {
                 node.path("command").asText(),
                 (ObjectNode) node.path("parameters"),
                 Base64.getDecoder().decode(node.path("body").asText("")),
-                node.path("input_encode_utf8").asBoolean(false),
+                node.has("input_format")
+                    ? node.path("input_format").asText()
+                    : WireFormat.json(node.path("input_encode_utf8").asBoolean(false)).spec(),
                 node.path("proxy").asInt(0),
                 node.path("result_tx").asText("")));
       }
@@ -85,7 +87,7 @@ final class Journal implements AutoCloseable {
     node.put("command", entry.command());
     node.set("parameters", entry.parameters());
     node.put("body", Base64.getEncoder().encodeToString(entry.body()));
-    node.put("input_encode_utf8", entry.inputEncodeUtf8());
+    node.put("input_format", entry.inputFormat());
     node.put("proxy", entry.proxyIndex());
     node.put("result_tx", entry.resultTx());
     try {

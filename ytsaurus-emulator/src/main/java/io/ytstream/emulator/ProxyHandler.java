@@ -9,16 +9,22 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.ytstream.core.error.CommitOutcomeUnknownException;
 import io.ytstream.core.error.YtException;
+import io.ytstream.core.schema.Yson;
+import io.ytstream.core.schema.YsonAttributed;
+import io.ytstream.core.schema.YsonUint64;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.function.Supplier;
 
 /**
  * One emulated HTTP proxy: {@code /hosts}, {@code /api}, {@code /api/v4} and {@code
@@ -30,7 +36,9 @@ final class ProxyHandler implements HttpHandler {
   private final int proxyIndex;
   private final Map<String, CommandSpec> commands;
   private final Optional<String> token;
-  private final Supplier<List<String>> hosts;
+  private final List<String> endpoints;
+  private final boolean showPorts;
+  private final StreamFaults faults;
   private final CommandExecutor executor;
 
   /** Runs a parsed command (journaling it when it changed something). */
@@ -43,12 +51,16 @@ final class ProxyHandler implements HttpHandler {
       int proxyIndex,
       Map<String, CommandSpec> commands,
       Optional<String> token,
-      Supplier<List<String>> hosts,
+      List<String> endpoints,
+      boolean showPorts,
+      StreamFaults faults,
       CommandExecutor executor) {
     this.proxyIndex = proxyIndex;
     this.commands = commands;
     this.token = token;
-    this.hosts = hosts;
+    this.endpoints = endpoints;
+    this.showPorts = showPorts;
+    this.faults = faults;
     this.executor = executor;
   }
 
@@ -57,7 +69,7 @@ final class ProxyHandler implements HttpHandler {
     try (exchange) {
       Headers out = exchange.getResponseHeaders();
       out.set("X-YT-Request-Id", UUID.randomUUID().toString().substring(0, 18));
-      out.set("X-YT-Proxy", hosts.get().get(proxyIndex));
+      out.set("X-YT-Proxy", host(endpoints.get(proxyIndex)));
       String path = exchange.getRequestURI().getPath();
       try {
         route(exchange, path);
@@ -77,15 +89,15 @@ final class ProxyHandler implements HttpHandler {
   }
 
   private void route(HttpExchange exchange, String path) throws IOException {
-    String method = exchange.getRequestMethod().toUpperCase(Locale.ROOT);
-    if (path.equals("/hosts")) {
-      ArrayNode list = JsonNodeFactory.instance.arrayNode();
-      hosts.get().forEach(list::add);
-      sendJson(exchange, 200, list);
+    if (path.equals("/hosts") || path.startsWith("/hosts/")) {
+      hosts(exchange, path);
       return;
     }
+    // context.cpp, TryParseCommandName: the path is lower-cased; /api lists v3 and v4 (the
+    // emulator serves v4 only).
+    path = path.toLowerCase(Locale.ROOT);
     if (path.equals("/api") || path.equals("/api/")) {
-      sendJson(exchange, 200, JsonNodeFactory.instance.arrayNode().add("v4"));
+      sendJson(exchange, 200, JsonNodeFactory.instance.arrayNode().add("v3").add("v4"));
       return;
     }
     if (path.equals("/api/v4") || path.equals("/api/v4/")) {
@@ -107,57 +119,209 @@ final class ProxyHandler implements HttpHandler {
     if (!path.startsWith("/api/v4/")) {
       throw new CommandError(404, 1, "Unknown path " + path, List.of());
     }
-    authenticate(exchange);
     String name = path.substring("/api/v4/".length());
+    for (char c : name.toCharArray()) {
+      if (c != '_' && !(c >= 'a' && c <= 'z')) {
+        throw new CommandError(404, 1, "Malformed command name", List.of());
+      }
+    }
+    authenticate(exchange);
     CommandSpec spec = commands.get(name);
     if (spec == null) {
       throw new CommandError(404, 1, "Command \"" + name + "\" is not registered", List.of());
     }
-    if (!method.equals(spec.method())) {
-      exchange.getResponseHeaders().set("Allow", spec.method());
-      throw new CommandError(
-          405,
-          1,
-          "Command \""
-              + name
-              + "\" must be sent with HTTP method "
-              + spec.method()
-              + ", not "
-              + method,
-          List.of());
-    }
+    // No method check: the proxy runs a command whatever the HTTP method (context.cpp,
+    // TryPrepare); only a POST body is read as parameters (CaptureParameters).
     CommandRequest request = parse(exchange, spec);
-    Object result = executor.execute(spec, request);
+    // Heavy answers with tabular or binary output stream; structured ones are built in memory
+    // and sent whole (context.cpp, SetupOutputStream).
+    boolean streamed = spec.outputType().equals("tabular") || spec.outputType().equals("binary");
+    boolean dump = request.flag("dump_error_into_response", false);
+    String contentType =
+        spec.outputType().equals("binary")
+            ? "application/octet-stream"
+            : request.outputFormat().mimeType();
+    Object result;
+    try {
+      result = executor.execute(spec, request);
+    } catch (RuntimeException e) {
+      CommandError error = asCommandError(e);
+      if (streamed && dump && error != null) {
+        // Finalize: with dump_error_into_response the error goes into the output stream, even
+        // when nothing was written yet, under status 200.
+        sendStreamed(exchange, contentType, new byte[0], Optional.of(error), true);
+        return;
+      }
+      throw e;
+    }
     if (result instanceof byte[] bytes) {
-      exchange.getResponseHeaders().set("Content-Type", "application/octet-stream");
-      send(exchange, 200, bytes);
+      sendStreamed(exchange, contentType, bytes, faults.take(spec.name()), dump);
     } else if (result instanceof CommandSpec.Tabular tabular) {
-      exchange.getResponseHeaders().set("Content-Type", "application/json");
-      send(exchange, 200, request.outputFormat().writeRows(tabular.rows(), tabular.types()));
+      byte[] rows = request.outputFormat().writeRows(tabular.rows(), tabular.types());
+      sendStreamed(exchange, contentType, rows, faults.take(spec.name()), dump);
     } else {
-      sendJson(exchange, 200, (JsonNode) result);
+      exchange.getResponseHeaders().set("Content-Type", request.outputFormat().mimeType());
+      send(exchange, 200, request.outputFormat().writeStructured((JsonNode) result));
     }
   }
 
+  /** The error a failed command answers with, or null for a lost response (no answer at all). */
+  private static CommandError asCommandError(RuntimeException e) {
+    if (e instanceof CommandError c) {
+      return c;
+    }
+    if (e instanceof YtException y) {
+      return EmulatorState.toCommandError(y);
+    }
+    if (e instanceof CommitOutcomeUnknownException) {
+      return null;
+    }
+    if (e instanceof IllegalArgumentException || e instanceof ArithmeticException) {
+      return CommandError.badRequest(String.valueOf(e.getMessage()));
+    }
+    return new CommandError(500, 1, "Internal emulator error: " + e, List.of());
+  }
+
+  /**
+   * A streamed answer ({@code context.cpp}): status 200 and a chunked body, announcing the trailers
+   * {@code X-YT-Error}, {@code X-YT-Response-Code}, {@code X-YT-Response-Message} unless the
+   * request has {@code X-YT-Omit-Trailers} ({@code TryParseRequest}, {@code AddHeaders}). With a
+   * {@code failure} (one armed by {@link StreamFaults}), half the body goes out, then the error:
+   * with {@code dump} as {@link DumpedError} bytes in the body, else in the trailers ({@code
+   * Finalize}, {@code FillFormattedYTErrorTrailers}).
+   */
+  private static void sendStreamed(
+      HttpExchange exchange,
+      String contentType,
+      byte[] body,
+      Optional<CommandError> failure,
+      boolean dump)
+      throws IOException {
+    boolean omitTrailers = exchange.getRequestHeaders().containsKey("X-YT-Omit-Trailers");
+    Headers out = exchange.getResponseHeaders();
+    out.set("Content-Type", contentType);
+    if (!omitTrailers) {
+      out.set("Trailer", "X-YT-Error, X-YT-Response-Code, X-YT-Response-Message");
+    }
+    exchange.sendResponseHeaders(200, 0);
+    OutputStream stream = exchange.getResponseBody();
+    if (failure.isEmpty()) {
+      stream.write(body);
+      return;
+    }
+    stream.write(body, 0, body.length / 2);
+    stream.flush();
+    CommandError error = failure.get();
+    if (dump) {
+      stream.write(DumpedError.of(errorJson(error)));
+    } else if (!omitTrailers && exchange instanceof Http11Exchange http) {
+      http.trailers().set("X-YT-Error", asciiOnly(errorJson(error).toString()));
+      http.trailers().set("X-YT-Response-Code", Integer.toString(error.code()));
+      http.trailers().set("X-YT-Response-Message", asciiOnly(String.valueOf(error.getMessage())));
+    }
+  }
+
+  /**
+   * {@code yt/yt/server/http_proxy/coordinator.cpp}, {@code THostsHandler}: the proxies of {@code
+   * ?role=} (default "data", the role of every emulated proxy) as bare host names ({@code
+   * show_ports} false) or {@code host:port}; {@code Accept: text/plain} gives one per line; {@code
+   * /hosts/all} lists every proxy as a map. No authentication.
+   */
+  private void hosts(HttpExchange exchange, String path) throws IOException {
+    String role = "data";
+    String query = exchange.getRequestURI().getRawQuery();
+    if (query != null) {
+      for (String pair : query.split("&")) {
+        String[] kv = pair.split("=", 2);
+        if (kv[0].equals("role")) {
+          role = kv.length > 1 ? URLDecoder.decode(kv[1], StandardCharsets.UTF_8) : "";
+        }
+      }
+    }
+    String suffix = path.equals("/hosts") || path.equals("/hosts/") ? null : path.substring(7);
+    if ("all".equals(suffix)) {
+      ArrayNode list = JsonNodeFactory.instance.arrayNode();
+      for (String endpoint : endpoints) {
+        ObjectNode entry = list.addObject();
+        entry.put("host", host(endpoint));
+        entry.put("name", endpoint);
+        entry.put("role", "data");
+        entry.put("banned", false);
+        entry.put("dead", false);
+      }
+      sendJson(exchange, 200, list);
+      return;
+    }
+    List<String> names = new java.util.ArrayList<>();
+    if (role.equals("data")) {
+      for (String endpoint : endpoints) {
+        String name = showPorts ? endpoint : host(endpoint);
+        names.add(suffix != null && suffix.startsWith("fb") && !showPorts ? "fb-" + name : name);
+      }
+    }
+    if ("text/plain".equals(exchange.getRequestHeaders().getFirst("Accept"))) {
+      StringBuilder text = new StringBuilder();
+      names.forEach(n -> text.append(n).append('\n'));
+      exchange.getResponseHeaders().set("Content-Type", "text/plain");
+      send(exchange, 200, text.toString().getBytes(StandardCharsets.UTF_8));
+      return;
+    }
+    ArrayNode list = JsonNodeFactory.instance.arrayNode();
+    names.forEach(list::add);
+    sendJson(exchange, 200, list);
+  }
+
+  /** {@code 127.0.0.2:8000} to {@code 127.0.0.2}. */
+  private static String host(String endpoint) {
+    return endpoint.substring(0, endpoint.lastIndexOf(':'));
+  }
+
+  /**
+   * {@code yt/yt/server/http_proxy/http_authenticator.cpp}: {@code Authorization} must start with
+   * {@code "OAuth "} ("Malformed Authorization header"); no header or an empty token is "Client is
+   * missing credentials"; both code 111 (InvalidCredentials), HTTP 401 ({@code
+   * SetStatusFromAuthError}). A token the Cypress token authenticator does not find is 111 "Token
+   * is missing in Cypress" with the token's SHA-256 ({@code
+   * yt/yt/library/auth_server/cypress_token_authenticator.cpp}), never the token itself.
+   */
   private void authenticate(HttpExchange exchange) {
     if (token.isEmpty()) {
       return;
     }
     String header = exchange.getRequestHeaders().getFirst("Authorization");
-    if (header == null) {
-      throw new CommandError(
-          401, 900, "Client is missing credentials: send Authorization: OAuth <token>", List.of());
+    String prefix = "OAuth ";
+    if (header != null && !header.startsWith(prefix)) {
+      throw new CommandError(401, 111, "Malformed Authorization header", List.of());
     }
-    if (!header.equals("OAuth " + token.get())) {
-      throw new CommandError(401, 900, "Authentication failed: the token is not valid", List.of());
+    String given = header == null ? "" : header.substring(prefix.length());
+    if (given.isEmpty()) {
+      throw new CommandError(401, 111, "Client is missing credentials", List.of());
+    }
+    if (!MessageDigest.isEqual(
+        given.getBytes(StandardCharsets.UTF_8), token.get().getBytes(StandardCharsets.UTF_8))) {
+      String hash = sha256(given);
+      CommandError resolve =
+          new CommandError(
+              401, 500, "Error resolving path //sys/cypress_tokens/" + hash, List.of());
+      throw new CommandError(
+          401, 111, "Token is missing in Cypress", List.of(resolve), Map.of("token_hash", hash));
+    }
+  }
+
+  private static String sha256(String text) {
+    try {
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
     }
   }
 
   private CommandRequest parse(HttpExchange exchange, CommandSpec spec) throws IOException {
     Headers headers = exchange.getRequestHeaders();
-    String headerFormat =
-        Optional.ofNullable(headers.getFirst("X-YT-Header-Format")).orElse("json").strip();
-    boolean yson = headerFormat.contains("yson");
+    HeaderFormat headerFormat = HeaderFormat.parse(headers.getFirst("X-YT-Header-Format"));
+    boolean yson = headerFormat.yson();
     ObjectNode parameters = JsonNodeFactory.instance.objectNode();
     String query = exchange.getRequestURI().getRawQuery();
     if (query != null) {
@@ -174,40 +338,120 @@ final class ProxyHandler implements HttpHandler {
     String header = headers.getFirst("X-YT-Parameters");
     if (header != null && !header.isBlank()) {
       if (yson) {
-        throw CommandError.badRequest(
-            "the emulator reads X-YT-Parameters as JSON only: send X-YT-Header-Format: json");
+        mergeYson(parameters, header);
+      } else {
+        JsonNode node = headerFormat.readJson(header);
+        if (!(node instanceof ObjectNode object)) {
+          throw CommandError.badRequest("X-YT-Parameters must be a JSON map of parameters");
+        }
+        parameters.setAll(object);
       }
-      mergeObject(parameters, header, "X-YT-Parameters");
     }
     byte[] body;
     try (InputStream in = exchange.getRequestBody()) {
       body = in.readAllBytes();
     }
-    if (spec.inputType().equals("null") && body.length > 0) {
-      // Volatile commands without input may carry their parameters as a JSON body (reference 2.1).
-      mergeObject(parameters, new String(body, StandardCharsets.UTF_8), "the request body");
+    // formats.cpp, GetDefaultFormatNodeForDataType: text YSON for tabular data, json for
+    // structured output, yson otherwise (so a POST body of parameters without X-YT-Input-Format
+    // or Content-Type: application/json is read as YSON).
+    WireFormat inputDefault =
+        spec.inputType().equals("tabular") ? WireFormat.tabularDefault() : WireFormat.yson(true);
+    WireFormat outputDefault =
+        spec.outputType().equals("tabular") ? WireFormat.tabularDefault() : WireFormat.json(true);
+    WireFormat inputFormat =
+        WireFormat.infer(
+            "input",
+            headers.getFirst("X-YT-Input-Format"),
+            yson,
+            headers.getFirst("Content-Type"),
+            inputDefault);
+    if (exchange.getRequestMethod().equalsIgnoreCase("POST") && body.length > 0) {
+      // context.cpp, CaptureParameters: a POST body holds parameters, in the input format.
+      mergeBody(parameters, body, inputFormat);
       body = new byte[0];
     }
     return new CommandRequest(
         spec.name(),
         parameters,
         body,
-        WireFormat.parse(headers.getFirst("X-YT-Input-Format"), yson),
-        WireFormat.parse(headers.getFirst("X-YT-Output-Format"), yson),
+        inputFormat,
+        WireFormat.infer(
+            "output",
+            headers.getFirst("X-YT-Output-Format"),
+            yson,
+            headers.getFirst("Accept"),
+            outputDefault),
         proxyIndex);
   }
 
-  private static void mergeObject(ObjectNode into, String json, String where) {
-    JsonNode node;
-    try {
-      node = WireFormat.JSON.readTree(json);
-    } catch (IOException e) {
-      throw CommandError.badRequest("cannot parse " + where + " as JSON");
+  /** Parameters from a POST body, in the request's input format. */
+  private static void mergeBody(ObjectNode into, byte[] body, WireFormat format) {
+    if (format.isYson()) {
+      mergeYson(into, new String(body, StandardCharsets.ISO_8859_1));
+      return;
     }
+    JsonNode node =
+        new HeaderFormat(false, format.encodeUtf8())
+            .readJson(new String(body, StandardCharsets.ISO_8859_1));
     if (!(node instanceof ObjectNode object)) {
-      throw CommandError.badRequest(where + " must be a JSON map of parameters");
+      throw CommandError.badRequest("The request body must be a map of parameters");
     }
     into.setAll(object);
+  }
+
+  /** {@code X-YT-Parameters} in text YSON ({@code X-YT-Header-Format: yson}). */
+  private static void mergeYson(ObjectNode into, String header) {
+    Object node;
+    try {
+      node = Yson.parse(header.strip().getBytes(StandardCharsets.ISO_8859_1));
+    } catch (IllegalArgumentException e) {
+      throw CommandError.badRequest("Unable to parse parameters from headers: " + e.getMessage());
+    }
+    if (!(node instanceof Map<?, ?> map)) {
+      throw CommandError.badRequest("X-YT-Parameters must be a YSON map of parameters");
+    }
+    map.forEach((k, v) -> into.set(String.valueOf(k), ysonToJson(v)));
+  }
+
+  /**
+   * A YSON parameter value as the JSON tree the commands read; a value with attributes (a rich
+   * YPath) becomes its text form {@code <attributes>value}, which path parameters parse.
+   */
+  private static JsonNode ysonToJson(Object value) {
+    JsonNodeFactory nodes = JsonNodeFactory.instance;
+    if (value == null) {
+      return nodes.nullNode();
+    }
+    if (value instanceof byte[] bytes) {
+      return nodes.textNode(new String(bytes, StandardCharsets.UTF_8));
+    }
+    if (value instanceof Long l) {
+      return nodes.numberNode(l);
+    }
+    if (value instanceof YsonUint64 u) {
+      return nodes.numberNode(u.toBigInteger());
+    }
+    if (value instanceof Double d) {
+      return nodes.numberNode(d);
+    }
+    if (value instanceof Boolean b) {
+      return nodes.booleanNode(b);
+    }
+    if (value instanceof List<?> list) {
+      ArrayNode array = nodes.arrayNode();
+      list.forEach(item -> array.add(ysonToJson(item)));
+      return array;
+    }
+    if (value instanceof Map<?, ?> map) {
+      ObjectNode object = nodes.objectNode();
+      map.forEach((k, v) -> object.set(String.valueOf(k), ysonToJson(v)));
+      return object;
+    }
+    YsonAttributed attributed = (YsonAttributed) value;
+    String attributes = Yson.toText(attributed.attributes());
+    JsonNode inner = ysonToJson(attributed.value());
+    return nodes.textNode(
+        "<" + attributes.substring(1, attributes.length() - 1) + ">" + inner.asText());
   }
 
   /** Query-string values are text; numbers and booleans are recognized. */
@@ -238,6 +482,7 @@ final class ProxyHandler implements HttpHandler {
     node.put("message", String.valueOf(error.getMessage()));
     ObjectNode attributes = node.putObject("attributes");
     attributes.put("host", "emulator");
+    error.attributes().forEach(attributes::put);
     ArrayNode inner = node.putArray("inner_errors");
     error.inner().forEach(e -> inner.add(errorJson(e)));
     return node;

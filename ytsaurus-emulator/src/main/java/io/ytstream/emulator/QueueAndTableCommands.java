@@ -88,6 +88,14 @@ final class QueueAndTableCommands {
       // A null offset means the consumer's stored offset (0 without a row), reference 3.2.
       offset = cluster().consumerOffsets().read(consumer, queue).getOrDefault(partition, 0);
     }
+    // query_service.cpp: a pull below the trimmed row count starts at the first row left, and it
+    // reads one store at most, so it ends at the store's end even with rows after it.
+    List<PartitionBounds> bounds = cluster().partitions(queuePath);
+    if (partitionIndex >= 0 && partitionIndex < bounds.size()) {
+      long start = Math.max(offset, bounds.get(partitionIndex).trimmedRowCount());
+      long storeEnd = (start / state.rowsPerStore() + 1) * state.rowsPerStore();
+      maxRows = Math.min(maxRows, storeEnd - start);
+    }
     List<QueueRow> rows =
         cluster()
             .queueReader()
@@ -427,7 +435,7 @@ final class QueueAndTableCommands {
       throw CommandError.badRequest("timeout must be positive, got " + timeout);
     }
     TabletTransaction tx = cluster().transactions().start(Duration.ofMillis(timeout));
-    state.pool().add(request.proxyIndex(), tx);
+    state.pool().add(request.proxyIndex(), tx, timeout);
     ObjectNode out = empty();
     out.put("transaction_id", tx.id().value());
     return out;
@@ -445,12 +453,20 @@ final class QueueAndTableCommands {
     } catch (YtException e) {
       throw CommandError.wrap(
           "Error committing transaction " + tx.id(), EmulatorState.toCommandError(e));
+    } finally {
+      // Committed, or aborted by the failed commit: the pool forgets it either way.
+      state.pool().finished(tx.id().value());
     }
     return empty();
   }
 
   Object abortTransaction(CommandRequest request) {
-    sticky(request).abort();
+    TabletTransaction tx = sticky(request);
+    try {
+      tx.abort();
+    } finally {
+      state.pool().finished(tx.id().value());
+    }
     return empty();
   }
 

@@ -18,6 +18,47 @@ import java.util.Optional;
  */
 record SelectQuery(List<String> columns, YPath table, List<Condition> conditions, long limit) {
 
+  /** The query language's keywords ({@code lexer.rl6}); none is a bare column name. */
+  static final java.util.Set<String> KEYWORDS =
+      java.util.Set.of(
+          "select",
+          "from",
+          "where",
+          "having",
+          "offset",
+          "limit",
+          "join",
+          "array",
+          "using",
+          "asc",
+          "desc",
+          "left",
+          "as",
+          "on",
+          "unnest",
+          "and",
+          "or",
+          "is",
+          "not",
+          "null",
+          "between",
+          "in",
+          "transform",
+          "false",
+          "true",
+          "inf",
+          "case",
+          "when",
+          "then",
+          "else",
+          "end",
+          "like",
+          "ilike",
+          "rlike",
+          "regexp",
+          "escape",
+          "cast");
+
   /** One comparison; {@code upper} is set for {@code between}. */
   record Condition(String column, String operator, Object value, Object upper) {
 
@@ -172,17 +213,35 @@ record SelectQuery(List<String> columns, YPath table, List<Condition> conditions
         pos = end + 1;
         return name;
       }
+      // yt/yt/library/query/base/lexer.rl6: a bare identifier is [a-zA-Z_][a-zA-Z_0-9]* and not a
+      // keyword (offset, limit, from, ...); anything else, $-names included, needs [brackets].
       int start = pos;
-      while (pos < text.length()
-          && (Character.isLetterOrDigit(text.charAt(pos))
-              || text.charAt(pos) == '_'
-              || text.charAt(pos) == '$')) {
+      while (pos < text.length() && isIdentifierChar(text.charAt(pos), pos == start)) {
         pos++;
       }
       if (start == pos) {
-        throw unsupported("expected a column name at position " + pos);
+        throw unsupported(
+            "expected a column name at position " + pos + " (write [name] for names with $)");
       }
-      return text.substring(start, pos);
+      String name = text.substring(start, pos);
+      if (KEYWORDS.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+        throw unsupported(
+            "\""
+                + name
+                + "\" at position "
+                + start
+                + " is a keyword; quote the column as ["
+                + name
+                + "]");
+      }
+      return name;
+    }
+
+    private static boolean isIdentifierChar(char c, boolean first) {
+      return (c >= 'a' && c <= 'z')
+          || (c >= 'A' && c <= 'Z')
+          || c == '_'
+          || (!first && c >= '0' && c <= '9');
     }
 
     private Object literal() {

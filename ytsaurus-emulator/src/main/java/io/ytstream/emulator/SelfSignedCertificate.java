@@ -13,7 +13,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A fresh self-signed certificate for an HTTPS emulator, made with the JDK's own {@code keytool}
  * (from {@code java.home}) so that no key material is ever committed. The certificate names {@code
- * localhost} and {@code 127.0.0.1}, where the emulator listens, and is valid for two days.
+ * localhost} and the loopback addresses the emulator's proxies listen on ({@code 127.0.0.1} to
+ * {@code 127.0.0.}{@value #ADDRESSES}), and is valid for two days.
  *
  * <p>Clients trust it through {@link #certificatePem()} (one PEM certificate) or {@link
  * #trustStore()} (a PKCS12 trust store holding it, password {@link #password()}).
@@ -53,7 +54,7 @@ public record SelfSignedCertificate(
         "-dname",
         "CN=localhost",
         "-ext",
-        "SAN=dns:localhost,ip:127.0.0.1",
+        subjectAlternativeNames(),
         "-validity",
         "2",
         "-storetype",
@@ -132,5 +133,16 @@ public record SelfSignedCertificate(
   @Override
   public String toString() {
     return "SelfSignedCertificate{" + certificatePem + ", password=<redacted>}";
+  }
+
+  /** Proxies the certificate covers: one loopback address each. */
+  static final int ADDRESSES = 32;
+
+  private static String subjectAlternativeNames() {
+    StringBuilder san = new StringBuilder("SAN=dns:localhost");
+    for (int i = 1; i <= ADDRESSES; i++) {
+      san.append(",ip:127.0.0.").append(i);
+    }
+    return san.toString();
   }
 }

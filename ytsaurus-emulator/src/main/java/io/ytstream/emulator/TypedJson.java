@@ -80,10 +80,11 @@ final class TypedJson {
     for (int i = 0; i < json.length(); i++) {
       char c = json.charAt(i);
       if (c > 0xff) {
+        // yt/yt/core/misc/utf8_decoder.cpp, TUtf8Transcoder::Decode.
         throw CommandError.badRequest(
-            "with encode_utf8=true a string may hold only code points up to U+00FF, got U+"
-                + Integer.toHexString(c)
-                + "; send encode_utf8=false for UTF-8 text");
+            "Unicode symbols with codes greater than 255 are not supported. Please refer to"
+                + " https://wiki.yandex-team.ru/yt/userdoc/formats/#json and consider using"
+                + " encode_utf8=false in format options");
       }
       bytes[i] = (byte) c;
     }
@@ -706,7 +707,8 @@ final class TypedJson {
     return NODES.textNode(Double.isNaN(value) ? "nan" : value > 0 ? "inf" : "-inf");
   }
 
-  private String escapedKey(String key) {
+  /** A map key as JSON writes it: one more {@code $} before a leading {@code $}. */
+  String escapedKey(String key) {
     return jsonKey(key.startsWith("$") ? "$" + key : key);
   }
 

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ytstream.core.schema.Yson;
+import io.ytstream.core.schema.YsonAttributed;
 import io.ytstream.core.schema.YtType;
 import io.ytstream.ports.Row;
 import java.io.ByteArrayOutputStream;
@@ -12,89 +14,215 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * The JSON format as the reference describes it (2.1): {@code json} with {@code encode_utf8}
- * (default true: each byte of a string is one code point U+0000..U+00FF), tabular data one object
- * per line. The emulator writes no YSON; a YSON format is refused.
+ * A data format of a request or an answer, as the proxy infers it ({@code
+ * yt/yt/server/http_proxy/formats.cpp}, {@code InferFormat}): from {@code X-YT-Input-Format} /
+ * {@code X-YT-Output-Format} (read in the header format: JSON by default, text YSON with {@code
+ * X-YT-Header-Format: yson}), else from {@code Content-Type} / {@code Accept} by MIME type, else
+ * the data type's default ({@code json} for structured data, {@code <format=text>yson} for tabular
+ * data).
+ *
+ * <p>The emulator serves two formats: {@code json} (attributes {@code encode_utf8}, default true,
+ * and {@code stringify_nan_and_infinity}) and {@code yson} (attribute {@code format}: {@code
+ * binary}, the default of {@code TYsonFormatConfig}, {@code text} or {@code pretty}, which is
+ * written as text). Tabular data is a list fragment: JSON one object per line; YSON each row
+ * followed by {@code ;} (text YSON: and a newline). YSON needs no key escaping; JSON writes a map
+ * key that starts with {@code $} with one more {@code $} and refuses a single {@code $} on input
+ * ({@code yt/yt/core/json/json_writer.cpp}, {@code json_callbacks.cpp}), row keys included.
  */
 final class WireFormat {
 
   static final ObjectMapper JSON = new ObjectMapper();
 
-  private final boolean encodeUtf8;
-  private final boolean stringifyNanAndInfinity;
-
-  private WireFormat(boolean encodeUtf8, boolean stringifyNanAndInfinity) {
-    this.encodeUtf8 = encodeUtf8;
-    this.stringifyNanAndInfinity = stringifyNanAndInfinity;
+  /** The format families the emulator reads and writes. */
+  enum Kind {
+    JSON,
+    YSON
   }
 
-  private WireFormat(boolean encodeUtf8) {
-    this(encodeUtf8, false);
+  private final Kind kind;
+  private final boolean encodeUtf8;
+  private final boolean stringifyNanAndInfinity;
+  private final boolean binary;
+
+  private WireFormat(
+      Kind kind, boolean encodeUtf8, boolean stringifyNanAndInfinity, boolean binary) {
+    this.kind = kind;
+    this.encodeUtf8 = encodeUtf8;
+    this.stringifyNanAndInfinity = stringifyNanAndInfinity;
+    this.binary = binary;
   }
 
   static WireFormat json(boolean encodeUtf8) {
-    return new WireFormat(encodeUtf8);
+    return new WireFormat(Kind.JSON, encodeUtf8, false, false);
+  }
+
+  static WireFormat yson(boolean binary) {
+    return new WireFormat(Kind.YSON, false, false, binary);
+  }
+
+  /** The default of tabular data without a format header: {@code <format=text>yson}. */
+  static WireFormat tabularDefault() {
+    return yson(false);
+  }
+
+  Kind kind() {
+    return kind;
   }
 
   boolean encodeUtf8() {
     return encodeUtf8;
   }
 
-  /** JSON with {@code encode_utf8=false}, which is what the emulator answers without a header. */
-  static WireFormat plainJson() {
-    return new WireFormat(false);
+  boolean isYson() {
+    return kind == Kind.YSON;
+  }
+
+  /** The MIME type the proxy answers with ({@code formats.cpp}, {@code FormatToMime}). */
+  String mimeType() {
+    if (kind == Kind.JSON) {
+      return "application/json";
+    }
+    return binary ? "application/x-yt-yson-binary" : "application/x-yt-yson-text";
+  }
+
+  /** This format as text YSON, e.g. {@code <format=binary>yson}, for the journal. */
+  String spec() {
+    if (kind == Kind.YSON) {
+      return binary ? "<format=binary>yson" : "<format=text>yson";
+    }
+    return "<encode_utf8=" + (encodeUtf8 ? "%true" : "%false") + ">json";
+  }
+
+  /** Reads a {@link #spec()} back. */
+  static WireFormat fromSpec(String spec) {
+    return fromNode(Yson.parse(spec), spec, "input");
   }
 
   /**
-   * Parses an {@code X-YT-Input-Format}/{@code X-YT-Output-Format} value: a JSON-encoded YSON
-   * string ({@code "json"} or {@code {"$value":"json","$attributes":{"encode_utf8":false}}}) or,
-   * with {@code X-YT-Header-Format: yson}, {@code <encode_utf8=%false>json}.
+   * The format of a request's {@code target} ("input" or "output"): {@code header} (the X-YT format
+   * header, may be null) read in the header format, else {@code mimeType} ({@code
+   * Content-Type}/{@code Accept}), else {@code dataTypeDefault}.
    */
-  static WireFormat parse(String header, boolean ysonHeaders) {
-    if (header == null || header.isBlank()) {
-      return plainJson();
-    }
-    String text = header.strip();
-    if (ysonHeaders) {
-      String compact = text.replace(" ", "");
-      if (!compact.endsWith("json")) {
-        throw CommandError.badRequest("the emulator supports only the json format, got " + text);
+  static WireFormat infer(
+      String target,
+      String header,
+      boolean ysonHeaders,
+      String mimeType,
+      WireFormat dataTypeDefault) {
+    if (header != null && !header.isBlank()) {
+      Object node;
+      try {
+        node =
+            ysonHeaders
+                ? Yson.parse(header.strip().getBytes(StandardCharsets.ISO_8859_1))
+                : new TypedJson(true, false).toYson(JSON.readTree(header.strip()));
+      } catch (IOException | IllegalArgumentException e) {
+        throw CommandError.badRequest("Unable to parse format header " + header + ": " + e);
       }
-      return new WireFormat(
-          !compact.contains("encode_utf8=%false"),
-          compact.contains("stringify_nan_and_infinity=%true"));
+      return fromNode(node, header, target);
     }
-    JsonNode node;
-    try {
-      node = JSON.readTree(text);
-    } catch (IOException e) {
-      throw CommandError.badRequest("cannot parse format header as JSON: " + text);
+    if (mimeType != null) {
+      Optional<WireFormat> byMime = fromMime(mimeType.strip());
+      if (byMime.isPresent()) {
+        return byMime.get();
+      }
     }
-    String name = node.isTextual() ? node.asText() : node.path("$value").asText("");
-    if (!name.toLowerCase(Locale.ROOT).equals("json")) {
-      throw CommandError.badRequest("the emulator supports only the json format, got " + text);
-    }
-    JsonNode encode = node.path("$attributes").path("encode_utf8");
-    JsonNode stringify = node.path("$attributes").path("stringify_nan_and_infinity");
-    return new WireFormat(
-        encode.isMissingNode() || encode.asBoolean(true), stringify.asBoolean(false));
+    return dataTypeDefault;
   }
 
+  /** {@code formats.cpp}, {@code MimeTypeToFormatTable}: the entries the emulator serves. */
+  private static Optional<WireFormat> fromMime(String mime) {
+    return switch (mime) {
+      case "application/json" -> Optional.of(json(true));
+      case "application/x-yt-yson-binary" -> Optional.of(yson(true));
+      case "application/x-yt-yson-text", "application/x-yt-yson-pretty" -> Optional.of(yson(false));
+      default -> Optional.empty();
+    };
+  }
+
+  private static WireFormat fromNode(Object node, String header, String target) {
+    Map<String, Object> attributes = Map.of();
+    Object name = node;
+    if (node instanceof YsonAttributed attributed) {
+      attributes = attributed.attributes();
+      name = attributed.value();
+    }
+    if (!(name instanceof byte[] bytes)) {
+      throw CommandError.badRequest("A format must be a string with attributes, got " + header);
+    }
+    String type = new String(bytes, StandardCharsets.UTF_8);
+    switch (type) {
+      case "json":
+        return new WireFormat(
+            Kind.JSON,
+            flag(attributes, "encode_utf8", true),
+            flag(attributes, "stringify_nan_and_infinity", false),
+            false);
+      case "yson":
+        {
+          Object format = attributes.get("format");
+          String text = format instanceof byte[] f ? new String(f, StandardCharsets.UTF_8) : null;
+          if (format != null && !List.of("binary", "text", "pretty").contains(text)) {
+            throw CommandError.badRequest(
+                "Error parsing format attribute \"format\" of yson: expected binary, text or"
+                    + " pretty, got "
+                    + (text == null ? String.valueOf(format) : text));
+          }
+          return yson(format == null || "binary".equals(text));
+        }
+      default:
+        // yt/yt/library/formats/format.cpp (CreateSchemafulWriterForFormat, CreateParserForFormat)
+        // answers other types with this message; a real proxy serves a few more (schemaful_dsv,
+        // web_json for tabular output) that the emulator does not.
+        throw CommandError.badRequest("Unsupported " + target + " format \"" + type + "\"");
+    }
+  }
+
+  private static boolean flag(Map<String, Object> attributes, String name, boolean fallback) {
+    Object value = attributes.get(name);
+    if (value == null) {
+      return fallback;
+    }
+    if (value instanceof Boolean b) {
+      return b;
+    }
+    if (value instanceof byte[] text) {
+      String s = new String(text, StandardCharsets.UTF_8);
+      if (s.equals("true") || s.equals("false")) {
+        return Boolean.parseBoolean(s);
+      }
+    }
+    throw CommandError.badRequest(
+        "Format attribute \"" + name + "\" must be a boolean, got " + value);
+  }
+
+  // ---- tabular input ----
+
   /**
-   * Tabular input: one JSON object per line, each column read against its type ({@code types};
-   * columns without a type, such as {@code $tablet_index}, are read as plain YSON values).
-   * Top-level keys are column names as they are, system columns included.
+   * Tabular input, each column read against its type ({@code types}; columns without a type, such
+   * as {@code $tablet_index}, are read as plain YSON values).
    */
   List<Row> readRows(byte[] body, Map<String, YtType> types) {
     TypedJson typed = new TypedJson(encodeUtf8, stringifyNanAndInfinity);
     List<Row> rows = new ArrayList<>();
+    if (kind == Kind.YSON) {
+      List<Object> items;
+      try {
+        items = Yson.parseListFragment(body);
+      } catch (IllegalArgumentException e) {
+        throw CommandError.badRequest("Error parsing YSON input: " + e.getMessage());
+      }
+      for (int i = 0; i < items.size(); i++) {
+        rows.add(row(typed, items.get(i), types, "row " + i));
+      }
+      return rows;
+    }
     String text = new String(body, StandardCharsets.UTF_8);
     int lineNumber = 0;
     for (String line : text.split("\n", -1)) {
@@ -108,31 +236,42 @@ final class WireFormat {
       } catch (IOException e) {
         throw CommandError.badRequest("input line " + lineNumber + " is not JSON");
       }
-      if (!node.isObject()) {
-        throw CommandError.badRequest("input line " + lineNumber + " is not a JSON object");
-      }
-      Map<String, Object> values = new LinkedHashMap<>();
-      Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
-      while (fields.hasNext()) {
-        Map.Entry<String, JsonNode> field = fields.next();
-        String column = typed.key(field.getKey());
-        values.put(
-            column,
-            typed.fromYson(
-                types.get(column),
-                typed.toYson(field.getValue()),
-                "line " + lineNumber + " column \"" + column + "\""));
-      }
-      rows.add(Row.of(values));
+      // The whole row goes through the JSON-to-YSON rules: "$$x" is the key "$x", a single "$"
+      // is refused, {"$value":..,"$attributes":..} is a node with attributes.
+      rows.add(row(typed, typed.toYson(node), types, "line " + lineNumber));
     }
     return rows;
   }
 
-  /**
-   * Tabular output: one JSON object per line, each column written as its type requires, straight to
-   * a streaming generator (no tree per row; only composite values build one).
-   */
+  private static Row row(TypedJson typed, Object yson, Map<String, YtType> types, String where) {
+    if (!(yson instanceof Map<?, ?> map)) {
+      throw CommandError.badRequest(where + " of the input is not a map");
+    }
+    Map<String, Object> values = new LinkedHashMap<>();
+    for (Map.Entry<?, ?> entry : map.entrySet()) {
+      String column = (String) entry.getKey();
+      values.put(
+          column,
+          typed.fromYson(
+              types.get(column), entry.getValue(), where + " column \"" + column + "\""));
+    }
+    return Row.of(values);
+  }
+
+  // ---- tabular output ----
+
+  /** Tabular output, each column written as its type requires. */
   byte[] writeRows(List<Map<String, Object>> rows, Map<String, YtType> types) {
+    if (kind == Kind.YSON) {
+      List<Object> out = new ArrayList<>(rows.size());
+      for (Map<String, Object> row : rows) {
+        Map<String, Object> node = new LinkedHashMap<>();
+        row.forEach(
+            (column, value) -> node.put(column, TypedYson.toYson(types.get(column), value)));
+        out.add(node);
+      }
+      return YsonBytes.listFragment(out, binary);
+    }
     TypedJson typed = new TypedJson(encodeUtf8, stringifyNanAndInfinity);
     ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(256, rows.size() * 64));
     // Column names repeat on every row: transcode each once per answer.
@@ -142,7 +281,7 @@ final class WireFormat {
       for (Map<String, Object> row : rows) {
         gen.writeStartObject();
         for (Map.Entry<String, Object> column : row.entrySet()) {
-          gen.writeFieldName(jsonKeys.computeIfAbsent(column.getKey(), typed::jsonKey));
+          gen.writeFieldName(jsonKeys.computeIfAbsent(column.getKey(), typed::escapedKey));
           typed.write(gen, types.get(column.getKey()), column.getValue());
         }
         gen.writeEndObject();
@@ -154,5 +293,16 @@ final class WireFormat {
       throw new UncheckedIOException(e);
     }
     return out.toByteArray();
+  }
+
+  // ---- structured output ----
+
+  /** A structured answer (built as JSON) in this format. */
+  byte[] writeStructured(JsonNode value) {
+    if (kind == Kind.YSON) {
+      Object node = new TypedJson(false, false).toYson(value);
+      return YsonBytes.node(node, binary);
+    }
+    return value.toString().getBytes(StandardCharsets.UTF_8);
   }
 }

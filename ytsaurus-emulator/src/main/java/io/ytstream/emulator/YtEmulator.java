@@ -1,12 +1,10 @@
 package io.ytstream.emulator;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpServer;
-import com.sun.net.httpserver.HttpsConfigurator;
-import com.sun.net.httpserver.HttpsServer;
 import io.ytstream.inmemory.InMemoryCluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -14,8 +12,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -28,36 +24,21 @@ import javax.net.ssl.SSLContext;
  */
 public final class YtEmulator implements AutoCloseable {
 
-  static {
-    // The JDK server writes headers and body separately; without TCP_NODELAY every response waits
-    // for the client's delayed ACK (~40 ms). Read once, when the first server is created.
-    if (System.getProperty("sun.net.httpserver.nodelay") == null) {
-      System.setProperty("sun.net.httpserver.nodelay", "true");
-    }
-  }
-
   private final EmulatorOptions options;
   private final InMemoryCluster cluster;
   private final EmulatorState state;
   private final Map<String, CommandSpec> commands;
-  private final List<HttpServer> servers = new ArrayList<>();
-  private final List<String> hosts = new ArrayList<>();
-  private final ExecutorService threads;
+  private final List<Http11Server> servers = new ArrayList<>();
+  private final List<String> endpoints = new java.util.concurrent.CopyOnWriteArrayList<>();
   private final Journal journal;
+  private final ResponseKeeper keeper = new ResponseKeeper();
+  private final StreamFaults streamFaults = new StreamFaults();
 
   private YtEmulator(EmulatorOptions options) {
     this.options = options;
     this.cluster = new InMemoryCluster(options.clusterName(), options.clock());
-    this.state = new EmulatorState(cluster);
+    this.state = new EmulatorState(cluster, options.clock(), options.rowsPerStore());
     this.commands = CommandRegistry.build(state);
-    this.threads =
-        Executors.newFixedThreadPool(
-            4,
-            runnable -> {
-              Thread thread = new Thread(runnable, "yt-emulator-proxy");
-              thread.setDaemon(true);
-              return thread;
-            });
     Journal opened = null;
     if (options.stateDir().isPresent()) {
       replay(Journal.read(options.stateDir().get()));
@@ -85,35 +66,82 @@ public final class YtEmulator implements AutoCloseable {
     return start(EmulatorOptions.defaults());
   }
 
+  /**
+   * Binds proxy {@code i} to {@code 127.0.0.(i+1)}, all on one port: a real proxy's {@code /hosts}
+   * names hosts without ports ({@code coordinator.cpp}) and clients add the port of the cluster
+   * address, so every proxy must answer on that port. Linux routes all of 127.0.0.0/8 to the
+   * loopback interface. With port 0 the first proxy picks a free port and the others take the same
+   * one; if one of them cannot, the emulator tries another port.
+   */
   private void listen() throws IOException {
-    InetAddress loopback = InetAddress.getLoopbackAddress();
     SSLContext tls = options.tls().map(TlsKeyStore::serverContext).orElse(null);
-    for (int i = 0; i < options.proxyCount(); i++) {
-      int port = i == 0 ? options.port() : 0;
-      InetSocketAddress address = new InetSocketAddress(loopback, port);
-      HttpServer server;
-      if (tls == null) {
-        server = HttpServer.create(address, 64);
-      } else {
-        HttpsServer https = HttpsServer.create(address, 64);
-        https.setHttpsConfigurator(new HttpsConfigurator(tls));
-        server = https;
+    int attempts = options.port() == 0 ? 20 : 1;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        bindAll(tls);
+        break;
+      } catch (BindException e) {
+        servers.forEach(Http11Server::close);
+        servers.clear();
+        endpoints.clear();
+        if (attempt >= attempts) {
+          throw bindError(e);
+        }
       }
-      servers.add(server);
-      hosts.add(loopback.getHostAddress() + ":" + server.getAddress().getPort());
     }
-    for (int i = 0; i < servers.size(); i++) {
-      HttpServer server = servers.get(i);
-      server.createContext(
-          "/", new ProxyHandler(i, commands, options.token(), () -> hosts, this::execute));
-      server.setExecutor(threads);
-      server.start();
+    servers.forEach(Http11Server::start);
+  }
+
+  private void bindAll(SSLContext tls) throws IOException {
+    int port = options.port();
+    for (int i = 0; i < options.proxyCount(); i++) {
+      InetAddress address = loopback(i);
+      ProxyHandler handler =
+          new ProxyHandler(
+              i,
+              commands,
+              options.token(),
+              endpoints,
+              options.showPorts(),
+              streamFaults,
+              this::execute);
+      Http11Server server = Http11Server.bind(new InetSocketAddress(address, port), tls, handler);
+      servers.add(server);
+      port = server.address().getPort();
+      endpoints.add(address.getHostAddress() + ":" + port);
+    }
+  }
+
+  private IOException bindError(BindException e) {
+    int failed = servers.size();
+    return new IOException(
+        "cannot listen on "
+            + loopback(failed).getHostAddress()
+            + (options.port() == 0 ? "" : ":" + options.port())
+            + " for proxy "
+            + (failed + 1)
+            + " of "
+            + options.proxyCount()
+            + ": every proxy of an emulator listens on the same port, proxy i on 127.0.0.i, so that"
+            + " /hosts can name bare hosts as a real cluster does. Linux routes 127.0.0.0/8 to lo;"
+            + " elsewhere add the addresses (macOS: sudo ifconfig lo0 alias 127.0.0.2 up) or run"
+            + " one proxy (--proxies 1, EmulatorOptions.withProxyCount(1)); with a fixed --port,"
+            + " make sure that port is free on every address",
+        e);
+  }
+
+  /** {@code 127.0.0.(index+1)}. */
+  static InetAddress loopback(int index) {
+    try {
+      return InetAddress.getByAddress(new byte[] {127, 0, 0, (byte) (index + 1)});
+    } catch (java.net.UnknownHostException e) {
+      throw new IllegalStateException(e);
     }
   }
 
   private Object execute(CommandSpec spec, CommandRequest request) {
     ObjectNode parameters = request.parameters().deepCopy();
-    Object result = spec.handler().run(request);
+    Object result = keeper.run(spec, request, () -> spec.handler().run(request));
     if (journal != null && spec.isVolatile() && !spec.name().equals("ping_transaction")) {
       String tx =
           spec.name().equals("start_transaction")
@@ -124,7 +152,7 @@ public final class YtEmulator implements AutoCloseable {
               spec.name(),
               parameters,
               request.body(),
-              request.inputFormat().encodeUtf8(),
+              request.inputFormat().spec(),
               request.proxyIndex(),
               tx));
     }
@@ -148,8 +176,8 @@ public final class YtEmulator implements AutoCloseable {
               entry.command(),
               parameters,
               entry.body(),
-              WireFormat.json(entry.inputEncodeUtf8()),
-              WireFormat.plainJson(),
+              WireFormat.fromSpec(entry.inputFormat()),
+              WireFormat.json(false),
               Math.min(entry.proxyIndex(), options.proxyCount() - 1));
       try {
         Object result = spec.handler().run(request);
@@ -168,18 +196,42 @@ public final class YtEmulator implements AutoCloseable {
    * give clients.
    */
   public String url() {
-    return options.scheme() + "://" + hosts.get(0);
+    return options.scheme() + "://" + endpoints.get(0);
   }
 
-  /** Every proxy's URL, as {@code /hosts} lists them (without the scheme there). */
+  /**
+   * Every proxy's URL, {@code <scheme>://127.0.0.<i>:<port>}, all with one port: {@code /hosts}
+   * lists their hosts without scheme and port (with {@link EmulatorOptions#showPorts}, with port).
+   */
   public List<String> proxyUrls() {
     List<String> urls = new ArrayList<>();
-    hosts.forEach(h -> urls.add(options.scheme() + "://" + h));
+    endpoints.forEach(h -> urls.add(options.scheme() + "://" + h));
     return urls;
   }
 
   public int port() {
-    return servers.get(0).getAddress().getPort();
+    return servers.get(0).address().getPort();
+  }
+
+  /**
+   * Arms a failure for the next answer of a streamed {@code command} ({@code pull_queue_consumer},
+   * {@code pull_consumer}, {@code select_rows}, {@code lookup_rows}, {@code read_file}): it sends
+   * status 200 and the first half of its body, then fails with {@code code} and {@code message} in
+   * the HTTP trailers {@code X-YT-Error}, {@code X-YT-Response-Code}, {@code
+   * X-YT-Response-Message}, or in the body when the request has {@code
+   * dump_error_into_response=true}, as a proxy reports an error after streaming started. Arming
+   * twice fails the next two answers. For testing that a client never takes a cut answer for a
+   * complete one.
+   */
+  public void failNextAnswerHalfway(String command, int code, String message) {
+    CommandSpec spec = commands.get(command);
+    if (spec == null
+        || !(spec.outputType().equals("tabular") || spec.outputType().equals("binary"))) {
+      throw new IllegalArgumentException(
+          "failNextAnswerHalfway needs a command with a streamed (tabular or binary) answer, got "
+              + command);
+    }
+    streamFaults.arm(command, code, message);
   }
 
   /** The cluster behind the proxies, for test knobs (manual clock, faults, limits). */
@@ -201,8 +253,7 @@ public final class YtEmulator implements AutoCloseable {
 
   @Override
   public void close() {
-    servers.forEach(s -> s.stop(0));
-    threads.shutdownNow();
+    servers.forEach(Http11Server::close);
     if (journal != null) {
       journal.close();
     }
@@ -210,6 +261,6 @@ public final class YtEmulator implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "YtEmulator{" + hosts + ", " + options + "}";
+    return "YtEmulator{" + endpoints + ", " + options + "}";
   }
 }

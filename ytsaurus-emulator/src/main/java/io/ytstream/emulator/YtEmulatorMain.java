@@ -9,8 +9,8 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code java -cp ... io.ytstream.emulator.YtEmulatorMain [--port 8000] [--proxies 2] [--token T]
- * [--state-dir DIR] [--cluster-name NAME] [--max-rows-per-pull N] [--tls KEYSTORE --tls-password P
- * | --tls-self-signed DIR]}: runs the emulator until interrupted.
+ * [--state-dir DIR] [--cluster-name NAME] [--show-ports B] [--max-rows-per-pull N] [--tls KEYSTORE
+ * --tls-password P | --tls-self-signed DIR]}: runs the emulator until interrupted.
  */
 public final class YtEmulatorMain {
 
@@ -67,8 +67,8 @@ public final class YtEmulatorMain {
 
   static String usage() {
     return "usage: YtEmulatorMain [--port N (default 8000; 0 = any)] [--proxies N (default 2)]"
-        + " [--token TOKEN] [--state-dir DIR] [--cluster-name NAME]"
-        + " [--max-rows-per-pull N] [--tls KEYSTORE.p12 --tls-password PASSWORD | --tls-self-signed DIR]";
+        + " [--token TOKEN] [--state-dir DIR] [--cluster-name NAME] [--show-ports true|false]"
+        + " [--max-rows-per-pull N] [--rows-per-store N (default 10000)] [--tls KEYSTORE.p12 --tls-password PASSWORD | --tls-self-signed DIR]";
   }
 
   static EmulatorOptions parse(String[] args) {
@@ -96,6 +96,8 @@ public final class YtEmulatorMain {
         case "--token" -> options = options.withToken(value);
         case "--state-dir" -> options = options.withStateDir(Path.of(value));
         case "--cluster-name" -> options = options.withClusterName(value);
+        case "--show-ports" -> options = options.withShowPorts(parseBoolean(arg, value));
+        case "--rows-per-store" -> options = options.withRowsPerStore(parseInt(arg, value));
         case "--max-rows-per-pull" -> maxRowsPerPull = OptionalInt.of(parseInt(arg, value));
         case "--tls" -> tlsKeyStore = Path.of(value);
         case "--tls-password" -> tlsPassword = value;
@@ -119,6 +121,13 @@ public final class YtEmulatorMain {
       throw new IllegalArgumentException("--tls-password is given without --tls KEYSTORE");
     }
     return new Command(options, selfSigned, maxRowsPerPull);
+  }
+
+  private static boolean parseBoolean(String option, String value) {
+    if (value.equals("true") || value.equals("false")) {
+      return Boolean.parseBoolean(value);
+    }
+    throw new IllegalArgumentException(option + " takes true or false, got " + value);
   }
 
   private static int parseInt(String option, String value) {

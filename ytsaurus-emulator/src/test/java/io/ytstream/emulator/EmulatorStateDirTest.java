@@ -99,12 +99,12 @@ class EmulatorStateDirTest {
                   "GET",
                   base,
                   "select_rows",
-                  "{\"query\":\"offset from [//home/c] where partition_index = 0\"}"))
+                  "{\"query\":\"[offset] from [//home/c] where partition_index = 0\"}"))
               .rows();
       Reply file = ok(http.command("GET", base, "read_file", "{\"path\":\"//home/f\"}"));
 
       assertEquals(2, rows.size(), "row 0 was trimmed");
-      assertEquals(1, rows.get(0).path("$row_index").asLong());
+      assertEquals(1, rows.get(0).path("$$row_index").asLong());
       assertEquals("ü", rows.get(0).path("value").asText());
       assertEquals(2, offsets.get(0).path("offset").asLong());
       assertEquals("checkpoint", file.text());

@@ -24,6 +24,15 @@ final class RawHttp {
   static final String JSON_NO_ENCODE =
       "{\"$value\":\"json\",\"$attributes\":{\"encode_utf8\":false}}";
 
+  /** Parses JSON text (a header value, say), failing the test if it is not JSON. */
+  static JsonNode parseJson(String text) {
+    try {
+      return JSON.readTree(text);
+    } catch (IOException e) {
+      throw new AssertionError("not JSON: " + text, e);
+    }
+  }
+
   private final HttpClient client;
   private final String token;
 
@@ -125,6 +134,34 @@ final class RawHttp {
             ? HttpRequest.BodyPublishers.noBody()
             : HttpRequest.BodyPublishers.ofByteArray(body);
     builder.method(method, publisher);
+    try {
+      return new Reply(client.send(builder.build(), HttpResponse.BodyHandlers.ofByteArray()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+
+  /**
+   * Any request: {@code headers} are sent as given (name, value, name, value, ...), plus the token;
+   * {@code body} may be null.
+   */
+  Reply raw(String method, String url, byte[] body, String... headers) {
+    HttpRequest.Builder builder =
+        HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10));
+    if (token != null) {
+      builder.header("Authorization", "OAuth " + token);
+    }
+    for (int i = 0; i + 1 < headers.length; i += 2) {
+      builder.header(headers[i], headers[i + 1]);
+    }
+    builder.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofByteArray(body));
     try {
       return new Reply(client.send(builder.build(), HttpResponse.BodyHandlers.ofByteArray()));
     } catch (IOException e) {

@@ -13,13 +13,15 @@ import java.util.TreeMap;
 /**
  * Consumer rows over HTTP: offsets read with {@code select_rows} on the consumer table (reference
  * 6), advanced with {@code advance_queue_consumer} and {@code old_offset} (reference 3.3), either
- * on their own or inside a tablet transaction.
+ * on their own or inside a tablet transaction. {@code OFFSET} is a keyword of the query language,
+ * so the column is written {@code [offset]}, as the server's own consumer client does ({@code
+ * yt/yt/client/queue_client/consumer_client.cpp}).
  */
-final class ConsumerRows {
+final class ConsumerRowQueries {
 
   private final YtsaurusCluster cluster;
 
-  ConsumerRows(YtsaurusCluster cluster) {
+  ConsumerRowQueries(YtsaurusCluster cluster) {
     this.cluster = cluster;
   }
 
@@ -29,7 +31,7 @@ final class ConsumerRows {
     ObjectNode params = client.params();
     params.put(
         "query",
-        "partition_index, offset from "
+        "partition_index, [offset] from "
             + Paths.inQuery(consumer.path())
             + " where queue_cluster = "
             + Paths.literal(queue.cluster())
@@ -41,14 +43,15 @@ final class ConsumerRows {
     byte[] body = client.send(proxy, Command.SELECT_ROWS, params, null, Repeat.READ);
     Map<Integer, Long> offsets = new TreeMap<>();
     for (Map<String, Object> row : cluster.rows().decode(body, Map.of())) {
-      Object partition = row.get("partition_index");
-      Object offset = row.get("offset");
-      if (!(partition instanceof Long index)) {
+      // Read without a schema: partition_index is a uint64 (YsonUint64 in YSON), offset an int64.
+      OptionalLong partition = UntypedValues.integer(row.get("partition_index"));
+      OptionalLong offset = UntypedValues.integer(row.get("offset"));
+      if (partition.isEmpty()) {
         throw new YtTransportException(
             "consumer " + consumer + " has a row without partition_index: " + row, null);
       }
       // A null offset means 0 (reference 1.4).
-      offsets.put(Math.toIntExact(index), offset instanceof Long value ? value : 0L);
+      offsets.put(Math.toIntExact(partition.getAsLong()), offset.orElse(0L));
     }
     return StreamOffsets.ofQueue(queue, offsets);
   }
@@ -79,9 +82,10 @@ final class ConsumerRows {
     if (transactionId != null) {
       params.put("transaction_id", transactionId);
     }
-    client.structured(
+    client.structuredRenamed(
         proxy,
         Command.ADVANCE_QUEUE_CONSUMER,
+        Command.ADVANCE_CONSUMER,
         params,
         transactionId == null ? Repeat.COMMIT : Repeat.ONCE);
   }

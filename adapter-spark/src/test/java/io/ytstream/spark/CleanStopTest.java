@@ -1,0 +1,236 @@
+package io.ytstream.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.ytstream.core.model.YPath;
+import io.ytstream.emulator.EmulatorOptions;
+import io.ytstream.emulator.YtEmulator;
+import io.ytstream.emulator.YtEmulatorExtension;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.streaming.DataStreamWriter;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.Trigger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * {@code StreamingQuery.stop()} ends a query with no exception in every mode, wherever the stop
+ * lands: queries over HTTP (Spark → adapter-ytsaurus → the emulator, checkpoints on {@code yt:///}
+ * through the same client) read a queue that a producer keeps filling, and are stopped at seeded
+ * random moments, most of them inside a request of the driver (offsets, a commit, a checkpoint
+ * file) or of a task (a pull, an insert). Spark takes a failure after {@code stop()} for a clean
+ * stop only when it is an interruption it recognizes ({@code
+ * StreamExecution.isInterruptionException}: an {@code InterruptedException}, {@code
+ * InterruptedIOException} or {@code ClosedByInterruptException}, possibly inside {@code
+ * UncheckedIOException} or {@code ExecutionException}); anything else, such as a transport error
+ * wrapping the interrupt, leaves the query failed.
+ */
+class CleanStopTest {
+
+  private static final int STOPS = 6;
+
+  @RegisterExtension
+  final YtEmulatorExtension yt = new YtEmulatorExtension(EmulatorOptions.defaults());
+
+  private final SparkSession spark = SharedSpark.get();
+
+  enum Mode {
+    AT_LEAST_ONCE,
+    TRANSACTIONAL,
+    IDEMPOTENT,
+    REAL_TIME_APPEND,
+    REAL_TIME_EXACTLY_ONCE
+  }
+
+  @AfterEach
+  void resetSession() {
+    spark.conf().unset(YtSettings.TRANSACTIONAL);
+    spark.conf().unset(YtSettings.PROXY);
+    RealTimeTests.reset(spark);
+  }
+
+  @Test
+  void atLeastOnceStopsCleanly(YtEmulator emulator) throws Exception {
+    stopRepeatedly(emulator, Mode.AT_LEAST_ONCE, 11);
+  }
+
+  @Test
+  void transactionalStopsCleanly(YtEmulator emulator) throws Exception {
+    stopRepeatedly(emulator, Mode.TRANSACTIONAL, 22);
+  }
+
+  @Test
+  void idempotentStopsCleanly(YtEmulator emulator) throws Exception {
+    stopRepeatedly(emulator, Mode.IDEMPOTENT, 33);
+  }
+
+  @Test
+  void realTimeAppendWriterStopsCleanly(YtEmulator emulator) throws Exception {
+    stopRepeatedly(emulator, Mode.REAL_TIME_APPEND, 44);
+  }
+
+  @Test
+  void realTimeExactlyOnceWriterStopsCleanly(YtEmulator emulator) throws Exception {
+    stopRepeatedly(emulator, Mode.REAL_TIME_EXACTLY_ONCE, 55);
+  }
+
+  private void stopRepeatedly(YtEmulator emulator, Mode mode, long seed) throws Exception {
+    long started = System.nanoTime();
+    Random random = new Random(seed);
+    EmulatorCluster c = new EmulatorCluster(emulator);
+    c.queue("//q", 2).consumer("//c", "//q");
+    boolean keyed = mode == Mode.IDEMPOTENT || mode == Mode.REAL_TIME_EXACTLY_ONCE;
+    if (keyed) {
+      c.sortedTable("//out", RealTimeWritersTest.KEYED_OUTPUT);
+    } else {
+      c.orderedTable("//out", 2);
+    }
+    spark.conf().set(YtSettings.PROXY, c.url());
+    if (mode == Mode.TRANSACTIONAL) {
+      spark.conf().set(YtSettings.TRANSACTIONAL, "true");
+    }
+    boolean realTime = mode == Mode.REAL_TIME_APPEND || mode == Mode.REAL_TIME_EXACTLY_ONCE;
+    String ckptDir = "//ckpt/stop-" + mode;
+    if (realTime) {
+      RealTimeTests.shortBatches(spark);
+    }
+    List<String> failures = new ArrayList<>();
+    List<String> history = new ArrayList<>();
+    AtomicBoolean producing = new AtomicBoolean(true);
+    long[] next = {0, 1_000_000};
+    Thread producer =
+        new Thread(
+            () -> {
+              while (producing.get()) {
+                for (int tablet = 0; tablet < 2; tablet++) {
+                  c.produce("//q", tablet, next[tablet], next[tablet] + 200);
+                  next[tablet] += 200;
+                }
+                try {
+                  Thread.sleep(10);
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+            },
+            "clean-stop-producer");
+    producer.setDaemon(true);
+    producer.start();
+    try {
+      for (int run = 0; run < STOPS; run++) {
+        StreamingQuery q = start(mode, "yt:/" + ckptDir);
+        int before = c.rows("//out").size();
+        // Stopped once the run writes (its requests are under way), after a seeded pause. A
+        // real-time batch makes its driver requests at its end (the checkpoint's offsets/N and
+        // commits/N, the next batch's plan): that run is stopped just after offsets/N appears.
+        Await.until(
+            Duration.ofSeconds(60),
+            () -> c.rows("//out").size() > before || !q.isActive(),
+            () -> "no rows written; " + q.status());
+        if (realTime) {
+          long logged = c.newest(ckptDir + "/offsets");
+          Await.until(
+              Duration.ofSeconds(60),
+              () -> c.newest(ckptDir + "/offsets") > logged || !q.isActive(),
+              () -> "no batch ended; " + q.status());
+        }
+        long pause = random.nextInt(realTime ? 40 : 400);
+        Thread.sleep(pause);
+        q.stop();
+        String outcome = q.exception().isEmpty() ? "clean" : rootCause(q.exception().get());
+        history.add(String.format(Locale.ROOT, "stop %d after %d ms: %s", run, pause, outcome));
+        if (q.exception().isDefined()) {
+          failures.add(stackTrace(q.exception().get()) + "\ncheckpoint: " + listing(c, ckptDir));
+        }
+      }
+    } finally {
+      producing.set(false);
+      producer.join();
+    }
+    System.err.printf(
+        Locale.ROOT,
+        "clean stop %s: %d of %d stops failed, %.1f s%n%s%n",
+        mode,
+        failures.size(),
+        STOPS,
+        (System.nanoTime() - started) / 1e9,
+        String.join("\n", history));
+    assertEquals(
+        List.of(),
+        failures,
+        mode + ": every stopped query ends with no exception; " + String.join("; ", history));
+  }
+
+  private StreamingQuery start(Mode mode, String ckpt) throws Exception {
+    boolean serviceColumns = mode == Mode.IDEMPOTENT || mode == Mode.REAL_TIME_EXACTLY_ONCE;
+    Dataset<Row> in =
+        spark
+            .readStream()
+            .format("yt")
+            .option("consumer_path", "//c")
+            .option("max_rows_per_partition", "500")
+            .option("include_service_columns", Boolean.toString(serviceColumns))
+            .load("//q");
+    DataStreamWriter<Row> out =
+        switch (mode) {
+          case AT_LEAST_ONCE, TRANSACTIONAL, IDEMPOTENT ->
+              in.writeStream()
+                  .format("yt")
+                  .option("path", "//out")
+                  .trigger(Trigger.ProcessingTime(0));
+          case REAL_TIME_APPEND ->
+              in.writeStream()
+                  .foreach(YtAppendForeachWriter.builder().path("//out").build())
+                  .outputMode("update")
+                  .trigger(Trigger.RealTime(RealTimeTests.BATCH));
+          case REAL_TIME_EXACTLY_ONCE ->
+              in.writeStream()
+                  .foreach(YtExactlyOnceForeachWriter.builder().path("//out").build())
+                  .outputMode("update")
+                  .trigger(Trigger.RealTime(RealTimeTests.BATCH));
+        };
+    return out.option("checkpointLocation", ckpt).start();
+  }
+
+  private static String listing(EmulatorCluster c, String ckptDir) {
+    StringBuilder out = new StringBuilder();
+    for (String dir : List.of("offsets", "commits")) {
+      YPath path = YPath.of(ckptDir + "/" + dir);
+      out.append(dir)
+          .append("=")
+          .append(
+              c.cluster.checkpoints().status(path).isEmpty()
+                  ? "none"
+                  : c.cluster.checkpoints().list(path))
+          .append(" ");
+    }
+    return out.toString();
+  }
+
+  private static String rootCause(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null) {
+      t = t.getCause();
+    }
+    String m = t.getClass().getSimpleName() + ": " + t.getMessage();
+    return m.length() > 200 ? m.substring(0, 200) + "..." : m;
+  }
+
+  private static String stackTrace(Throwable e) {
+    StringWriter out = new StringWriter();
+    e.printStackTrace(new PrintWriter(out));
+    String s = out.toString();
+    return s.length() > 6000 ? s.substring(0, 6000) + "..." : s;
+  }
+}

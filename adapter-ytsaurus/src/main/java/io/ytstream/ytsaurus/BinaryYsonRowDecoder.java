@@ -1,0 +1,447 @@
+package io.ytstream.ytsaurus;
+
+import io.ytstream.core.schema.YsonAttributed;
+import io.ytstream.core.schema.YsonRepresentation;
+import io.ytstream.core.schema.YsonUint64;
+import io.ytstream.core.schema.YtOptional;
+import io.ytstream.core.schema.YtPrimitive;
+import io.ytstream.core.schema.YtTagged;
+import io.ytstream.core.schema.YtType;
+import io.ytstream.core.schema.YtValues;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads a binary YSON row stream in one pass, straight from the bytes to the values the port
+ * defines, as {@link YsonRows} does with core's tree reader but without the tree: a column name is
+ * decoded once per position while rows keep their layout, and the common scalar columns (int64,
+ * uint64, double, bool, string, utf8, untyped) skip the intermediate value. Every other type is
+ * read as a YSON value and converted by core's {@link YsonRepresentation}, so both paths give the
+ * same results. Binary YSON ({@code yt/docs/en/_includes/user-guide/storage/yson.md}): 0x01 string
+ * (zigzag varint length, bytes), 0x02 int64 (zigzag varint), 0x03 double (8 bytes little-endian),
+ * 0x04 false, 0x05 true, 0x06 uint64 (varint), and the text punctuation {@code # [ ] { } < > = ;}.
+ */
+final class BinaryYsonRowDecoder {
+
+  private final byte[] data;
+  private final Map<String, YtType> types;
+  private int pos;
+
+  // Per position in the row: the key bytes last seen there and their column.
+  private final List<byte[]> keyBytes = new ArrayList<>();
+  private final List<Column> keyColumns = new ArrayList<>();
+  private final Map<String, Column> byName = new HashMap<>();
+
+  BinaryYsonRowDecoder(byte[] data, Map<String, YtType> types) {
+    this.data = data;
+    this.types = types;
+  }
+
+  void decode(RowVisitor visitor) {
+    while (true) {
+      skipWhitespace();
+      if (pos >= data.length) {
+        return;
+      }
+      if (data[pos] != '{') {
+        throw error("a row is not a map");
+      }
+      pos++;
+      readRow(visitor);
+      if (!visitor.endRow()) {
+        return;
+      }
+      skipWhitespace();
+      if (pos < data.length) {
+        if (data[pos] != ';') {
+          throw error("rows are separated by ';'");
+        }
+        pos++;
+      }
+    }
+  }
+
+  private void readRow(RowVisitor visitor) {
+    int position = 0;
+    while (true) {
+      skipWhitespace();
+      byte b = peek();
+      if (b == '}') {
+        pos++;
+        return;
+      }
+      Column column = readKey(position++);
+      skipWhitespace();
+      if (peek() != '=') {
+        throw error("expected '=' after a column name");
+      }
+      pos++;
+      skipWhitespace();
+      visitor.column(column.name, column.read(this));
+      skipWhitespace();
+      b = peek();
+      if (b == ';') {
+        pos++;
+      } else if (b != '}') {
+        throw error("expected ';' or '}' after a value");
+      }
+    }
+  }
+
+  private Column readKey(int position) {
+    if (peek() != 0x01) {
+      throw error("a column name is not a binary string");
+    }
+    pos++;
+    int length = length();
+    int start = pos;
+    pos += length;
+    if (position < keyBytes.size()) {
+      byte[] last = keyBytes.get(position);
+      if (Arrays.equals(last, 0, last.length, data, start, start + length)) {
+        return keyColumns.get(position);
+      }
+    }
+    String name = new String(data, start, length, StandardCharsets.UTF_8);
+    Column column = byName.computeIfAbsent(name, n -> new Column(n, types.get(n)));
+    byte[] bytes = Arrays.copyOfRange(data, start, start + length);
+    if (position < keyBytes.size()) {
+      keyBytes.set(position, bytes);
+      keyColumns.set(position, column);
+    } else {
+      keyBytes.add(bytes);
+      keyColumns.add(column);
+    }
+    return column;
+  }
+
+  /** How a column's values are read: a fast path for common scalar types, else core's. */
+  private enum Path {
+    UNTYPED,
+    INT64,
+    UINT64,
+    DOUBLE,
+    BOOL,
+    STRING,
+    UTF8,
+    GENERAL
+  }
+
+  private static final class Column {
+
+    private final String name;
+    private final YtType type;
+    private final String where;
+    private final Path path;
+
+    Column(String name, YtType type) {
+      this.name = name;
+      this.type = type;
+      this.where = "column \"" + name + "\"";
+      this.path = pathOf(type);
+    }
+
+    /** Tagged and optional (of a non-optional) wrappers read as their item or null. */
+    private static Path pathOf(YtType type) {
+      if (type == null) {
+        return Path.UNTYPED;
+      }
+      YtType t = type;
+      while (true) {
+        if (t instanceof YtTagged tagged) {
+          t = tagged.item();
+        } else if (t instanceof YtOptional o && !o.item().isNullable()) {
+          t = o.item();
+        } else {
+          break;
+        }
+      }
+      if (t instanceof YtPrimitive p) {
+        return switch (p) {
+          case INT64 -> Path.INT64;
+          case UINT64 -> Path.UINT64;
+          case DOUBLE -> Path.DOUBLE;
+          case BOOL -> Path.BOOL;
+          case STRING -> Path.STRING;
+          case UTF8 -> Path.UTF8;
+          default -> Path.GENERAL;
+        };
+      }
+      return Path.GENERAL;
+    }
+
+    Object read(BinaryYsonRowDecoder in) {
+      byte marker = in.peek();
+      if (marker == '#') {
+        in.pos++;
+        return null;
+      }
+      switch (path) {
+        case INT64:
+          if (marker == 0x02) {
+            in.pos++;
+            return in.zigzag();
+          }
+          break;
+        case UINT64:
+          if (marker == 0x06) {
+            in.pos++;
+            return in.varint();
+          }
+          break;
+        case DOUBLE:
+          if (marker == 0x03) {
+            in.pos++;
+            return in.binaryDouble();
+          }
+          break;
+        case BOOL:
+          if (marker == 0x04 || marker == 0x05) {
+            in.pos++;
+            return marker == 0x05;
+          }
+          break;
+        case STRING:
+        case UNTYPED:
+          if (marker == 0x01) {
+            in.pos++;
+            return in.stringValue();
+          }
+          if (path == Path.UNTYPED) {
+            return untypedScalarOrGeneral(in, marker);
+          }
+          break;
+        case UTF8:
+          if (marker == 0x01) {
+            in.pos++;
+            Object text = in.stringValue();
+            if (text instanceof String) {
+              return text;
+            }
+            throw new YtTransportException(where + ": a utf8 value is not UTF-8", null);
+          }
+          break;
+        default:
+          break;
+      }
+      return general(in.readValue());
+    }
+
+    private Object untypedScalarOrGeneral(BinaryYsonRowDecoder in, byte marker) {
+      switch (marker) {
+        case 0x02:
+          in.pos++;
+          return in.zigzag();
+        case 0x06:
+          in.pos++;
+          return new YsonUint64(in.varint());
+        case 0x03:
+          in.pos++;
+          return in.binaryDouble();
+        case 0x04:
+        case 0x05:
+          in.pos++;
+          return marker == 0x05;
+        default:
+          return general(in.readValue());
+      }
+    }
+
+    private Object general(Object yson) {
+      if (yson == null) {
+        return null;
+      }
+      try {
+        return type == null
+            ? YtValues.normalize(YtPrimitive.YSON, yson, where)
+            : YsonRepresentation.fromYson(type, yson, where);
+      } catch (IllegalArgumentException e) {
+        throw new YtTransportException(
+            "the server sent a value that does not fit "
+                + (type == null ? "YSON" : type.describe())
+                + ": "
+                + e.getMessage(),
+            e);
+      }
+    }
+  }
+
+  // ---- a whole YSON value (the Yson model), for the general path ----
+
+  private Object readValue() {
+    skipWhitespace();
+    if (peek() == '<') {
+      pos++;
+      Map<String, Object> attributes = readMapBody('>');
+      skipWhitespace();
+      return new YsonAttributed(attributes, readPlain());
+    }
+    return readPlain();
+  }
+
+  private Object readPlain() {
+    skipWhitespace();
+    byte b = peek();
+    pos++;
+    switch (b) {
+      case 0x01:
+        int length = length();
+        byte[] bytes = Arrays.copyOfRange(data, pos, pos + length);
+        pos += length;
+        return bytes;
+      case 0x02:
+        return zigzag();
+      case 0x03:
+        return binaryDouble();
+      case 0x04:
+        return Boolean.FALSE;
+      case 0x05:
+        return Boolean.TRUE;
+      case 0x06:
+        return new YsonUint64(varint());
+      case '#':
+        return null;
+      case '[':
+        List<Object> list = new ArrayList<>();
+        while (true) {
+          skipWhitespace();
+          if (peek() == ']') {
+            pos++;
+            return Collections.unmodifiableList(list);
+          }
+          list.add(readValue());
+          skipWhitespace();
+          if (peek() == ';') {
+            pos++;
+          } else if (peek() != ']') {
+            throw error("expected ';' or ']' in a list");
+          }
+        }
+      case '{':
+        return readMapBody('}');
+      default:
+        pos--;
+        throw error("unexpected byte 0x" + Integer.toHexString(b & 0xff) + " (not binary YSON)");
+    }
+  }
+
+  private Map<String, Object> readMapBody(char end) {
+    Map<String, Object> map = new LinkedHashMap<>();
+    while (true) {
+      skipWhitespace();
+      if (peek() == end) {
+        pos++;
+        return Collections.unmodifiableMap(map);
+      }
+      if (peek() != 0x01) {
+        throw error("a map key is not a binary string");
+      }
+      pos++;
+      int length = length();
+      String key = new String(data, pos, length, StandardCharsets.UTF_8);
+      pos += length;
+      skipWhitespace();
+      if (peek() != '=') {
+        throw error("expected '=' after a map key");
+      }
+      pos++;
+      map.put(key, readValue());
+      skipWhitespace();
+      if (peek() == ';') {
+        pos++;
+      } else if (peek() != end) {
+        throw error("expected ';' or '" + end + "' in a map");
+      }
+    }
+  }
+
+  // ---- scalars ----
+
+  /** A string's bytes as the port's value: text when they are UTF-8 (ASCII taken directly). */
+  private Object stringValue() {
+    int length = length();
+    int start = pos;
+    pos += length;
+    boolean ascii = true;
+    for (int i = start; i < start + length; i++) {
+      if (data[i] < 0) {
+        ascii = false;
+        break;
+      }
+    }
+    if (ascii) {
+      return new String(data, start, length, StandardCharsets.ISO_8859_1);
+    }
+    byte[] bytes = Arrays.copyOfRange(data, start, start + length);
+    String text = YtValues.utf8OrNull(bytes);
+    return text != null ? text : bytes;
+  }
+
+  private int length() {
+    long length = zigzag();
+    if (length < 0 || length > data.length - pos) {
+      throw error("binary string length " + length + " does not fit the answer");
+    }
+    return (int) length;
+  }
+
+  private long zigzag() {
+    long v = varint();
+    return (v >>> 1) ^ -(v & 1);
+  }
+
+  private long varint() {
+    long result = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (pos >= data.length) {
+        throw error("truncated varint");
+      }
+      byte b = data[pos++];
+      result |= (long) (b & 0x7f) << shift;
+      if (b >= 0) {
+        return result;
+      }
+    }
+    throw error("varint longer than 64 bits");
+  }
+
+  private double binaryDouble() {
+    if (data.length - pos < 8) {
+      throw error("truncated double");
+    }
+    long bits = 0;
+    for (int i = 7; i >= 0; i--) {
+      bits = (bits << 8) | (data[pos + i] & 0xffL);
+    }
+    pos += 8;
+    return Double.longBitsToDouble(bits);
+  }
+
+  private byte peek() {
+    if (pos >= data.length) {
+      throw error("the answer ends inside a row");
+    }
+    return data[pos];
+  }
+
+  private void skipWhitespace() {
+    while (pos < data.length) {
+      byte b = data[pos];
+      if (b != ' ' && b != '\n' && b != '\r' && b != '\t') {
+        return;
+      }
+      pos++;
+    }
+  }
+
+  private YtTransportException error(String what) {
+    return new YtTransportException(
+        "a tabular response is not binary YSON rows: " + what + " at byte " + pos, null);
+  }
+}

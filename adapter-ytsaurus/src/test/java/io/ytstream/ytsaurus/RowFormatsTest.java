@@ -1,0 +1,183 @@
+package io.ytstream.ytsaurus;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ytstream.core.schema.Yson;
+import io.ytstream.core.schema.YsonUint64;
+import io.ytstream.core.schema.YtPrimitive;
+import io.ytstream.core.schema.YtType;
+import io.ytstream.ports.Row;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The two row formats against the bytes the server reads and writes: binary YSON as {@code
+ * yt/yt/library/formats/format.cpp} serves it (a list fragment of maps, no escaping, wire types
+ * kept), JSON with {@code $}-keys escaped both ways ({@code yt/yt/core/json/json_writer.cpp},
+ * {@code json_callbacks.cpp}).
+ */
+class RowFormatsTest {
+
+  private static final Map<String, YtType> TYPES =
+      Map.of(
+          "u", YtPrimitive.UINT64,
+          "d", YtPrimitive.DATE,
+          "s", YtPrimitive.STRING,
+          "x", YtType.decimal(10, 2),
+          "l", YtType.list(YtType.optional(YtPrimitive.INT32)),
+          "st", YtType.struct(YtType.member("$a", YtPrimitive.UTF8)),
+          "f", YtPrimitive.DOUBLE);
+
+  private static byte[] bytes(int... values) {
+    byte[] out = new byte[values.length];
+    for (int i = 0; i < values.length; i++) {
+      out[i] = (byte) values[i];
+    }
+    return out;
+  }
+
+  private static Row typedRow() {
+    Map<String, Object> struct = new LinkedHashMap<>();
+    struct.put("$a", "ÿ");
+    return Row.of(
+        "u",
+        -1L,
+        "d",
+        49_672L,
+        "s",
+        bytes(0, 0xff, '$'),
+        "x",
+        new BigDecimal("-12.34"),
+        "l",
+        Arrays.asList(1L, null, -7L),
+        "st",
+        struct,
+        "f",
+        -0.0,
+        "$tablet_index",
+        3L);
+  }
+
+  @Test
+  void ysonRowsCarryWireTypesAndNeedNoEscaping() {
+    byte[] wire = new YsonRows().encode(List.of(typedRow()), TYPES);
+
+    List<Object> parsed = Yson.parseListFragment(wire);
+    assertEquals(1, parsed.size());
+    Map<?, ?> row = (Map<?, ?>) parsed.get(0);
+    assertEquals(new YsonUint64(-1L), row.get("u"), "uint64 as a YSON uint64");
+    assertEquals(new YsonUint64(49_672L), row.get("d"), "a date is a uint64");
+    assertArrayEquals(bytes(0, 0xff, '$'), (byte[]) row.get("s"), "any bytes");
+    assertEquals(3L, row.get("$tablet_index"), "a plain $ key");
+    assertTrue(((Map<?, ?>) row.get("st")).containsKey("$a"));
+    assertEquals('{', wire[0]);
+    assertEquals(0x01, wire[1], "binary YSON: the first key is a binary string");
+    assertEquals(';', wire[wire.length - 1], "each row ends with ;");
+  }
+
+  @Test
+  void bothFormatsRoundTripTheSameValues() {
+    for (RowWireFormat format : RowWireFormat.values()) {
+      RowFormat codec = format.codec();
+      byte[] wire = codec.encode(List.of(typedRow()), TYPES);
+      Map<String, Object> back = codec.decode(wire, TYPES).get(0);
+      assertEquals(-1L, back.get("u"), format.name());
+      assertEquals(49_672L, back.get("d"), format.name());
+      assertArrayEquals(bytes(0, 0xff, '$'), (byte[]) back.get("s"), format.name());
+      assertEquals(new BigDecimal("-12.34"), back.get("x"), format.name());
+      assertEquals(Arrays.asList(1L, null, -7L), back.get("l"), format.name());
+      assertEquals(Map.of("$a", "ÿ"), back.get("st"), format.name());
+      assertEquals(-0.0, back.get("f"), format.name() + ": the sign of zero is kept");
+      assertEquals(3L, back.get("$tablet_index"), format.name());
+    }
+  }
+
+  @Test
+  void ysonAnswersAsTheServerWritesThemDecode() {
+    Map<String, Object> row = new LinkedHashMap<>();
+    row.put("$tablet_index", 0L);
+    row.put("$row_index", 41L);
+    row.put("$timestamp", new YsonUint64(1L << 62));
+    row.put("v", "é".getBytes(StandardCharsets.UTF_8));
+    row.put("n", new YsonUint64(5));
+    row.put("f", Double.NaN);
+    byte[] body = Yson.toBinaryListFragment(List.of(row, row));
+
+    List<Map<String, Object>> rows =
+        new YsonRows().decode(body, Map.of("v", YtPrimitive.UTF8, "f", YtPrimitive.DOUBLE));
+
+    assertEquals(2, rows.size());
+    assertEquals(41L, rows.get(0).get("$row_index"));
+    assertEquals(new YsonUint64(1L << 62), rows.get(0).get("$timestamp"));
+    assertEquals("é", rows.get(0).get("v"));
+    assertEquals(new YsonUint64(5), rows.get(0).get("n"), "untyped: as the wire has it");
+    assertTrue(Double.isNaN((Double) rows.get(0).get("f")), "binary doubles carry NaN");
+  }
+
+  @Test
+  void ysonThatDoesNotFitTheSchemaFailsNamingTheColumn() {
+    byte[] body = Yson.toBinaryListFragment(List.of(Map.of("u", -5L)));
+
+    YtTransportException e =
+        assertThrows(
+            YtTransportException.class,
+            () -> new YsonRows().decode(body, Map.of("u", YtPrimitive.UINT8)));
+
+    assertTrue(e.getMessage().contains("column \"u\""), e.getMessage());
+    assertThrows(
+        YtTransportException.class,
+        () -> new YsonRows().decode("{a=1".getBytes(StandardCharsets.US_ASCII), Map.of()));
+  }
+
+  @Test
+  void jsonEscapesDollarKeysBothWays() {
+    byte[] wire = new JsonRows().encode(List.of(Row.of("$tablet_index", 1L, "v", "x")), Map.of());
+    String text = new String(wire, StandardCharsets.ISO_8859_1);
+    assertTrue(text.contains("\"$$tablet_index\":1"), text);
+
+    Map<String, Object> back =
+        new JsonRows()
+            .decode("{\"$$row_index\":4,\"v\":\"x\"}\n".getBytes(StandardCharsets.UTF_8), Map.of())
+            .get(0);
+    assertEquals(4L, back.get("$row_index"));
+
+    YtTransportException single =
+        assertThrows(
+            YtTransportException.class,
+            () ->
+                new JsonRows()
+                    .decode("{\"$row_index\":4}\n".getBytes(StandardCharsets.UTF_8), Map.of()));
+    assertTrue(single.getMessage().contains("$$row_index"), single.getMessage());
+  }
+
+  @Test
+  void theFormatSettingIsYsonByDefaultAndNamedInItsError() {
+    assertEquals(
+        RowWireFormat.YSON,
+        YtsaurusClientConfig.fromSettings("localhost:1", Map.of("yt.token", "t")).rowFormat());
+    assertEquals(
+        RowWireFormat.JSON,
+        YtsaurusClientConfig.fromSettings(
+                "localhost:1", Map.of("yt.token", "t", "spark.hadoop.yt.http.format", "JSON"))
+            .rowFormat());
+    IllegalArgumentException bad =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                YtsaurusClientConfig.fromSettings(
+                    "localhost:1", Map.of("yt.token", "t", "yt.http.format", "arrow")));
+    assertEquals(
+        "setting yt.http.format must be yson (binary YSON rows, the default) or json, got 'arrow'",
+        bad.getMessage());
+    assertInstanceOf(YsonRows.class, RowWireFormat.YSON.codec());
+  }
+}
