@@ -129,7 +129,12 @@ class CleanStopTest {
     producer.start();
     try {
       for (int run = 0; run < STOPS; run++) {
-        StreamingQuery q = start(mode, "yt:/" + ckptDir);
+        // Micro-batch runs restart from the stopped run's checkpoint. A real-time run gets a
+        // checkpoint of its own: a restart after a real-time stop can, rarely (about 1 in 60),
+        // find commits/ without offsets/ and refuse to start, a separate defect that would make
+        // this test about restarts rather than stops.
+        String runCkpt = realTime ? ckptDir + "-" + run : ckptDir;
+        StreamingQuery q = start(mode, "yt:/" + runCkpt);
         int before = c.rows("//out").size();
         // Stopped once the run writes (its requests are under way), after a seeded pause. A
         // real-time batch makes its driver requests at its end (the checkpoint's offsets/N and
@@ -139,10 +144,10 @@ class CleanStopTest {
             () -> c.rows("//out").size() > before || !q.isActive(),
             () -> "no rows written; " + q.status());
         if (realTime) {
-          long logged = c.newest(ckptDir + "/offsets");
+          long logged = c.newest(runCkpt + "/offsets");
           Await.until(
               Duration.ofSeconds(60),
-              () -> c.newest(ckptDir + "/offsets") > logged || !q.isActive(),
+              () -> c.newest(runCkpt + "/offsets") > logged || !q.isActive(),
               () -> "no batch ended; " + q.status());
         }
         long pause = random.nextInt(realTime ? 40 : 400);
@@ -151,7 +156,7 @@ class CleanStopTest {
         String outcome = q.exception().isEmpty() ? "clean" : rootCause(q.exception().get());
         history.add(String.format(Locale.ROOT, "stop %d after %d ms: %s", run, pause, outcome));
         if (q.exception().isDefined()) {
-          failures.add(stackTrace(q.exception().get()) + "\ncheckpoint: " + listing(c, ckptDir));
+          failures.add(stackTrace(q.exception().get()) + "\ncheckpoint: " + listing(c, runCkpt));
         }
       }
     } finally {
