@@ -1,5 +1,9 @@
 package io.ytstream.spark;
 
+import io.ytstream.spark.checkpoint.YtFileSystem;
+import io.ytstream.spark.config.YtOptions;
+import io.ytstream.spark.config.YtSettings;
+import io.ytstream.spark.source.YtSourceSpec;
 import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.catalog.Table;

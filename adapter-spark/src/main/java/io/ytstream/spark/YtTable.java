@@ -1,5 +1,12 @@
 package io.ytstream.spark;
 
+import io.ytstream.spark.checkpoint.HadoopConfs;
+import io.ytstream.spark.config.YtOptions;
+import io.ytstream.spark.config.YtSettings;
+import io.ytstream.spark.sink.YtWriteBuilder;
+import io.ytstream.spark.source.LostRowsMetric;
+import io.ytstream.spark.source.YtMicroBatchStream;
+import io.ytstream.spark.source.YtSourceSpec;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;

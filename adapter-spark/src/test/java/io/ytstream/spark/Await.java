@@ -5,11 +5,11 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /** Polls until a condition holds, failing with a description of what was last seen. */
-final class Await {
+public final class Await {
 
   private Await() {}
 
-  static void until(Duration timeout, BooleanSupplier condition, Supplier<String> seen)
+  public static void until(Duration timeout, BooleanSupplier condition, Supplier<String> seen)
       throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!condition.getAsBoolean()) {

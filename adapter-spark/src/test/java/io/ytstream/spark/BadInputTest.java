@@ -8,6 +8,8 @@ import io.ytstream.core.error.YtErrorCode;
 import io.ytstream.core.model.YPath;
 import io.ytstream.inmemory.ClusterOperation;
 import io.ytstream.ports.TableDescription.Column;
+import io.ytstream.spark.config.YtSettings;
+import io.ytstream.spark.sink.YtDataWriter;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;

@@ -11,6 +11,7 @@ import io.ytstream.inmemory.ClusterOperation;
 import io.ytstream.inmemory.FaultInjector;
 import io.ytstream.ports.TableDescription.Column;
 import io.ytstream.ports.TransactionId;
+import io.ytstream.spark.config.YtSettings;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;

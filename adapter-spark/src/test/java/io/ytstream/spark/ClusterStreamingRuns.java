@@ -8,6 +8,7 @@ import io.ytstream.core.model.YPath;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription.Column;
 import io.ytstream.ports.spi.YtCluster;
+import io.ytstream.spark.config.YtSettings;
 import io.ytstream.ytsaurus.ClusterSetup;
 import java.util.ArrayList;
 import java.util.List;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ytstream.application.ServiceColumns;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription.Column;
+import io.ytstream.spark.config.YtSettings;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -14,6 +14,7 @@ import io.ytstream.inmemory.ClusterOperation;
 import io.ytstream.inmemory.FaultInjector;
 import io.ytstream.ports.TableDescription.Column;
 import io.ytstream.ports.TransactionId;
+import io.ytstream.spark.config.YtSettings;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;

@@ -10,6 +10,7 @@ import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.YPath;
 import io.ytstream.emulator.EmulatorOptions;
 import io.ytstream.emulator.YtEmulatorExtension;
+import io.ytstream.spark.config.YtSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package io.ytstream.spark;
 
+import io.ytstream.spark.realtime.RealTimeQueries;
 import org.apache.spark.sql.SparkSession;
 
 /** Settings shared by the Real-time Mode tests: short batches keep the tests quick. */

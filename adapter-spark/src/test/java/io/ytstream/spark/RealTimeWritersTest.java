@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ytstream.application.ServiceColumns;
 import io.ytstream.ports.TableDescription.Column;
+import io.ytstream.spark.writers.YtAppendForeachWriter;
+import io.ytstream.spark.writers.YtExactlyOnceForeachWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectOutputStream;
 import java.time.Duration;

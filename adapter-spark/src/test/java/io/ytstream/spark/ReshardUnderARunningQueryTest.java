@@ -3,6 +3,7 @@ package io.ytstream.spark;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.ytstream.core.model.YPath;
+import io.ytstream.spark.config.YtSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

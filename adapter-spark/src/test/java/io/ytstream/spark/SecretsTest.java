@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ytstream.spark.config.ClusterRef;
+import io.ytstream.spark.config.YtOptions;
+import io.ytstream.spark.config.YtSettings;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -8,13 +8,13 @@ import org.apache.spark.sql.SparkSession;
  * ({@code local[2]} would end the query at the first task failure, which hides how the sinks behave
  * when Spark retries a task). One SparkContext per JVM, so every test runs with retries.
  */
-final class SharedSpark {
+public final class SharedSpark {
 
   private static SparkSession session;
 
   private SharedSpark() {}
 
-  static synchronized SparkSession get() {
+  public static synchronized SparkSession get() {
     if (session == null) {
       session =
           SparkSession.builder()

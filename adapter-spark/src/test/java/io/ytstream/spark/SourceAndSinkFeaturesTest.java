@@ -9,6 +9,7 @@ import io.ytstream.core.model.YPath;
 import io.ytstream.core.schema.Yson;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription.Column;
+import io.ytstream.spark.config.YtSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -18,6 +18,7 @@ import io.ytstream.core.schema.YtType;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription.Column;
+import io.ytstream.spark.config.YtSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;

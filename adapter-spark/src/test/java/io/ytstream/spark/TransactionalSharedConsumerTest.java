@@ -2,6 +2,7 @@ package io.ytstream.spark;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ytstream.spark.config.YtSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

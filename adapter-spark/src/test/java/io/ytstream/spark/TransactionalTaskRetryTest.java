@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ytstream.core.error.YtErrorCode;
 import io.ytstream.inmemory.ClusterOperation;
+import io.ytstream.spark.config.YtSettings;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.StreamingQueryException;

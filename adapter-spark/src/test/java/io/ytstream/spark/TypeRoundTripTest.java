@@ -13,6 +13,8 @@ import io.ytstream.inmemory.InMemoryCluster;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription.Column;
+import io.ytstream.spark.config.YtSettings;
+import io.ytstream.spark.types.TypeV3Options;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -2,6 +2,7 @@ package io.ytstream.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.lang.ArchRule;
 
@@ -187,5 +188,29 @@ final class ArchitectureRules {
       result[i] = packages[i] + "..";
     }
     return result;
+  }
+
+  /**
+   * The packages directly under {@code root} form no cycle, so each concern (source, sink, types,
+   * configuration...) can be read, and changed, without the ones that build on it.
+   */
+  static ArchRule packagesFreeOfCycles(String root) {
+    return slices()
+        .matching(root + ".(*)..")
+        .should()
+        .beFreeOfCycles()
+        .as("the packages under " + root + " form no cycle");
+  }
+
+  /** Classes in {@code from} never use classes in {@code to}, for the reason given. */
+  static ArchRule doesNotDependOn(String from, String to, String reason) {
+    return noClasses()
+        .that()
+        .resideInAPackage(from + "..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage(to + "..")
+        .as(from + " does not depend on " + to + ": " + reason)
+        .allowEmptyShould(false);
   }
 }

@@ -115,4 +115,24 @@ class ArchitectureRulesCanFailTest {
                     target, FIXTURES + ".adapterb", FIXTURES + ".pure")
                 .check(fixtures));
   }
+
+  @Test
+  void cycleRuleCatchesTwoPackagesThatUseEachOther() {
+    ArchitectureRules.packagesFreeOfCycles(FIXTURES).check(fixtures);
+    assertThrows(
+        AssertionError.class,
+        () -> ArchitectureRules.packagesFreeOfCycles(FIXTURES + ".cycle").check(fixtures));
+  }
+
+  @Test
+  void dependencyRuleCatchesTheUseItForbids() {
+    ArchitectureRules.doesNotDependOn(FIXTURES + ".adapterb", FIXTURES + ".adaptera", "fixture")
+        .check(fixtures);
+    assertThrows(
+        AssertionError.class,
+        () ->
+            ArchitectureRules.doesNotDependOn(
+                    FIXTURES + ".adaptera", FIXTURES + ".adapterb", "fixture")
+                .check(fixtures));
+  }
 }

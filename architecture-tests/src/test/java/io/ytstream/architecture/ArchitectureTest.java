@@ -87,6 +87,20 @@ class ArchitectureTest {
   }
 
   @Test
+  void sparkAdapterPackagesFormNoCycle() {
+    ArchitectureRules.packagesFreeOfCycles("io.ytstream.spark").check(production);
+  }
+
+  @Test
+  void sparkSinkDoesNotCallIntoTheSource() {
+    ArchitectureRules.doesNotDependOn(
+            "io.ytstream.spark.sink",
+            "io.ytstream.spark.source",
+            "a batch's ranges come from the checkpoint, not from the source's objects")
+        .check(production);
+  }
+
+  @Test
   void mutantSwitchIsReachableFromTheSimulationOnly() {
     ArchitectureRules.mutantSwitchOnlyInSimulation(
             APPLICATION + ".ProtocolMutant", APPLICATION, SIMULATION)

@@ -1,0 +1,58 @@
+package io.ytstream.spark.sink;
+
+import io.ytstream.ports.TransactionId;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.write.DataWriter;
+import org.apache.spark.sql.connector.write.DataWriterFactory;
+import org.apache.spark.sql.connector.write.streaming.StreamingDataWriterFactory;
+
+/**
+ * The write plan shipped to executors: the output table, and in transactional mode the id of the
+ * batch's transaction (the handle travels here, never in thread-local state).
+ */
+final class YtDataWriterFactory implements DataWriterFactory, StreamingDataWriterFactory {
+
+  private static final long serialVersionUID = 1L;
+
+  private final YtWriteSpec spec;
+  private final String transactionId;
+  private final long epochId;
+  private final long maxRowsPerTablet;
+
+  private YtDataWriterFactory(
+      YtWriteSpec spec, String transactionId, long epochId, long maxRowsPerTablet) {
+    this.spec = spec;
+    this.transactionId = transactionId;
+    this.epochId = epochId;
+    this.maxRowsPerTablet = maxRowsPerTablet;
+  }
+
+  /** Writers that flush their own chunks (at-least-once, idempotent receiver, static writes). */
+  static YtDataWriterFactory outsideTransaction(YtWriteSpec spec) {
+    return new YtDataWriterFactory(spec, null, -1, Long.MAX_VALUE);
+  }
+
+  /**
+   * Writers that keep their rows for the batch transaction {@code transactionId}, which takes at
+   * most {@code maxRowsPerTablet} rows per output tablet.
+   */
+  static YtDataWriterFactory inTransaction(
+      YtWriteSpec spec, String transactionId, long maxRowsPerTablet) {
+    return new YtDataWriterFactory(spec, transactionId, -1, maxRowsPerTablet);
+  }
+
+  @Override
+  public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
+    return createWriter(partitionId, taskId, epochId);
+  }
+
+  @Override
+  public DataWriter<InternalRow> createWriter(int partitionId, long taskId, long epochId) {
+    return new YtDataWriter(
+        spec,
+        transactionId == null ? null : new TransactionId(transactionId),
+        partitionId,
+        epochId,
+        maxRowsPerTablet);
+  }
+}

@@ -1,0 +1,37 @@
+package io.ytstream.spark.source;
+
+import io.ytstream.core.model.OffsetsJson;
+import io.ytstream.core.model.StreamOffsets;
+import org.apache.spark.sql.connector.read.streaming.Offset;
+
+/** A stream position as Spark stores it in {@code offsets/N}: core's versioned offsets JSON. */
+final class YtOffset extends Offset {
+
+  private final StreamOffsets offsets;
+  private final String json;
+
+  YtOffset(StreamOffsets offsets) {
+    this.offsets = offsets;
+    this.json = OffsetsJson.write(offsets);
+  }
+
+  static YtOffset parse(String json) {
+    return new YtOffset(OffsetsJson.parse(json));
+  }
+
+  static StreamOffsets of(Offset offset) {
+    if (offset instanceof YtOffset yt) {
+      return yt.offsets;
+    }
+    return OffsetsJson.parse(offset.json());
+  }
+
+  StreamOffsets offsets() {
+    return offsets;
+  }
+
+  @Override
+  public String json() {
+    return json;
+  }
+}

@@ -1,0 +1,89 @@
+package io.ytstream.spark.source;
+
+import io.ytstream.application.ReadRanges;
+import io.ytstream.core.model.ConsumerId;
+import io.ytstream.core.model.OffsetRange;
+import io.ytstream.core.plan.DataLossPolicy;
+import io.ytstream.ports.QueueRow;
+import io.ytstream.ports.spi.YtCluster;
+import io.ytstream.spark.config.UserInputErrors;
+import io.ytstream.spark.types.ColumnSpec;
+import io.ytstream.spark.types.QueueRowConverter;
+import java.util.List;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
+import org.apache.spark.sql.connector.read.PartitionReader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A micro-batch task: the application's {@link ReadRanges} over the cluster's ports, each row
+ * converted for Spark. Trimmed rows skipped under {@code fail_on_data_loss=false} are counted in
+ * the task's {@link LostRowsMetric}.
+ */
+final class YtPartitionReader implements PartitionReader<InternalRow> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(YtPartitionReader.class);
+  static final int PULL_ROWS = 10_000;
+
+  private final YtCluster cluster;
+  private final ReadRanges read;
+  private final QueueRowConverter converter;
+  private long lostRows;
+  private InternalRow current;
+
+  YtPartitionReader(
+      YtCluster cluster,
+      ConsumerId consumer,
+      List<OffsetRange> ranges,
+      List<ColumnSpec> columns,
+      boolean includeServiceColumns,
+      boolean multiQueue,
+      boolean failOnDataLoss) {
+    this.cluster = cluster;
+    this.converter = new QueueRowConverter(columns, includeServiceColumns, multiQueue);
+    this.read =
+        new ReadRanges(
+            (c, partition, offset, maxRows) -> {
+              try {
+                return cluster.queueReader().pull(c, partition, offset, maxRows);
+              } catch (RuntimeException e) {
+                throw UserInputErrors.pullFailed(partition.queue().path(), c.path(), e);
+              }
+            },
+            cluster.queueMetadata(),
+            consumer,
+            ranges,
+            PULL_ROWS,
+            failOnDataLoss ? DataLossPolicy.FAIL : DataLossPolicy.SKIP_AND_REPORT,
+            loss -> {
+              lostRows += loss.lostRows();
+              LOG.warn("skipping trimmed rows (fail_on_data_loss=false): {}", loss);
+            });
+  }
+
+  @Override
+  public boolean next() {
+    QueueRow row = read.next();
+    if (row == null) {
+      return false;
+    }
+    current = converter.convert(read.currentRange().partition(), row);
+    return true;
+  }
+
+  @Override
+  public InternalRow get() {
+    return current;
+  }
+
+  @Override
+  public CustomTaskMetric[] currentMetricsValues() {
+    return new CustomTaskMetric[] {LostRowsMetric.taskValue(lostRows)};
+  }
+
+  @Override
+  public void close() {
+    cluster.close();
+  }
+}

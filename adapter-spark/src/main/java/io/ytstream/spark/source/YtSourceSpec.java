@@ -1,0 +1,165 @@
+package io.ytstream.spark.source;
+
+import io.ytstream.application.ServiceColumns;
+import io.ytstream.core.model.ConsumerId;
+import io.ytstream.core.model.PartitionBounds;
+import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.model.QueueId;
+import io.ytstream.core.model.YPath;
+import io.ytstream.core.plan.PlanLimits;
+import io.ytstream.ports.TableDescription;
+import io.ytstream.ports.TableDescription.Column;
+import io.ytstream.ports.spi.YtCluster;
+import io.ytstream.spark.config.ClusterRef;
+import io.ytstream.spark.config.UserInputErrors;
+import io.ytstream.spark.config.YtOptions;
+import io.ytstream.spark.config.YtSettings;
+import io.ytstream.spark.types.ColumnSpec;
+import io.ytstream.spark.types.TypeV3Options;
+import io.ytstream.spark.types.YtTypes;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * A validated {@code yt} source: the queues exist, are queues (ordered tables), are mounted, share
+ * one schema, and the consumer exists and is registered for each. Everything is checked when the
+ * stream is loaded, before any batch runs, so bad input changes nothing.
+ */
+public record YtSourceSpec(
+    ClusterRef cluster,
+    ConsumerId consumer,
+    List<QueueId> queues,
+    List<ColumnSpec> columns,
+    boolean includeServiceColumns,
+    PlanLimits limits,
+    boolean failOnDataLoss,
+    boolean transactional) {
+
+  public static YtSourceSpec resolve(YtOptions options, YtSettings settings) {
+    YPath consumerPath = options.consumerPath();
+    List<YPath> queuePaths = options.queuePaths();
+    PlanLimits limits = options.planLimits();
+    boolean includeService = options.includeServiceColumns();
+    boolean failOnDataLoss = options.failOnDataLoss();
+    boolean typeV3 = TypeV3Options.reading(options);
+    ClusterRef ref = settings.cluster(options);
+    try (YtCluster cluster = ref.connect()) {
+      ConsumerId consumer = new ConsumerId(cluster.name(), consumerPath);
+      try {
+        cluster.tableMetadata().describe(consumerPath);
+      } catch (RuntimeException e) {
+        throw UserInputErrors.describeFailed(consumerPath, "consumer (option consumer_path)", e);
+      }
+      List<QueueId> queues = new ArrayList<>();
+      List<Column> schema = null;
+      YPath schemaOf = null;
+      List<TableDescription> described = new ArrayList<>();
+      for (YPath path : queuePaths) {
+        TableDescription d;
+        try {
+          d = cluster.tableMetadata().describe(path);
+        } catch (RuntimeException e) {
+          throw UserInputErrors.describeFailed(path, "queue", e);
+        }
+        described.add(d);
+        if (d.sorted()) {
+          throw new IllegalArgumentException(
+              path
+                  + " is a sorted dynamic table, not a queue: the yt source reads ordered dynamic"
+                  + " tables (queues). Check the path given to load()");
+        }
+        List<Column> data = YtTypes.dataColumns(d);
+        if (schema == null) {
+          schema = data;
+          schemaOf = path;
+        } else if (!sameSchema(schema, data)) {
+          throw new IllegalArgumentException(
+              "queues "
+                  + schemaOf
+                  + " and "
+                  + path
+                  + " have different schemas ("
+                  + schema
+                  + " vs "
+                  + data
+                  + "): one stream reads queues of one schema; read them in separate streams");
+        }
+        QueueId queue = new QueueId(cluster.name(), path);
+        checkReadable(cluster, consumer, queue);
+        queues.add(queue);
+      }
+      List<ColumnSpec> columns = new ArrayList<>();
+      for (Column c : schema) {
+        columns.add(ColumnSpec.forRead(c.name(), c.typeV3(), typeV3));
+      }
+      if (includeService) {
+        columns.addAll(YtTypes.systemColumns(described));
+      }
+      return new YtSourceSpec(
+          ref,
+          consumer,
+          List.copyOf(queues),
+          List.copyOf(columns),
+          includeService,
+          limits,
+          failOnDataLoss,
+          settings.transactional());
+    }
+  }
+
+  /** Mounted, and the consumer registered: a pull of one row from partition 0 proves both. */
+  private static void checkReadable(YtCluster cluster, ConsumerId consumer, QueueId queue) {
+    List<PartitionBounds> partitions;
+    try {
+      partitions = cluster.queueMetadata().partitions(queue);
+    } catch (RuntimeException e) {
+      throw UserInputErrors.partitionsFailed(queue.path(), e);
+    }
+    if (partitions.isEmpty()) {
+      throw new IllegalArgumentException("queue " + queue.path() + " has no tablets");
+    }
+    try {
+      cluster
+          .queueReader()
+          .pull(consumer, new PartitionId(queue, 0), partitions.get(0).trimmedRowCount(), 1);
+    } catch (RuntimeException e) {
+      throw UserInputErrors.pullFailed(queue.path(), consumer.path(), e);
+    }
+  }
+
+  private static boolean sameSchema(List<Column> a, List<Column> b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      if (!a.get(i).name().equals(b.get(i).name())
+          || !a.get(i).typeV3().equals(b.get(i).typeV3())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  public boolean multiQueue() {
+    return queues.size() > 1;
+  }
+
+  public StructType schema() {
+    List<StructField> fields = new ArrayList<>();
+    for (ColumnSpec c : columns) {
+      fields.add(DataTypes.createStructField(c.name(), c.sparkType(), true));
+    }
+    if (includeServiceColumns) {
+      fields.add(
+          DataTypes.createStructField(ServiceColumns.TABLET_INDEX, DataTypes.LongType, false));
+      fields.add(DataTypes.createStructField(ServiceColumns.ROW_INDEX, DataTypes.LongType, false));
+      if (multiQueue()) {
+        fields.add(DataTypes.createStructField(ServiceColumns.QUEUE, DataTypes.StringType, false));
+      }
+    }
+    return DataTypes.createStructType(fields);
+  }
+}

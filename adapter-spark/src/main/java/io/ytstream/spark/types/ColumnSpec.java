@@ -1,0 +1,133 @@
+package io.ytstream.spark.types;
+
+import io.ytstream.core.schema.YtType;
+import io.ytstream.ports.QueueRow;
+import io.ytstream.ports.RowLayout;
+import java.io.Serializable;
+import java.util.Map;
+import java.util.OptionalLong;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+
+/**
+ * One column as readers and writers need it on executors: its name, Spark type, YTsaurus type (for
+ * messages) and the converter between the two value forms, built on the driver.
+ */
+public final class ColumnSpec implements Serializable {
+
+  private static final long serialVersionUID = 2L;
+
+  static final String TIMESTAMP = "$timestamp";
+  static final String CUMULATIVE_DATA_WEIGHT = "$cumulative_data_weight";
+
+  /** Where a read column's value comes from. */
+  enum Source {
+    DATA,
+    TIMESTAMP,
+    CUMULATIVE_DATA_WEIGHT,
+    /** A DataFrame column the sink leaves out (a queue's system column, which YTsaurus sets). */
+    NOT_WRITTEN
+  }
+
+  private final String name;
+  private final DataType sparkType;
+  private final boolean nullable;
+  private final String ytType;
+  private final ValueConverter converter;
+  private final Source source;
+
+  private ColumnSpec(
+      String name,
+      DataType sparkType,
+      boolean nullable,
+      String ytType,
+      ValueConverter converter,
+      Source source) {
+    this.name = name;
+    this.sparkType = sparkType;
+    this.nullable = nullable;
+    this.ytType = ytType;
+    this.converter = converter;
+    this.source = source;
+  }
+
+  /** A queue column read into Spark. */
+  public static ColumnSpec forRead(String name, YtType type, boolean typeV3) {
+    YtToSpark.Mapped m = YtToSpark.column(type, typeV3);
+    return new ColumnSpec(name, m.type(), true, type.describe(), m.converter(), Source.DATA);
+  }
+
+  /**
+   * A system column of the queue ({@code $timestamp}, {@code $cumulative_data_weight}), read as a
+   * Spark long: a commit timestamp is a uint64 below 2^63, so long holds it.
+   */
+  static ColumnSpec systemColumn(String name, YtType type) {
+    Source source = name.equals(TIMESTAMP) ? Source.TIMESTAMP : Source.CUMULATIVE_DATA_WEIGHT;
+    return new ColumnSpec(name, DataTypes.LongType, true, type.describe(), v -> v, source);
+  }
+
+  /** A DataFrame column written into the output table, with its checked converter. */
+  public static ColumnSpec forWrite(
+      String name, DataType sparkType, YtType type, ValueConverter toYt) {
+    return new ColumnSpec(name, sparkType, true, type.describe(), toYt, Source.DATA);
+  }
+
+  /**
+   * A DataFrame column named like a system column ({@code $timestamp}, {@code
+   * $cumulative_data_weight}) that the output table has no data column for: left out, since
+   * YTsaurus sets these itself. A source read with {@code include_service_columns} carries them.
+   */
+  public static ColumnSpec notWritten(String name, DataType sparkType) {
+    return new ColumnSpec(name, sparkType, true, "-", v -> null, Source.NOT_WRITTEN);
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public DataType sparkType() {
+    return sparkType;
+  }
+
+  boolean nullable() {
+    return nullable;
+  }
+
+  String ytType() {
+    return ytType;
+  }
+
+  /**
+   * This column's value of a queue row, in Spark's internal form, given the column's position in
+   * the row's layout ({@link #positionIn}): readers resolve it once per layout, not per value.
+   */
+  Object read(QueueRow row, int position) {
+    return switch (source) {
+      case DATA -> converter.convert(position < 0 ? null : row.data().valueAt(position));
+      case TIMESTAMP -> boxed(row.timestamp());
+      case CUMULATIVE_DATA_WEIGHT -> boxed(row.cumulativeDataWeight());
+      case NOT_WRITTEN -> null;
+    };
+  }
+
+  /** Where this column's value is in rows of {@code layout}; -1 when absent or not data. */
+  int positionIn(RowLayout layout) {
+    return source == Source.DATA ? layout.positionOf(name) : -1;
+  }
+
+  private static Long boxed(OptionalLong value) {
+    return value.isPresent() ? value.getAsLong() : null;
+  }
+
+  /** Puts a DataFrame value (Catalyst form) into an output row, as the table's row value. */
+  public void writeInto(Map<String, Object> row, Object sparkValue) {
+    if (source != Source.NOT_WRITTEN) {
+      row.put(name, converter.convert(sparkValue));
+    }
+  }
+
+  @Override
+  public String toString() {
+    return name + ":" + ytType;
+  }
+}

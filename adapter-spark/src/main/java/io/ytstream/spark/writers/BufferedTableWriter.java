@@ -1,0 +1,144 @@
+package io.ytstream.spark.writers;
+
+import io.ytstream.application.Interruptions;
+import io.ytstream.core.commit.CommitErrorClassifier;
+import io.ytstream.core.commit.CommitOutcome;
+import io.ytstream.core.model.YPath;
+import io.ytstream.ports.Row;
+import io.ytstream.ports.spi.YtCluster;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Rows on their way to one dynamic table from one task: kept until {@code maxRows} have gathered or
+ * the flush interval has passed (a daemon thread flushes what is buffered every interval), then
+ * written as one request (append to an ordered table, upsert into a sorted one), retried on
+ * throttling and unknown outcomes. Writes happen under one lock, so a task's rows reach the table
+ * in order. A failed background flush fails the next {@link #add} or {@link #flush}, so the task
+ * fails and Spark replays the batch from its start.
+ */
+final class BufferedTableWriter implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(BufferedTableWriter.class);
+  private static final int ATTEMPTS = 3;
+
+  private final YtCluster cluster;
+  private final YPath path;
+  private final boolean sorted;
+  private final int maxRows;
+  private final List<Row> buffer = new ArrayList<>();
+  private final ScheduledExecutorService flusher;
+  private final ScheduledFuture<?> scheduled;
+  private volatile RuntimeException failure;
+
+  BufferedTableWriter(
+      YtCluster cluster, YPath path, boolean sorted, int maxRows, long flushIntervalMs) {
+    this.cluster = cluster;
+    this.path = path;
+    this.sorted = sorted;
+    this.maxRows = maxRows;
+    if (flushIntervalMs > 0) {
+      flusher =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "ytstream-flush " + path);
+                t.setDaemon(true);
+                return t;
+              });
+      // backgroundFlush keeps its own failure; the future is only there to be cancelled.
+      scheduled =
+          flusher.scheduleWithFixedDelay(
+              this::backgroundFlush, flushIntervalMs, flushIntervalMs, TimeUnit.MILLISECONDS);
+    } else {
+      flusher = null;
+      scheduled = null;
+    }
+  }
+
+  /** Buffers a row; with no flush interval, or a full buffer, writes at once. */
+  synchronized void add(Row row) {
+    rethrow();
+    buffer.add(row);
+    if (flusher == null || buffer.size() >= maxRows) {
+      write();
+    }
+  }
+
+  /** Writes everything buffered; fails if this or an earlier background write failed. */
+  synchronized void flush() {
+    rethrow();
+    write();
+  }
+
+  private synchronized void backgroundFlush() {
+    if (failure != null || buffer.isEmpty()) {
+      return;
+    }
+    try {
+      write();
+    } catch (RuntimeException e) {
+      failure = e;
+    }
+  }
+
+  private void rethrow() {
+    RuntimeException f = failure;
+    if (f != null && Interruptions.isInterruption(f)) {
+      throw f;
+    }
+    if (f != null) {
+      throw new IllegalStateException("writing to " + path + " failed: " + f.getMessage(), f);
+    }
+  }
+
+  private void write() {
+    if (buffer.isEmpty()) {
+      return;
+    }
+    List<Row> chunk = List.copyOf(buffer);
+    buffer.clear();
+    for (int attempt = 1; ; attempt++) {
+      try {
+        if (sorted) {
+          cluster.outputTables().upsert(path, chunk);
+        } else {
+          cluster.outputTables().append(path, chunk);
+        }
+        return;
+      } catch (RuntimeException e) {
+        CommitOutcome outcome = CommitErrorClassifier.classify(e);
+        boolean retry =
+            (outcome == CommitOutcome.RETRY_LATER || outcome == CommitOutcome.UNKNOWN)
+                && attempt < ATTEMPTS
+                && !Interruptions.isInterruption(e);
+        if (!retry) {
+          throw e;
+        }
+        LOG.warn("writing {} rows to {} failed ({}), trying again", chunk.size(), path, outcome);
+      }
+    }
+  }
+
+  /** Stops the background flushes; rows still buffered are dropped (the task failed). */
+  @Override
+  public void close() {
+    if (flusher != null) {
+      scheduled.cancel(false);
+      flusher.shutdownNow();
+      try {
+        flusher.awaitTermination(5, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    synchronized (this) {
+      buffer.clear();
+    }
+  }
+}

@@ -1,0 +1,78 @@
+package io.ytstream.spark.types;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.model.QueueId;
+import io.ytstream.core.schema.YtPrimitive;
+import io.ytstream.core.schema.YtType;
+import io.ytstream.ports.QueueRow;
+import io.ytstream.ports.Row;
+import io.ytstream.ports.RowLayout;
+import java.util.List;
+import java.util.OptionalLong;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.unsafe.types.UTF8String;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The converter reads by position, cached per layout: rows of other layouts must still be right.
+ */
+class QueueRowConverterTest {
+
+  private static final PartitionId PARTITION = new PartitionId(QueueId.of("primary", "//q"), 0);
+
+  private final QueueRowConverter converter =
+      new QueueRowConverter(
+          List.of(
+              ColumnSpec.forRead("id", YtType.optional(YtPrimitive.INT64), true),
+              ColumnSpec.forRead("payload", YtType.optional(YtPrimitive.STRING), true),
+              ColumnSpec.systemColumn(ColumnSpec.TIMESTAMP, YtPrimitive.UINT64)),
+          true,
+          false);
+
+  private static QueueRow queueRow(long index, Row data) {
+    return new QueueRow(0, index, data, OptionalLong.of(100 + index), OptionalLong.empty());
+  }
+
+  @Test
+  void rowsOfDifferentLayoutsInOneReaderConvertByName() {
+    RowLayout schemaOrder = RowLayout.of("id", "payload");
+    RowLayout swapped = RowLayout.of("payload", "id");
+    RowLayout partial = RowLayout.of("payload");
+    List<QueueRow> rows =
+        List.of(
+            queueRow(0, Row.adopting(schemaOrder, new Object[] {1L, "a"})),
+            queueRow(1, Row.adopting(schemaOrder, new Object[] {2L, "b"})),
+            queueRow(2, Row.adopting(swapped, new Object[] {"c", 3L})),
+            queueRow(3, Row.adopting(partial, new Object[] {"d"})),
+            queueRow(4, Row.adopting(schemaOrder, new Object[] {5L, null})));
+    long[] ids = {1, 2, 3, -1, 5};
+    String[] payloads = {"a", "b", "c", "d", null};
+    for (int i = 0; i < rows.size(); i++) {
+      InternalRow out = converter.convert(PARTITION, rows.get(i));
+      assertEquals(5, out.numFields());
+      if (ids[i] < 0) {
+        assertTrue(out.isNullAt(0));
+      } else {
+        assertEquals(ids[i], out.getLong(0));
+      }
+      if (payloads[i] == null) {
+        assertTrue(out.isNullAt(1));
+      } else {
+        assertEquals(UTF8String.fromString(payloads[i]), out.getUTF8String(1));
+      }
+      assertEquals(100 + i, out.getLong(2));
+      assertEquals(0L, out.getLong(3));
+      assertEquals(i, out.getLong(4));
+    }
+  }
+
+  @Test
+  void aColumnMissingFromEveryRowIsNull() {
+    InternalRow out = converter.convert(PARTITION, queueRow(0, Row.of("other", 9L)));
+    assertTrue(out.isNullAt(0));
+    assertTrue(out.isNullAt(1));
+  }
+}
