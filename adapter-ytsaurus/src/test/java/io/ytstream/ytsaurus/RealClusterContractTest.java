@@ -114,6 +114,11 @@ class RealClusterContractTest {
     }
 
     @Override
+    public void createQueueProducer(YPath path) {
+      admin.createQueueProducer(path);
+    }
+
+    @Override
     public void registerConsumer(YPath queue, YPath consumer) {
       admin.register(queue, consumer);
     }
