@@ -26,7 +26,7 @@ final class ProducerPushes {
       ClusterState cluster, InMemoryTransaction transaction, ProducerPush push) {
     ProducerSessionId session = push.session();
     SortedTable producer = cluster.producerTable(session.producer());
-    cluster.orderedTable(session.queue());
+    OrderedTable queue = cluster.orderedTable(session.queue());
     ProducerTableFormat.State stored =
         producer
             .readAt(ProducerTableFormat.key(cluster.name(), session), transaction.startTimestamp())
@@ -36,10 +36,17 @@ final class ProducerPushes {
     SequenceNumbers numbers =
         SequenceNumbers.validate(push.rows(), push.firstSequenceNumber(), stored.sequenceNumber());
     List<Row> fresh = new ArrayList<>(push.rows().size() - numbers.skippedRowCount());
-    for (Row row : push.rows().subList(numbers.skippedRowCount(), push.rows().size())) {
+    for (int i = 0; i < push.rows().size(); i++) {
+      Row row = push.rows().get(i);
       // The number is the session's, not the queue's: the queue's schema does not hold it.
-      fresh.add(
-          row.has(ProducerPush.SEQUENCE_NUMBER) ? row.without(ProducerPush.SEQUENCE_NUMBER) : row);
+      Row data =
+          row.has(ProducerPush.SEQUENCE_NUMBER) ? row.without(ProducerPush.SEQUENCE_NUMBER) : row;
+      if (i < numbers.skippedRowCount()) {
+        // The server parses every row against the queue's schema, skipped ones too.
+        queue.schema().normalize(session.queue(), data, true);
+      } else {
+        fresh.add(data);
+      }
     }
     ProducerTableFormat.State next =
         new ProducerTableFormat.State(

@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ytstream.emulator.RawHttp.Reply;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Queue producers over raw HTTP, as the driver serves them ({@code
@@ -317,5 +319,39 @@ class QueueProducerConformanceTest {
     assertTrue(reply.allCodes().contains(1717), reply.text());
     assertEquals(List.of(), queueValues());
     assertEquals(-1, sessionRow().path("sequence_number").asLong());
+  }
+
+  // ---- --state-dir ----
+
+  @Test
+  void sessionsAndPushesSurviveARestart(@TempDir Path state) {
+    String parameters = "{" + SESSION + ",\"epoch\":0,\"sequence_number\":0}";
+    try (YtEmulator first = YtEmulator.start(EmulatorOptions.defaults().withStateDir(state))) {
+      String url = first.url();
+      ok(
+          http.command(
+              "POST",
+              url,
+              "create",
+              "{\"path\":\"//q\",\"type\":\"table\",\"attributes\":{\"dynamic\":true,"
+                  + "\"schema\":[{\"name\":\"value\",\"type\":\"string\"}]}}"));
+      ok(http.command("POST", url, "mount_table", "{\"path\":\"//q\"}"));
+      ok(http.command("POST", url, "create", "{\"path\":\"//p\",\"type\":\"queue_producer\"}"));
+      ok(http.command("POST", url, "create_queue_producer_session", "{" + SESSION + "}"));
+      ok(http.put(url, "push_queue_producer", parameters, "{\"value\":\"a\"}\n"));
+    }
+    try (YtEmulator second = YtEmulator.start(EmulatorOptions.defaults().withStateDir(state))) {
+      JsonNode replay =
+          ok(http.put(second.url(), "push_queue_producer", parameters, "{\"value\":\"a\"}\n"))
+              .json();
+      JsonNode again =
+          ok(http.command(
+                  "POST", second.url(), "create_queue_producer_session", "{" + SESSION + "}"))
+              .json();
+
+      assertEquals(1, replay.path("skipped_row_count").asLong(), replay.toString());
+      assertEquals(1, again.path("epoch").asLong());
+      assertEquals(0, again.path("sequence_number").asLong());
+    }
   }
 }

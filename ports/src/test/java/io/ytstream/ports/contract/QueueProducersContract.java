@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.ytstream.core.error.YtErrorCode;
+import io.ytstream.core.error.YtException;
 import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.YPath;
 import io.ytstream.ports.ProducerPush;
@@ -220,6 +221,23 @@ public abstract class QueueProducersContract extends PortContract {
         () -> producers().push(ProducerPush.numberedFrom(session, 0, -1, values("a"))));
 
     assertEquals(0, queueRowCount(session));
+  }
+
+  @Test
+  void skippedRowsAreStillCheckedAgainstTheQueueSchema() {
+    ProducerSessionId session = setUp(1);
+    producers().createSession(session);
+    producers().push(ProducerPush.numberedFrom(session, 0, 0, values("a")));
+
+    assertThrows(
+        YtException.class,
+        () ->
+            producers()
+                .push(
+                    ProducerPush.numberedFrom(
+                        session, 0, 0, List.of(Row.of("value", "a", "nope", 1L)))));
+
+    assertEquals(List.of("a"), queueValues(session));
   }
 
   @Test
