@@ -35,6 +35,12 @@ public enum ClusterOperation {
   OUTPUT_UPSERT(Effect.COMMIT),
   /** {@code OutputTables.readAll}. */
   OUTPUT_READ(Effect.READ),
+  /** {@code QueueProducers.createSession} and {@code removeSession}: transactions of their own. */
+  PRODUCER_SESSION(Effect.COMMIT),
+  /** {@code QueueProducers.push} without a transaction: a transaction of its own. */
+  PRODUCER_PUSH(Effect.COMMIT),
+  /** {@code QueueProducers.push} inside a tablet transaction: buffered in it. */
+  TX_PRODUCER_PUSH(Effect.WRITE),
   /** {@code TableMetadata.describe}. */
   DESCRIBE(Effect.READ),
   /** {@code CheckpointStore.createDirectories}. */

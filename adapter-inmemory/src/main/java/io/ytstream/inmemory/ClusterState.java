@@ -120,6 +120,22 @@ final class ClusterState {
     return table;
   }
 
+  /**
+   * A queue producer: the server takes any sorted table whose rows it can read as sessions ({@code
+   * yt/yt/client/driver/queue_commands.cpp} checks only that it is sorted), so the key is checked.
+   */
+  SortedTable producerTable(YPath path) {
+    SortedTable table = sortedTable(path);
+    if (!table.schema().keyColumns().equals(ProducerTableFormat.TABLE_SCHEMA.keyColumns())) {
+      throw ClusterErrors.generic(
+          "Table "
+              + path.value()
+              + " is not a queue producer: its key is not (queue_cluster, queue_path, session_id);"
+              + " create it with type queue_producer");
+    }
+    return table;
+  }
+
   /** This adapter reaches one cluster; a queue named on another one is a caller mistake. */
   void checkLocal(QueueId queue) {
     if (!queue.cluster().equals(name)) {

@@ -10,6 +10,7 @@ import io.ytstream.ports.ConsumerOffsets;
 import io.ytstream.ports.OutputTables;
 import io.ytstream.ports.QueueMetadata;
 import io.ytstream.ports.QueuePartitionReader;
+import io.ytstream.ports.QueueProducers;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription.Column;
 import io.ytstream.ports.TableMetadata;
@@ -39,6 +40,7 @@ public final class InMemoryCluster implements io.ytstream.ports.spi.YtCluster {
   private final OutputTables outputTables;
   private final TableMetadata tableMetadata;
   private final CheckpointStore checkpoints;
+  private final QueueProducers queueProducers;
 
   public InMemoryCluster(String name, TimeSource clock) {
     // Core's rule for cluster names (no ':', '/' or white space), enforced by its value types.
@@ -51,6 +53,7 @@ public final class InMemoryCluster implements io.ytstream.ports.spi.YtCluster {
     this.outputTables = new InMemoryOutputTables(state);
     this.tableMetadata = new InMemoryTableMetadata(state);
     this.checkpoints = new InMemoryCheckpointStore(state);
+    this.queueProducers = new InMemoryQueueProducers(state);
   }
 
   /** A cluster on the wall clock, for demos and Spark jobs. */
@@ -98,6 +101,11 @@ public final class InMemoryCluster implements io.ytstream.ports.spi.YtCluster {
   @Override
   public CheckpointStore checkpoints() {
     return checkpoints;
+  }
+
+  @Override
+  public QueueProducers queueProducers() {
+    return queueProducers;
   }
 
   @Override
@@ -159,6 +167,26 @@ public final class InMemoryCluster implements io.ytstream.ports.spi.YtCluster {
     StoredSchema schema = ConsumerTableFormat.TABLE_SCHEMA;
     synchronized (state) {
       state.tree().add(path, new SortedTable(schema, true, state.nowMillis()), true);
+    }
+  }
+
+  /**
+   * Creates a queue producer: a sorted table with the session schema and the producer flag, ready
+   * at once (the server's {@code create} of type {@code queue_producer} also mounts it, {@code
+   * yt/yt/ytlib/queue_client/queue_producer_init.cpp}).
+   */
+  public void createQueueProducer(YPath path) {
+    StoredSchema schema = ProducerTableFormat.TABLE_SCHEMA;
+    synchronized (state) {
+      state.tree().add(path, new SortedTable(schema, false, true, state.nowMillis()), true);
+    }
+  }
+
+  /** Whether {@code path} is a table made by {@link #createQueueProducer}. */
+  public boolean isQueueProducer(YPath path) {
+    synchronized (state) {
+      return state.tree().find(path).orElse(null) instanceof SortedTable table
+          && table.isQueueProducer();
     }
   }
 

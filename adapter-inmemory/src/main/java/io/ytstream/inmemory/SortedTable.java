@@ -9,11 +9,13 @@ import java.util.TreeMap;
 
 /**
  * A sorted dynamic table with one tablet: rows by key, multi-versioned for snapshot reads. A
- * consumer is a sorted table with the consumer schema and {@code @treat_as_queue_consumer}.
+ * consumer is a sorted table with the consumer schema and {@code @treat_as_queue_consumer}; a queue
+ * producer one with the session schema and {@code @treat_as_queue_producer}.
  */
 final class SortedTable extends TableNode {
 
   private final boolean queueConsumer;
+  private final boolean queueProducer;
   private final NavigableMap<RowKey, KeyVersions> rows = new TreeMap<>();
   private long lastWriteTimestamp = Long.MIN_VALUE;
 
@@ -21,8 +23,13 @@ final class SortedTable extends TableNode {
   private int liveRows;
 
   SortedTable(StoredSchema schema, boolean queueConsumer, long nowMillis) {
+    this(schema, queueConsumer, false, nowMillis);
+  }
+
+  SortedTable(StoredSchema schema, boolean queueConsumer, boolean queueProducer, long nowMillis) {
     super(schema, nowMillis);
     this.queueConsumer = queueConsumer;
+    this.queueProducer = queueProducer;
   }
 
   @Override
@@ -32,6 +39,10 @@ final class SortedTable extends TableNode {
 
   boolean isQueueConsumer() {
     return queueConsumer;
+  }
+
+  boolean isQueueProducer() {
+    return queueProducer;
   }
 
   /** The commit timestamp of the newest version of {@code key}, or MIN_VALUE if never written. */

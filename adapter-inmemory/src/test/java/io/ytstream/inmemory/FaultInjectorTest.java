@@ -11,6 +11,8 @@ import io.ytstream.core.error.CommitOutcomeUnknownException;
 import io.ytstream.core.error.YtErrorCode;
 import io.ytstream.core.error.YtException;
 import io.ytstream.core.model.YPath;
+import io.ytstream.ports.ProducerPush;
+import io.ytstream.ports.ProducerSessionId;
 import io.ytstream.ports.TabletTransaction;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -264,6 +266,20 @@ class FaultInjectorTest {
         ClusterOperation.OUTPUT_UPSERT,
         () -> cluster.outputTables().upsert(t.consumer.path(), List.of()));
     calls.put(ClusterOperation.OUTPUT_READ, () -> cluster.outputTables().readAll(t.queue.path()));
+    YPath producer = YPath.of("//producer");
+    cluster.createQueueProducer(producer);
+    ProducerSessionId session = new ProducerSessionId(producer, t.queue.path(), "s");
+    calls.put(
+        ClusterOperation.PRODUCER_SESSION, () -> cluster.queueProducers().createSession(session));
+    calls.put(
+        ClusterOperation.PRODUCER_PUSH,
+        () -> cluster.queueProducers().push(ProducerPush.numberedFrom(session, 0, 0, List.of())));
+    calls.put(
+        ClusterOperation.TX_PRODUCER_PUSH,
+        () ->
+            cluster
+                .queueProducers()
+                .push(ProducerPush.numberedFrom(session, 0, 0, List.of()), tx.id()));
     calls.put(ClusterOperation.DESCRIBE, () -> cluster.tableMetadata().describe(t.queue.path()));
     calls.put(
         ClusterOperation.CHECKPOINT_MKDIRS, () -> cluster.checkpoints().createDirectories(dir));

@@ -51,6 +51,11 @@ final class InMemoryClusterFixture implements ClusterFixture {
   }
 
   @Override
+  public void createQueueProducer(YPath path) {
+    cluster.createQueueProducer(path);
+  }
+
+  @Override
   public void registerConsumer(YPath queue, YPath consumer) {
     cluster.registerConsumer(queue, consumer, false);
   }

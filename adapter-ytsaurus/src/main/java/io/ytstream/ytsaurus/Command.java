@@ -21,6 +21,11 @@ enum Command {
   // (yt/yt/client/driver/driver.cpp); a server older than the rename knows only these.
   PULL_CONSUMER("pull_consumer", "GET", true, Output.TABULAR),
   ADVANCE_CONSUMER("advance_consumer", "POST", false, Output.STRUCTURED),
+  // Queue producers (yt/yt/client/driver/driver.cpp registers them as light). The push's rows
+  // travel in a PUT body: a POST body would be read as parameters.
+  CREATE_QUEUE_PRODUCER_SESSION("create_queue_producer_session", "POST", false, Output.STRUCTURED),
+  REMOVE_QUEUE_PRODUCER_SESSION("remove_queue_producer_session", "POST", false, Output.STRUCTURED),
+  PUSH_QUEUE_PRODUCER("push_queue_producer", "PUT", false, Output.STRUCTURED),
   SELECT_ROWS("select_rows", "GET", true, Output.TABULAR),
   LOOKUP_ROWS("lookup_rows", "PUT", true, Output.TABULAR),
   INSERT_ROWS("insert_rows", "PUT", true, Output.STRUCTURED),

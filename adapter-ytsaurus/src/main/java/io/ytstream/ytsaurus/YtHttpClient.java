@@ -283,7 +283,8 @@ final class YtHttpClient {
                     : JSON_FORMAT);
     if (command == Command.INSERT_ROWS
         || command == Command.DELETE_ROWS
-        || command == Command.LOOKUP_ROWS) {
+        || command == Command.LOOKUP_ROWS
+        || command == Command.PUSH_QUEUE_PRODUCER) {
       builder.header("X-YT-Input-Format", config.rowFormat().codec().inputFormat());
     }
     HttpRequest.BodyPublisher publisher =
@@ -448,7 +449,8 @@ final class YtHttpClient {
     return command != null
         && (command.output() == Command.Output.TABULAR
             || command == Command.INSERT_ROWS
-            || command == Command.DELETE_ROWS);
+            || command == Command.DELETE_ROWS
+            || command == Command.PUSH_QUEUE_PRODUCER);
   }
 
   static String utf8(byte[] bytes) {

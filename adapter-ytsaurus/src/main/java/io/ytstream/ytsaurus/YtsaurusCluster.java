@@ -11,6 +11,7 @@ import io.ytstream.ports.ConsumerOffsets;
 import io.ytstream.ports.OutputTables;
 import io.ytstream.ports.QueueMetadata;
 import io.ytstream.ports.QueuePartitionReader;
+import io.ytstream.ports.QueueProducers;
 import io.ytstream.ports.TableMetadata;
 import io.ytstream.ports.TabletTransactions;
 import io.ytstream.ports.TimeSource;
@@ -48,6 +49,7 @@ public final class YtsaurusCluster implements YtCluster {
   private final OutputTables outputTables = new HttpOutputTables(this);
   private final TableMetadata tableMetadata = new HttpTableMetadata(this);
   private final CheckpointStore checkpoints = new HttpCheckpointStore(this);
+  private final QueueProducers queueProducers = new HttpQueueProducers(this);
 
   private YtsaurusCluster(ProxyConnection connection, Consumer<ProxyConnection> release) {
     this.connection = connection;
@@ -186,6 +188,11 @@ public final class YtsaurusCluster implements YtCluster {
   @Override
   public CheckpointStore checkpoints() {
     return checkpoints;
+  }
+
+  @Override
+  public QueueProducers queueProducers() {
+    return queueProducers;
   }
 
   @Override

@@ -107,6 +107,11 @@ final class EmulatorClusterFixture implements ClusterFixture {
   }
 
   @Override
+  public void createQueueProducer(YPath path) {
+    admin.createQueueProducer(path);
+  }
+
+  @Override
   public void registerConsumer(YPath queue, YPath consumer) {
     admin.register(queue, consumer);
   }

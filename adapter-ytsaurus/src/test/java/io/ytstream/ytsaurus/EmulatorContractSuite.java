@@ -6,6 +6,7 @@ import io.ytstream.ports.contract.ConsumerOffsetsContract;
 import io.ytstream.ports.contract.OutputTablesContract;
 import io.ytstream.ports.contract.QueueMetadataContract;
 import io.ytstream.ports.contract.QueuePartitionReaderContract;
+import io.ytstream.ports.contract.QueueProducersContract;
 import io.ytstream.ports.contract.TableMetadataContract;
 import io.ytstream.ports.contract.TabletTransactionContract;
 import org.junit.jupiter.api.Nested;
@@ -69,6 +70,14 @@ abstract class EmulatorContractSuite {
 
   @Nested
   class CheckpointStore extends CheckpointStoreContract {
+    @Override
+    protected ClusterFixture newFixture() {
+      return new EmulatorClusterFixture(https());
+    }
+  }
+
+  @Nested
+  class QueueProducers extends QueueProducersContract {
     @Override
     protected ClusterFixture newFixture() {
       return new EmulatorClusterFixture(https());

@@ -67,6 +67,19 @@ final class HttpClusterAdmin {
     mount(path);
   }
 
+  /**
+   * {@code create} of type {@code queue_producer}: the server makes the table and mounts it ({@code
+   * yt/yt/ytlib/queue_client/queue_producer_init.cpp}); the wait covers a real cluster's mount.
+   */
+  void createQueueProducer(YPath path) {
+    ObjectNode params = client().params();
+    params.put("path", path.value());
+    params.put("type", "queue_producer");
+    params.put("recursive", true);
+    client().structured(client().primaryProxy(), Command.CREATE, params, Repeat.MUTATION_ID);
+    waitForState(path, "mounted");
+  }
+
   private void createTable(YPath path, List<Column> columns, boolean consumer) {
     ObjectNode params = client().params();
     params.put("path", path.value());

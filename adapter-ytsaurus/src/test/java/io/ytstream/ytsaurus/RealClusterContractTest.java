@@ -8,6 +8,7 @@ import io.ytstream.ports.contract.ConsumerOffsetsContract;
 import io.ytstream.ports.contract.OutputTablesContract;
 import io.ytstream.ports.contract.QueueMetadataContract;
 import io.ytstream.ports.contract.QueuePartitionReaderContract;
+import io.ytstream.ports.contract.QueueProducersContract;
 import io.ytstream.ports.contract.TableMetadataContract;
 import io.ytstream.ports.contract.TabletTransactionContract;
 import io.ytstream.ports.spi.YtCluster;
@@ -114,6 +115,11 @@ class RealClusterContractTest {
     }
 
     @Override
+    public void createQueueProducer(YPath path) {
+      admin.createQueueProducer(path);
+    }
+
+    @Override
     public void registerConsumer(YPath queue, YPath consumer) {
       admin.register(queue, consumer);
     }
@@ -217,6 +223,14 @@ class RealClusterContractTest {
 
   @Nested
   class CheckpointStore extends CheckpointStoreContract {
+    @Override
+    protected ClusterFixture newFixture() {
+      return new RealClusterFixture();
+    }
+  }
+
+  @Nested
+  class QueueProducers extends QueueProducersContract {
     @Override
     protected ClusterFixture newFixture() {
       return new RealClusterFixture();

@@ -11,6 +11,7 @@ final class CommandRegistry {
   static Map<String, CommandSpec> build(EmulatorState state) {
     CypressCommands cypress = new CypressCommands(state);
     QueueAndTableCommands tables = new QueueAndTableCommands(state);
+    QueueProducerCommands producers = new QueueProducerCommands(state);
     Map<String, CommandSpec> specs = new LinkedHashMap<>();
     // name, input type, output type, volatile, heavy
     add(specs, "get", "null", "structured", false, false, cypress::get);
@@ -62,6 +63,31 @@ final class CommandRegistry {
         false,
         false,
         tables::listQueueConsumerRegistrations);
+    add(
+        specs,
+        "create_queue_producer_session",
+        "null",
+        "structured",
+        true,
+        false,
+        producers::createQueueProducerSession);
+    add(
+        specs,
+        "remove_queue_producer_session",
+        "null",
+        "structured",
+        true,
+        false,
+        producers::removeQueueProducerSession);
+    add(
+        specs,
+        "push_queue_producer",
+        // As driver.cpp registers it, though the command reads rows: send them in a PUT body.
+        "null",
+        "structured",
+        true,
+        false,
+        producers::pushQueueProducer);
     add(specs, "insert_rows", "tabular", "structured", true, true, tables::insertRows);
     add(specs, "delete_rows", "tabular", "structured", true, true, tables::deleteRows);
     add(specs, "lookup_rows", "tabular", "tabular", false, true, tables::lookupRows);

@@ -23,9 +23,9 @@ import java.util.Optional;
 
 /**
  * Cypress and file commands (reference 3.7), over the in-memory cluster's checkpoint store and
- * admin API: {@code create} (map_node, file, dynamic table, queue_consumer), {@code get} with
- * attributes, {@code list}, {@code exists}, {@code remove}, {@code move}, {@code write_file},
- * {@code read_file}, and the mount commands.
+ * admin API: {@code create} (map_node, file, dynamic table, queue_consumer, queue_producer), {@code
+ * get} with attributes, {@code list}, {@code exists}, {@code remove}, {@code move}, {@code
+ * write_file}, {@code read_file}, and the mount commands.
  */
 final class CypressCommands {
 
@@ -88,7 +88,8 @@ final class CypressCommands {
     boolean force = request.flag("force", false);
     JsonNode attributes = request.optional("attributes").orElse(nodes().objectNode());
     Optional<String> existing = typeOf(path);
-    String wantedKind = type.equals("queue_consumer") ? "table" : type;
+    String wantedKind =
+        type.equals("queue_consumer") || type.equals("queue_producer") ? "table" : type;
     if (existing.isPresent()) {
       if (ignoreExisting && existing.get().equals(wantedKind)) {
         ObjectNode out = nodes().objectNode();
@@ -116,12 +117,16 @@ final class CypressCommands {
         // The client creates the table and mounts it (reference 1.4), so it is ready at once.
         cluster().createConsumer(path);
       }
+      case "queue_producer" -> {
+        // queue_producer_init.cpp: a dynamic table with the session schema, mounted at once.
+        cluster().createQueueProducer(path);
+      }
       case "table" -> createTable(path, attributes);
       default ->
           throw CommandError.badRequest(
               "the emulator cannot create nodes of type "
                   + type
-                  + " (map_node, file, table, queue_consumer)");
+                  + " (map_node, file, table, queue_consumer, queue_producer)");
     }
     ObjectNode out = nodes().objectNode();
     out.put("node_id", state.newNodeId());
@@ -132,6 +137,13 @@ final class CypressCommands {
     if (!attributes.path("dynamic").asBoolean(false)) {
       throw CommandError.badRequest(
           "the emulator creates dynamic tables only: pass attributes {\"dynamic\":true,...}");
+    }
+    if (attributes.path("treat_as_queue_producer").asBoolean(false)) {
+      // The session schema is the server's own (queue_producer_session.yaml); a schema given
+      // with the flag is not read.
+      cluster().createQueueProducer(path);
+      state.markUnmounted(path);
+      return;
     }
     if (attributes.path("treat_as_queue_consumer").asBoolean(false)) {
       cluster().createConsumer(path);
@@ -264,6 +276,7 @@ final class CypressCommands {
             .toList()
             .equals(List.of("queue_cluster", "queue_path", "partition_index"));
     attributes.put("treat_as_queue_consumer", consumer);
+    attributes.put("treat_as_queue_producer", cluster().isQueueProducer(path));
     List<ColumnSchema> schemaColumns = new ArrayList<>();
     for (TableDescription.Column column : table.columns()) {
       schemaColumns.add(

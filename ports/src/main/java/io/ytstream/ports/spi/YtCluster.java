@@ -5,6 +5,7 @@ import io.ytstream.ports.ConsumerOffsets;
 import io.ytstream.ports.OutputTables;
 import io.ytstream.ports.QueueMetadata;
 import io.ytstream.ports.QueuePartitionReader;
+import io.ytstream.ports.QueueProducers;
 import io.ytstream.ports.TableMetadata;
 import io.ytstream.ports.TabletTransactions;
 import io.ytstream.ports.TimeSource;
@@ -30,6 +31,17 @@ public interface YtCluster extends AutoCloseable {
   CheckpointStore checkpoints();
 
   TimeSource time();
+
+  /**
+   * Queue producer sessions and pushes. A connection that does not serve them (a wrapper written
+   * before they existed) says so rather than pretending.
+   */
+  default QueueProducers queueProducers() {
+    throw new UnsupportedOperationException(
+        getClass().getName()
+            + " does not serve queue producers; use a connection from adapter-ytsaurus or"
+            + " adapter-inmemory, or delegate queueProducers() in the wrapper");
+  }
 
   @Override
   void close();

@@ -51,6 +51,12 @@ public interface ClusterFixture extends AutoCloseable {
   /** Creates a consumer table (consumer schema, {@code @treat_as_queue_consumer}). */
   void createConsumer(YPath path);
 
+  /**
+   * Creates a mounted queue producer table ({@code create} of type {@code queue_producer}: the
+   * session schema and {@code @treat_as_queue_producer}).
+   */
+  void createQueueProducer(YPath path);
+
   /** {@code register_queue_consumer} with {@code vital=false}, visible to the next pull. */
   void registerConsumer(YPath queue, YPath consumer);
 

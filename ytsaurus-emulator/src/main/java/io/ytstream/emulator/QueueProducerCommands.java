@@ -1,0 +1,108 @@
+package io.ytstream.emulator;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ytstream.core.schema.YtType;
+import io.ytstream.inmemory.InMemoryCluster;
+import io.ytstream.ports.ProducerPush;
+import io.ytstream.ports.ProducerSession;
+import io.ytstream.ports.ProducerSessionId;
+import io.ytstream.ports.PushResult;
+import io.ytstream.ports.Row;
+import io.ytstream.ports.TableDescription;
+import io.ytstream.ports.TransactionId;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * The queue producer commands ({@code yt/yt/client/driver/queue_commands.cpp}): {@code
+ * create_queue_producer_session}, {@code remove_queue_producer_session} and {@code
+ * push_queue_producer}, over the in-memory cluster's {@code QueueProducers} port, which holds the
+ * server's semantics (epochs, sequence numbers, skipped rows, codes 3101 to 3103).
+ */
+final class QueueProducerCommands {
+
+  private final EmulatorState state;
+
+  QueueProducerCommands(EmulatorState state) {
+    this.state = state;
+  }
+
+  private InMemoryCluster cluster() {
+    return state.cluster();
+  }
+
+  private static ProducerSessionId session(CommandRequest request) {
+    return new ProducerSessionId(
+        request.path("producer_path"), request.path("queue_path"), request.string("session_id"));
+  }
+
+  /** {@code user_meta} is any YSON node; the answer gives it back as the session stores it. */
+  private static Optional<Object> userMeta(CommandRequest request) {
+    return request.optional("user_meta").map(n -> new TypedJson(false, false).toYson(n));
+  }
+
+  /** {@code {epoch, sequence_number, user_meta}}, as {@code TCreateQueueProducerSessionCommand}. */
+  Object createQueueProducerSession(CommandRequest request) {
+    ProducerSessionId session = session(request);
+    state.requireMounted(session.producer());
+    Optional<Object> userMeta = userMeta(request);
+    ProducerSession created =
+        userMeta.isPresent()
+            ? cluster().queueProducers().createSession(session, userMeta.get())
+            : cluster().queueProducers().createSession(session);
+    ObjectNode out = JsonNodeFactory.instance.objectNode();
+    out.put("epoch", created.epoch());
+    out.put("sequence_number", created.sequenceNumber());
+    out.set("user_meta", new TypedJson(false, false).ysonToJson(created.userMeta().orElse(null)));
+    return out;
+  }
+
+  Object removeQueueProducerSession(CommandRequest request) {
+    ProducerSessionId session = session(request);
+    state.requireMounted(session.producer());
+    cluster().queueProducers().removeSession(session);
+    return JsonNodeFactory.instance.objectNode();
+  }
+
+  /**
+   * Rows in the input format, read against the queue's schema plus {@code $tablet_index} and {@code
+   * $sequence_number} ({@code TPushQueueProducerCommand} parses them with the queue's {@code
+   * WriteViaQueueProducer} schema); inside {@code transaction_id} or in a transaction of its own,
+   * committed before the answer ({@code ShouldCommitTransaction}).
+   */
+  Object pushQueueProducer(CommandRequest request) {
+    ProducerSessionId session = session(request);
+    state.requireMounted(session.queue());
+    state.requireMounted(session.producer());
+    TableDescription queue = cluster().tableMetadata().describe(session.queue());
+    if (queue.sorted()) {
+      throw CommandError.badRequest("Path " + session.queue() + " does not point to a valid queue");
+    }
+    Map<String, YtType> types = new LinkedHashMap<>();
+    queue.columns().forEach(c -> types.put(c.name(), c.typeV3()));
+    List<Row> rows = request.inputFormat().readRows(request.body(), types);
+    OptionalLong first =
+        request.optionalLong("sequence_number").map(OptionalLong::of).orElse(OptionalLong.empty());
+    ProducerPush push =
+        new ProducerPush(session, request.longValue("epoch"), first, rows, userMeta(request));
+    Optional<String> transaction =
+        request.optional("transaction_id").map(JsonNode::asText).filter(s -> !s.isEmpty());
+    PushResult result;
+    if (transaction.isPresent()) {
+      // The sticky pool checks the proxy; the cluster's transaction takes the buffered push.
+      TransactionId id = state.pool().get(transaction.get(), request.proxyIndex()).id();
+      result = cluster().queueProducers().push(push, id);
+    } else {
+      result = cluster().queueProducers().push(push);
+    }
+    ObjectNode out = JsonNodeFactory.instance.objectNode();
+    out.put("last_sequence_number", result.lastSequenceNumber());
+    out.put("skipped_row_count", result.skippedRowCount());
+    return out;
+  }
+}
