@@ -12,7 +12,10 @@ public enum ProtocolMutant {
   NONE,
   /** Transactional: the consumer is advanced in a transaction of its own, not the batch's. */
   ADVANCE_OUTSIDE_TRANSACTION,
-  /** Every consumer advance omits {@code old_offset}, so nothing fences a stale writer. */
+  /**
+   * Every consumer advance omits {@code old_offset}, so nothing fences a stale writer outside a
+   * batch transaction (inside one, a concurrent advance still fails the commit).
+   */
   OMIT_OLD_OFFSET,
   /** Transactional: "already applied" is treated as "write again" (the rows are committed). */
   REAPPLY_ALREADY_APPLIED,

@@ -20,6 +20,9 @@ public final class FaultSchedule {
     }
   }
 
+  /** The kinds a schedule mixes at random (all but the one drawn on its own). */
+  private static final SimFault[] MIXED = mixed();
+
   private final List<Fault> faults;
 
   public FaultSchedule(List<Fault> faults) {
@@ -48,7 +51,10 @@ public final class FaultSchedule {
 
   /**
    * The schedule for a seed: up to ten faults, kinds mixed, placed over the expected length of a
-   * run of {@code batches} batches. About one seed in eight has no fault at all.
+   * run of {@code batches} batches. About one seed in eight has no fault at all. A {@link
+   * SimFault#STALLED_ADVANCE} is drawn apart from the mix, from a stream of its own, in about one
+   * seed in four of the others: its frequency is its own, and whether a seed stalls leaves the mix
+   * of the other kinds as it is.
    */
   public static FaultSchedule generate(long seed, int batches, SimMode mode) {
     SplittableRandom random = new SplittableRandom(seed ^ 0x5DEECE66DL);
@@ -57,9 +63,8 @@ public final class FaultSchedule {
       return new FaultSchedule(faults);
     }
     int count = 1 + random.nextInt(10);
-    SimFault[] kinds = SimFault.values();
     for (int i = 0; i < count; i++) {
-      SimFault kind = kinds[random.nextInt(kinds.length)];
+      SimFault kind = MIXED[random.nextInt(MIXED.length)];
       if (kind == SimFault.ROW_LIMIT && mode != SimMode.TRANSACTIONAL) {
         kind = SimFault.CRASH_AFTER_STEP;
       }
@@ -74,7 +79,23 @@ public final class FaultSchedule {
           };
       faults.add(new Fault(kind, random.nextInt(span), random.nextInt(16)));
     }
+    SplittableRandom stalls = new SplittableRandom(seed ^ 0x2545F4914F6CDD1DL);
+    if (stalls.nextInt(4) == 0) {
+      // "advance": the live driver's consumer advances, a few per batch.
+      faults.add(
+          new Fault(SimFault.STALLED_ADVANCE, stalls.nextInt(batches * 2), stalls.nextInt(16)));
+    }
     return new FaultSchedule(faults);
+  }
+
+  private static SimFault[] mixed() {
+    List<SimFault> kinds = new ArrayList<>();
+    for (SimFault kind : SimFault.values()) {
+      if (kind != SimFault.STALLED_ADVANCE) {
+        kinds.add(kind);
+      }
+    }
+    return kinds.toArray(new SimFault[0]);
   }
 
   /** Parses the text form; the empty string is the empty schedule. */

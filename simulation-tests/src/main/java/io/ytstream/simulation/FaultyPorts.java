@@ -46,6 +46,16 @@ final class FaultyPorts
   /** What runs when {@link SimFault#INTERLEAVE} fires; null while only one driver is live. */
   private IntConsumer interleave;
 
+  /** What runs when {@link SimFault#STALLED_ADVANCE} fires; null while a zombie runs. */
+  private TakeOver stall;
+
+  /** A new driver taking over while the current one's consumer advance is on the wire. */
+  @FunctionalInterface
+  interface TakeOver {
+    /** Runs the new driver; {@code request} says which advance is held, for the trace. */
+    void run(int arg, String request);
+  }
+
   FaultyPorts(SimCluster cluster, FaultClock faults) {
     this.cluster = cluster;
     this.faults = faults;
@@ -57,6 +67,37 @@ final class FaultyPorts
    */
   void interleaveWith(IntConsumer other) {
     this.interleave = other;
+  }
+
+  /**
+   * Sets what runs, with the fault's arg, when {@link SimFault#STALLED_ADVANCE} fires at a consumer
+   * advance, after the request reached the proxy and before it is applied (null: the live driver's
+   * advances are not counted, as while a zombie runs).
+   */
+  void stallWith(TakeOver takeOver) {
+    this.stall = takeOver;
+  }
+
+  /** A consumer advance is on the wire: the driver may stall here while another takes over. */
+  private void advanceInFlight(
+      String call, PartitionId partition, OptionalLong oldOffset, long newOffset) {
+    TakeOver takeOver = stall;
+    if (takeOver != null) {
+      int arg = faults.tick(SimFault.STALLED_ADVANCE);
+      if (arg >= 0) {
+        stall = null; // the new driver's own advances do not stall
+        takeOver.run(
+            arg,
+            call
+                + "("
+                + partition
+                + ", old_offset "
+                + (oldOffset.isPresent() ? Long.toString(oldOffset.getAsLong()) : "omitted")
+                + ", new_offset "
+                + newOffset
+                + ")");
+      }
+    }
   }
 
   private void call(String what) {
@@ -116,6 +157,7 @@ final class FaultyPorts
   public void advance(
       ConsumerId consumer, PartitionId partition, OptionalLong oldOffset, long newOffset) {
     call("advance_consumer");
+    advanceInFlight("advance_consumer", partition, oldOffset, newOffset);
     ownTransaction(
         () -> cluster.ports().consumerOffsets().advance(consumer, partition, oldOffset, newOffset));
   }
@@ -227,6 +269,7 @@ final class FaultyPorts
     public void advanceConsumer(
         ConsumerId consumer, PartitionId partition, OptionalLong oldOffset, long newOffset) {
       call("advance_consumer in transaction");
+      advanceInFlight("advance_consumer in transaction", partition, oldOffset, newOffset);
       delegate.advanceConsumer(consumer, partition, oldOffset, newOffset);
     }
 

@@ -1,6 +1,7 @@
 package io.ytstream.simulation;
 
 import io.ytstream.application.ProtocolMutant;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -17,9 +18,19 @@ public enum Mutant {
       SimMode.TRANSACTIONAL,
       ProtocolMutant.ADVANCE_OUTSIDE_TRANSACTION,
       Verifier.Invariant.CONSUMER_AHEAD_OF_OUTPUT),
-  /** Every consumer advance omits {@code old_offset}, so nothing fences a stale writer. */
+  /**
+   * Every consumer advance omits {@code old_offset}, so nothing fences a stale writer: a driver's
+   * advance that lands after a newer driver moved the consumer on moves it back. Caught in both
+   * modes that advance the consumer outside a batch transaction. Inside one (transactional) the
+   * mutant changes nothing: the consumer is read in the transaction's snapshot, and a concurrent
+   * advance of the same rows makes the commit fail with a row lock conflict, first committer wins,
+   * whether {@code old_offset} is given or not.
+   */
   OMIT_OLD_OFFSET(
-      SimMode.AT_LEAST_ONCE, ProtocolMutant.OMIT_OLD_OFFSET, Verifier.Invariant.OFFSETS_MONOTONIC),
+      SimMode.AT_LEAST_ONCE,
+      ProtocolMutant.OMIT_OLD_OFFSET,
+      Verifier.Invariant.OFFSETS_MONOTONIC,
+      SimMode.IDEMPOTENT),
   /** Transactional: "already applied" is treated as "write again" (the rows are committed). */
   REAPPLY_ALREADY_APPLIED(
       SimMode.TRANSACTIONAL, ProtocolMutant.REAPPLY_ALREADY_APPLIED, Verifier.Invariant.DUPLICATE),
@@ -36,10 +47,22 @@ public enum Mutant {
   private final ProtocolMutant protocol;
   private final Verifier.Invariant caughtBy;
 
+  /** A second mode the test must catch the mutant in, or null. */
+  private final SimMode alsoCaughtIn;
+
   Mutant(SimMode targetMode, ProtocolMutant protocol, Verifier.Invariant caughtBy) {
+    this(targetMode, protocol, caughtBy, null);
+  }
+
+  Mutant(
+      SimMode targetMode,
+      ProtocolMutant protocol,
+      Verifier.Invariant caughtBy,
+      SimMode alsoCaughtIn) {
     this.targetMode = targetMode;
     this.protocol = protocol;
     this.caughtBy = caughtBy;
+    this.alsoCaughtIn = alsoCaughtIn;
   }
 
   /** The switch inside the shipped use cases ({@link ProtocolMutant#NONE} for the others). */
@@ -52,9 +75,14 @@ public enum Mutant {
     return caughtBy;
   }
 
-  /** The mode in which the mutant's broken step runs (the one the mutant test uses). */
+  /** The mode in which the mutant's broken step runs (the one {@code --mutant all} uses). */
   public SimMode targetMode() {
     return targetMode;
+  }
+
+  /** Every mode in which the mutant test must catch it, the target mode first. */
+  List<SimMode> caughtIn() {
+    return alsoCaughtIn == null ? List.of(targetMode) : List.of(targetMode, alsoCaughtIn);
   }
 
   public String cliName() {

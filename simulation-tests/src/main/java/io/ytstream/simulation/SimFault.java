@@ -36,7 +36,14 @@ public enum SimFault {
    */
   INTERLEAVE("zombie call"),
   /** A queue gets new partitions (it is resharded) while the query runs. */
-  RESHARD("step");
+  RESHARD("step"),
+  /**
+   * The driver stalls with a consumer advance on the wire, after it read the consumer: a new driver
+   * takes over and runs on while the request is held, then the request lands and the old driver
+   * goes on as a zombie (counted over the live driver's consumer advances, one-call or in a batch
+   * transaction, while no zombie runs).
+   */
+  STALLED_ADVANCE("advance");
 
   private final String event;
 
@@ -44,7 +51,10 @@ public enum SimFault {
     this.event = event;
   }
 
-  /** What the fault's occurrence counter counts: step, commit, task, call, zombie call or run. */
+  /**
+   * What the fault's occurrence counter counts: step, commit, task, call, zombie call, advance or
+   * run.
+   */
   public String event() {
     return event;
   }

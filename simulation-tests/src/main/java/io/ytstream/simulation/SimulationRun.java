@@ -32,6 +32,9 @@ final class SimulationRun {
   private static final long RESTART_DELAY_MILLIS = 1_000;
   private static final long EXPIRY_JUMP_MILLIS = 31_000;
 
+  /** How many steps a new driver runs, at least, while an old one's advance is on the wire. */
+  private static final int STALL_STEPS = 20;
+
   /** Steps without consumer progress, past the budget, after which the run ends. */
   private static final int PROGRESS_WINDOW = 400;
 
@@ -75,7 +78,7 @@ final class SimulationRun {
 
     SplittableRandom random = new SplittableRandom(seed);
     Live live = new Live(ctx);
-    int zombieWakes = 0;
+    FaultyPorts.TakeOver takeOver = (arg, request) -> live.stallAndTakeOver(arg, request, verifier);
     long value = 0;
     boolean[] present = new boolean[w.partitions().size()];
     List<Integer> producible = new ArrayList<>();
@@ -132,7 +135,7 @@ final class SimulationRun {
         // and the old one wakes up later and goes on with what it was doing.
         live.zombie = live.driver;
         live.zombie.becomeZombie();
-        zombieWakes = step + 15 + zombieArg * 5;
+        live.zombieWakes = step + 15 + zombieArg * 5;
         live.driver = new Driver(ctx, ++live.ids);
         ctx.trace(
             "fault: d"
@@ -140,10 +143,11 @@ final class SimulationRun {
                 + " takes over; d"
                 + live.zombie.id
                 + " stalls until step "
-                + zombieWakes);
+                + live.zombieWakes);
       }
 
-      boolean zombieTurn = live.zombie != null && step >= zombieWakes && random.nextBoolean();
+      live.step = step;
+      boolean zombieTurn = live.zombie != null && step >= live.zombieWakes && random.nextBoolean();
       Driver.Kind kind;
       if (zombieTurn) {
         // While the zombie waits on a call, the new driver may run a few steps of its own.
@@ -159,6 +163,11 @@ final class SimulationRun {
             });
         kind = live.stepZombie();
         ctx.io.interleaveWith(null);
+      } else if (live.zombie == null) {
+        // The driver may stall with a consumer advance on the wire while a new one takes over.
+        ctx.io.stallWith(takeOver);
+        kind = live.stepDriver();
+        ctx.io.stallWith(null);
       } else {
         kind = live.stepDriver();
       }
@@ -243,6 +252,11 @@ final class SimulationRun {
     int ids;
     int restarts;
 
+    /** The run's step now, and the first step at which the zombie runs again. */
+    int step;
+
+    int zombieWakes;
+
     /** The query failed for good (data loss, or too many restarts). */
     boolean stopped;
 
@@ -251,17 +265,29 @@ final class SimulationRun {
       this.driver = new Driver(ctx, ++ids);
     }
 
-    /** One step of the current driver; a crash or failure starts a new one. */
+    /**
+     * One step of the current driver; a crash or failure starts a new one. A driver that stalled
+     * inside the step ({@link SimFault#STALLED_ADVANCE}) ends it as a zombie, and its crash or
+     * failure ends only the zombie.
+     */
     Driver.Kind stepDriver() {
       Driver actor = driver;
       try {
         actor.step();
       } catch (SimulatedCrash e) {
         ctx.trace("d" + actor.id + " " + e.getMessage());
-        driver = new Driver(ctx, ++ids);
-        ctx.cluster.advanceClock(RESTART_DELAY_MILLIS);
+        if (actor == zombie) {
+          zombie = null;
+        } else {
+          driver = new Driver(ctx, ++ids);
+          ctx.cluster.advanceClock(RESTART_DELAY_MILLIS);
+        }
       } catch (QueryFailure e) {
         ctx.trace("d" + actor.id + " query failed: " + e.getMessage());
+        if (actor == zombie) {
+          zombie = null;
+          return actor.lastKind();
+        }
         ctx.queryFailures++;
         if (e.permanent() || ++restarts > MAX_RESTARTS) {
           stopped = true;
@@ -271,6 +297,38 @@ final class SimulationRun {
         }
       }
       return actor.lastKind();
+    }
+
+    /**
+     * The current driver stalls inside a consumer advance, its request on the wire: a new driver
+     * takes over and runs {@code STALL_STEPS + 4 * arg} steps (no rows arrive and the clock stands
+     * still meanwhile, as in a pause of the old driver alone), then the request lands and the old
+     * driver goes on as a zombie.
+     */
+    void stallAndTakeOver(int arg, String request, Verifier verifier) {
+      Driver stalled = driver;
+      stalled.becomeZombie();
+      zombie = stalled;
+      zombieWakes = step;
+      driver = new Driver(ctx, ++ids);
+      int steps = STALL_STEPS + 4 * arg;
+      ctx.trace(
+          "fault: d"
+              + stalled.id
+              + " stalls with "
+              + request
+              + " on the wire; d"
+              + driver.id
+              + " takes over for "
+              + steps
+              + " steps");
+      for (int i = 0; i < steps && !stopped; i++) {
+        Driver.Kind k = stepDriver();
+        if (k == null || k.mayMoveConsumerOrOutput()) {
+          verifier.afterStep(k == Driver.Kind.SINK_COMMIT);
+        }
+      }
+      ctx.trace("d" + stalled.id + "'s consumer advance lands");
     }
 
     /** One step of the zombie; a crash or failure ends it (its query was superseded). */

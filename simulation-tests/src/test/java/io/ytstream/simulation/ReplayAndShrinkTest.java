@@ -76,7 +76,7 @@ class ReplayAndShrinkTest {
         0,
         Simulate.run(
             new String[] {"--mode", "transactional", "--mutant", "ignore-max-rows-cap"}, sink()));
-    // Not enough seeds for the zombie-driven mutant to show: reported as not caught.
+    // One seed is too few for this mutant (it needs a stalled advance): reported as not caught.
     assertEquals(
         1,
         Simulate.run(
