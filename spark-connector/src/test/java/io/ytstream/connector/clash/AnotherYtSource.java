@@ -1,15 +1,4 @@
 package io.ytstream.connector.clash;
 
-import org.apache.spark.sql.sources.DataSourceRegister;
-
-/**
- * Another connector that registers the short name {@code yt}, as SPYT's jars do: the test puts it
- * on the class path beside ours to show what Spark's lookup does then.
- */
-public final class AnotherYtSource implements DataSourceRegister {
-
-  @Override
-  public String shortName() {
-    return "yt";
-  }
-}
+/** A provider of {@code yt} outside Spark's own packages, as most third-party connectors are. */
+public final class AnotherYtSource extends RefusingYtSource {}
