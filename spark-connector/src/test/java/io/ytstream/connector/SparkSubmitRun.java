@@ -55,6 +55,8 @@ final class SparkSubmitRun {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx768m");
+    // A short-lived JVM: the first JIT tier alone starts Spark sooner on a small machine.
+    command.add("-XX:TieredStopAtLevel=1");
     command.addAll(Arrays.asList(JavaModuleOptions.defaultModuleOptionArray()));
     command.add("-cp");
     command.add(
