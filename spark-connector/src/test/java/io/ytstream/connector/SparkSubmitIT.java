@@ -1,0 +1,178 @@
+package io.ytstream.connector;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ytstream.connector.job.QueueToTableJob;
+import io.ytstream.core.model.ConsumerId;
+import io.ytstream.core.model.QueueId;
+import io.ytstream.core.model.YPath;
+import io.ytstream.emulator.EmulatorOptions;
+import io.ytstream.emulator.YtEmulator;
+import io.ytstream.inmemory.InMemoryCluster;
+import io.ytstream.ports.Row;
+import io.ytstream.ports.TableDescription.Column;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.spytlike.SpytLikeYtSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The one jar as a user runs it: {@code spark-submit --jars spark-connector.jar} on a JVM that
+ * holds a Spark distribution's jars and nothing else, a job that names {@code format("yt")}, and
+ * the emulator (in this JVM, reached over HTTP with a token) as the cluster. The same jar, built
+ * against Spark 4.2, runs on Spark 4.1's jars unchanged.
+ */
+class SparkSubmitIT {
+
+  private static final String TOKEN = "spark-submit-token";
+  private static final List<Column> COLUMNS =
+      List.of(
+          new Column("id", "int64", false, false), new Column("payload", "string", false, false));
+
+  private static YtEmulator emulator;
+  private static Path work;
+  private static Path jobJar;
+
+  @BeforeAll
+  static void start() throws Exception {
+    emulator = YtEmulator.start(EmulatorOptions.defaults().withToken(TOKEN));
+    work = Path.of(System.getProperty("work.dir", "target/spark-submit"));
+    Files.createDirectories(work);
+    jobJar = JobJars.job(work);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (emulator != null) {
+      emulator.close();
+    }
+  }
+
+  @Test
+  void theJarRunsOnSparkCurrentJars() throws Exception {
+    SparkDistribution spark = SparkDistribution.fromBuild("current");
+    runQueueToTable(spark, "current", "yt", List.of());
+  }
+
+  @Test
+  void theSameJarRunsOnSparkPreviousJars() throws Exception {
+    SparkDistribution spark = SparkDistribution.fromBuild("previous");
+    assertTrue(spark.version().startsWith("4.1."), spark.version());
+    runQueueToTable(spark, "previous", "yt", List.of());
+  }
+
+  /**
+   * Another jar registers {@code yt} from a package under {@code org.apache.spark}, as SPYT's do:
+   * Spark gives the short name to it (with a warning), and the full class name of our provider
+   * still reads and writes with ours. {@link SourceLookupTest} has the other cases.
+   */
+  @Test
+  void besideASpytLikeSourceTheClassNameWorks() throws Exception {
+    SparkDistribution spark = SparkDistribution.fromBuild("current");
+    SparkSubmitRun.Result result =
+        runQueueToTable(
+            spark,
+            "clash",
+            "io.ytstream.spark.YtDataSource",
+            List.of(JobJars.registering(SpytLikeYtSource.class, work)));
+    assertEquals(
+        SpytLikeYtSource.class.getName() + " was chosen for format(\"yt\")",
+        result.job("short name").orElseThrow());
+    assertTrue(
+        result.output().contains("Multiple sources found for yt")
+            && result.output().contains("defaulting to the internal datasource"),
+        "Spark warns that it chose: " + result.output());
+  }
+
+  /** Sets up a queue of 50 rows in 2 partitions, submits the job and checks what it wrote. */
+  private static SparkSubmitRun.Result runQueueToTable(
+      SparkDistribution spark, String name, String format, List<Path> moreJars) throws Exception {
+    InMemoryCluster cluster = emulator.cluster();
+    String root = "//home/" + name;
+    YPath queue = YPath.of(root + "/queue");
+    YPath consumer = YPath.of(root + "/consumer");
+    YPath output = YPath.of(root + "/output");
+    cluster.createOrderedTable(queue, COLUMNS, 2);
+    cluster.createConsumer(consumer);
+    cluster.registerConsumer(queue, consumer, true);
+    cluster.createOrderedTable(output, COLUMNS, 2);
+    List<Long> expected = new ArrayList<>();
+    for (int tablet = 0; tablet < 2; tablet++) {
+      List<Row> rows = new ArrayList<>();
+      for (long id = tablet * 100L; id < tablet * 100L + 25; id++) {
+        rows.add(Row.of("$tablet_index", (long) tablet, "id", id, "payload", "p" + id));
+        expected.add(id);
+      }
+      cluster.outputTables().append(queue, rows);
+    }
+
+    Path connector = connectorJar();
+    List<Path> jars = new ArrayList<>(List.of(connector));
+    jars.addAll(moreJars);
+    long started = System.nanoTime();
+    SparkSubmitRun.Result result =
+        SparkSubmitRun.submit(
+            spark,
+            Map.of(
+                "spark.hadoop.yt.proxy",
+                emulator.url(),
+                "spark.hadoop.yt.token",
+                TOKEN,
+                "spark.ui.enabled",
+                "false",
+                "spark.local.dir",
+                work.resolve("local").toString()),
+            jars,
+            QueueToTableJob.class.getName(),
+            jobJar,
+            List.of(
+                format,
+                queue.toString(),
+                consumer.toString(),
+                output.toString(),
+                "yt://" + root.substring(1) + "/checkpoint"),
+            work.resolve(name + ".log"),
+            Duration.ofMinutes(3));
+    System.out.printf(
+        "spark-submit on Spark %s (%s): exit %d in %.1f s%n",
+        spark.version(), name, result.exitCode(), (System.nanoTime() - started) / 1e9);
+
+    assertEquals(0, result.exitCode(), "spark-submit failed; its output: " + result.output());
+    assertEquals(spark.version(), result.job("spark.version").orElseThrow());
+    assertEquals(
+        connector.toUri().toString(),
+        Path.of(java.net.URI.create(result.job("provider from").orElseThrow())).toUri().toString(),
+        "the yt provider came from the one jar");
+    assertEquals("50", result.job("input rows").orElseThrow());
+    List<Long> written = new ArrayList<>();
+    for (Row row : cluster.outputTables().readAll(output)) {
+      written.add((Long) row.get("id"));
+    }
+    written.sort(Long::compare);
+    assertEquals(expected, written, "every queue row once in the output table");
+    assertEquals(
+        50,
+        cluster
+            .consumerOffsets()
+            .read(new ConsumerId(cluster.name(), consumer), new QueueId(cluster.name(), queue))
+            .total(),
+        "the consumer moved to the end");
+    assertTrue(cluster.exists(YPath.of(root + "/checkpoint/commits/0")), "checkpoint in Cypress");
+    assertFalse(result.output().contains(TOKEN), "the token is not in spark-submit's output");
+    return result;
+  }
+
+  private static Path connectorJar() {
+    Path jar = Path.of(System.getProperty("connector.jar", "missing"));
+    assertTrue(Files.isRegularFile(jar), "package builds the connector jar: " + jar);
+    return jar;
+  }
+}
