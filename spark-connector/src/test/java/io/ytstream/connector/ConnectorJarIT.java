@@ -66,7 +66,7 @@ class ConnectorJarIT {
           List.of("io.ytstream.spark.YtDataSource"),
           service(jar, "org.apache.spark.sql.sources.DataSourceRegister"));
       assertEquals(
-          List.of("io.ytstream.spark.YtFileSystem"),
+          List.of("io.ytstream.spark.checkpoint.YtFileSystem"),
           service(jar, "org.apache.hadoop.fs.FileSystem"));
       assertEquals(
           List.of("io.ytstream.ytsaurus.YtsaurusConnector"),

@@ -1,8 +1,5 @@
 package io.ytstream.benchmarks.latency;
 
-import io.ytstream.spark.writers.YtAppendForeachWriter;
-import io.ytstream.spark.writers.YtExactlyOnceForeachWriter;
-
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.from_json;
 
@@ -10,8 +7,8 @@ import io.ytstream.benchmarks.spark.KafkaBroker;
 import io.ytstream.core.model.YPath;
 import io.ytstream.emulator.EmulatorOptions;
 import io.ytstream.emulator.YtEmulator;
-
-
+import io.ytstream.spark.writers.YtAppendForeachWriter;
+import io.ytstream.spark.writers.YtExactlyOnceForeachWriter;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
