@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -38,10 +40,19 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * InterruptedIOException} or {@code ClosedByInterruptException}, possibly inside {@code
  * UncheckedIOException} or {@code ExecutionException}); anything else, such as a transport error
  * wrapping the interrupt, leaves the query failed.
+ *
+ * <p>Every mode restarts on one checkpoint: each run starts from where the stopped one left its
+ * checkpoint, so a stop that damages the checkpoint fails the next start. After the stops a last
+ * run reads everything produced, and the output must hold every row exactly once (transactional,
+ * idempotent, the exactly-once writer) or at least once (at-least-once, the append writer).
  */
 class CleanStopTest {
 
   private static final int STOPS = 6;
+
+  /** Real-time runs stop after one batch, so they are cheap enough to restart more often. */
+  private static final int REAL_TIME_STOPS =
+      Integer.getInteger("ytstream.cleanStop.realTimeRuns", 12);
 
   @RegisterExtension
   final YtEmulatorExtension yt = new YtEmulatorExtension(EmulatorOptions.defaults());
@@ -104,7 +115,8 @@ class CleanStopTest {
       spark.conf().set(YtSettings.TRANSACTIONAL, "true");
     }
     boolean realTime = mode == Mode.REAL_TIME_APPEND || mode == Mode.REAL_TIME_EXACTLY_ONCE;
-    String ckptDir = "//ckpt/stop-" + mode;
+    String ckpt = "//ckpt/stop-" + mode;
+    int stops = realTime ? REAL_TIME_STOPS : STOPS;
     if (realTime) {
       RealTimeTests.shortBatches(spark);
     }
@@ -116,9 +128,11 @@ class CleanStopTest {
         new Thread(
             () -> {
               while (producing.get()) {
+                // About 2,000 rows a second per tablet: requests are always under way, and the
+                // last run reads what the stopped runs left within a few seconds.
                 for (int tablet = 0; tablet < 2; tablet++) {
-                  c.produce("//q", tablet, next[tablet], next[tablet] + 200);
-                  next[tablet] += 200;
+                  c.produce("//q", tablet, next[tablet], next[tablet] + 20);
+                  next[tablet] += 20;
                 }
                 try {
                   Thread.sleep(10);
@@ -131,13 +145,8 @@ class CleanStopTest {
     producer.setDaemon(true);
     producer.start();
     try {
-      for (int run = 0; run < STOPS; run++) {
-        // Micro-batch runs restart from the stopped run's checkpoint. A real-time run gets a
-        // checkpoint of its own: a restart after a real-time stop can, rarely (about 1 in 60),
-        // find commits/ without offsets/ and refuse to start, a separate defect that would make
-        // this test about restarts rather than stops.
-        String runCkpt = realTime ? ckptDir + "-" + run : ckptDir;
-        StreamingQuery q = start(mode, "yt:/" + runCkpt);
+      for (int run = 0; run < stops; run++) {
+        StreamingQuery q = start(mode, "yt:/" + ckpt);
         int before = c.rows("//out").size();
         // Stopped once the run writes (its requests are under way), after a seeded pause. A
         // real-time batch makes its driver requests at its end (the checkpoint's offsets/N and
@@ -147,10 +156,10 @@ class CleanStopTest {
             () -> c.rows("//out").size() > before || !q.isActive(),
             () -> "no rows written; " + q.status());
         if (realTime) {
-          long logged = c.newest(runCkpt + "/offsets");
+          long logged = c.newest(ckpt + "/offsets");
           Await.until(
               Duration.ofSeconds(60),
-              () -> c.newest(runCkpt + "/offsets") > logged || !q.isActive(),
+              () -> c.newest(ckpt + "/offsets") > logged || !q.isActive(),
               () -> "no batch ended; " + q.status());
         }
         long pause = random.nextInt(realTime ? 40 : 400);
@@ -159,25 +168,74 @@ class CleanStopTest {
         String outcome = q.exception().isEmpty() ? "clean" : rootCause(q.exception().get());
         history.add(String.format(Locale.ROOT, "stop %d after %d ms: %s", run, pause, outcome));
         if (q.exception().isDefined()) {
-          failures.add(stackTrace(q.exception().get()) + "\ncheckpoint: " + listing(c, runCkpt));
+          failures.add(stackTrace(q.exception().get()) + "\ncheckpoint: " + listing(c, ckpt));
         }
       }
     } finally {
       producing.set(false);
       producer.join();
     }
+    List<Long> produced = new ArrayList<>();
+    for (long id = 0; id < next[0]; id++) {
+      produced.add(id);
+    }
+    for (long id = 1_000_000; id < next[1]; id++) {
+      produced.add(id);
+    }
+    String delivery = failures.isEmpty() ? deliveredOnce(c, mode, ckpt, produced) : "not checked";
     System.err.printf(
         Locale.ROOT,
-        "clean stop %s: %d of %d stops failed, %.1f s%n%s%n",
+        "clean stop %s: %d of %d stops failed, %.1f s, delivery: %s%n%s%n",
         mode,
         failures.size(),
-        STOPS,
+        stops,
         (System.nanoTime() - started) / 1e9,
+        delivery,
         String.join("\n", history));
     assertEquals(
         List.of(),
         failures,
         mode + ": every stopped query ends with no exception; " + String.join("; ", history));
+    assertEquals("ok", delivery, mode + ": what the runs delivered");
+  }
+
+  /**
+   * Runs the query once more on the same checkpoint until every produced row is in the output, then
+   * stops it and checks what the mode promises: "ok", or what is wrong.
+   */
+  private String deliveredOnce(EmulatorCluster c, Mode mode, String ckpt, List<Long> produced)
+      throws Exception {
+    Set<Long> expected = new TreeSet<>(produced);
+    StreamingQuery q = start(mode, "yt:/" + ckpt);
+    try {
+      Await.until(
+          Duration.ofSeconds(120),
+          () ->
+              (c.rows("//out").size() >= expected.size()
+                      && new TreeSet<>(c.ids("//out")).containsAll(expected))
+                  || !q.isActive(),
+          () -> "the last run did not read every produced row; " + q.status());
+    } finally {
+      q.stop();
+    }
+    if (q.exception().isDefined()) {
+      return "the last run failed: " + stackTrace(q.exception().get()) + listing(c, ckpt);
+    }
+    List<Long> ids = c.ids("//out");
+    Set<Long> distinct = new TreeSet<>(ids);
+    if (!distinct.containsAll(expected)) {
+      Set<Long> lost = new TreeSet<>(expected);
+      lost.removeAll(distinct);
+      return lost.size() + " rows lost, first " + lost.iterator().next();
+    }
+    if (!expected.containsAll(distinct)) {
+      return "rows that were never produced";
+    }
+    boolean exactlyOnce = mode != Mode.AT_LEAST_ONCE && mode != Mode.REAL_TIME_APPEND;
+    if (exactlyOnce && ids.size() != distinct.size()) {
+      return (ids.size() - distinct.size()) + " duplicate rows of " + ids.size();
+    }
+    return "ok";
   }
 
   private StreamingQuery start(Mode mode, String ckpt) throws Exception {

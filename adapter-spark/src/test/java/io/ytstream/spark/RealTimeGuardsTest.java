@@ -1,8 +1,10 @@
 package io.ytstream.spark;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ytstream.spark.config.YtSettings;
 import io.ytstream.spark.realtime.RealTimeQueries;
 import java.time.Duration;
 import org.apache.spark.sql.Dataset;
@@ -18,7 +20,7 @@ import org.junit.jupiter.api.Test;
 /**
  * What Real-time Mode refuses: more queue partitions than task slots (also summed over a union),
  * and the yt sink (with the alternatives in the message); with Spark's allowlist off the yt sink
- * runs and rows show up at batch boundaries.
+ * runs and rows show up at batch boundaries, except in transactional mode, which is refused.
  */
 class RealTimeGuardsTest {
 
@@ -32,6 +34,7 @@ class RealTimeGuardsTest {
   @AfterEach
   void reset() {
     RealTimeTests.reset(spark);
+    spark.conf().unset(YtSettings.TRANSACTIONAL);
   }
 
   @Test
@@ -112,6 +115,28 @@ class RealTimeGuardsTest {
         q.stop();
       }
     }
+  }
+
+  @Test
+  void theTransactionalYtSinkIsRefusedBeforeItsFirstBatchNamingTheFix() throws Exception {
+    TestCluster c = TestCluster.create(spark, "rt-sink-tx");
+    c.queue("//q", 1).consumer("//c", "//q").orderedTable("//out", 1);
+    spark.conf().set(RealTimeQueries.ALLOWLIST_CHECK, "false");
+    spark.conf().set(YtSettings.TRANSACTIONAL, "true");
+    c.produce("//q", 0, 0, 4);
+    StreamingQuery q = startYtSink("yt:///ckpt/rt-sink-tx");
+    StreamingQueryException e =
+        assertThrows(
+            StreamingQueryException.class,
+            () -> q.awaitTermination(Duration.ofSeconds(60).toMillis()));
+    String m = e.getMessage();
+    assertTrue(
+        m.contains("spark.yt.streaming.transactional=true cannot run in Real-time Mode")
+            && m.contains("YtExactlyOnceForeachWriter")
+            && m.contains("//out"),
+        m);
+    assertEquals(0, c.rows("//out").size(), "refused before a row was written");
+    assertEquals(0, c.consumerTotal("//c", "//q"), "and before the consumer moved");
   }
 
   private StreamingQuery startYtSink(String ckpt) throws Exception {

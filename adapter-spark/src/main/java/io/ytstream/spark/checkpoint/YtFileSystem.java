@@ -19,6 +19,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -49,6 +54,18 @@ public class YtFileSystem extends FileSystem {
   static {
     Configuration.addDefaultResource("ytstream-yt-filesystem.xml");
   }
+
+  /**
+   * The threads that run checkpoint changes for {@link #settled}: shared by every instance (Spark
+   * makes one per log and never closes it), daemons, gone after a minute idle.
+   */
+  private static final ExecutorService CHANGES =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "ytstream-checkpoint-change");
+            t.setDaemon(true);
+            return t;
+          });
 
   private URI uri;
   private Path workingDir;
@@ -168,9 +185,14 @@ public class YtFileSystem extends FileSystem {
             }
             closed = true;
             try {
-              store.writeFile(p, toByteArray(), overwrite);
+              byte[] bytes = toByteArray();
+              settled(() -> store.writeFile(p, bytes, overwrite));
             } catch (YtException e) {
+              removeLeftoverTempFile(p);
               throw translate(e, f);
+            } catch (RuntimeException e) {
+              removeLeftoverTempFile(p);
+              throw e;
             }
           }
         },
@@ -191,14 +213,41 @@ public class YtFileSystem extends FileSystem {
     // missing and with 501 when the target exists, which is exactly when Hadoop's rename answers
     // false; asking first would only add round trips and a race.
     try {
-      store.rename(from, to);
+      settled(() -> store.rename(from, to));
       forgetDirectoriesUnder(from);
       return true;
     } catch (YtException e) {
       if (e.hasCode(YtErrorCode.ALREADY_EXISTS) || e.hasCode(YtErrorCode.RESOLVE_ERROR)) {
         return false;
       }
+      // Refused otherwise: the source may still be there, a temporary file nobody will publish.
+      removeLeftoverTempFile(from);
       throw translate(e, src);
+    } catch (RuntimeException e) {
+      // Interrupted or lost: as above (if the move landed, there is nothing left to remove).
+      removeLeftoverTempFile(from);
+      throw e;
+    }
+  }
+
+  /**
+   * Removes what a write or rename that failed may have left at {@code p}. A failed write of a
+   * checkpoint log entry leaves its temporary file behind (Spark's {@code cancel()} does nothing
+   * after a failed {@code close()}). Left behind, the file makes Spark refuse the restart of a
+   * query whose offset log is empty ({@code verifyNewCheckpointDirectory} counts every file in
+   * {@code offsets/} and {@code commits/}), which Real-time Mode reaches whenever a query stops
+   * before its first {@code commits/0}: it drops the {@code offsets/0} without it. Best effort: a
+   * failure here is ignored. Only Spark's temporary files (their names are unique to one write) are
+   * removed; any other file may be someone else's.
+   */
+  private void removeLeftoverTempFile(YPath p) {
+    if (!isSparkTempFile(p)) {
+      return;
+    }
+    try {
+      settled(() -> store.delete(p, false));
+    } catch (RuntimeException e) {
+      // The write's own failure is what the caller reports.
     }
   }
 
@@ -207,10 +256,18 @@ public class YtFileSystem extends FileSystem {
     YPath p = toYPath(absolute(f));
     forgetDirectoriesUnder(p);
     try {
-      return store.delete(p, recursive);
+      return settled(() -> store.delete(p, recursive));
     } catch (YtException e) {
       throw translate(e, f);
     }
+  }
+
+  /**
+   * Spark's temporary name for a file it publishes by rename: {@code .<name>.<uuid>[.TID<n>].tmp}.
+   */
+  static boolean isSparkTempFile(YPath p) {
+    String name = p.value().substring(p.value().lastIndexOf('/') + 1);
+    return name.startsWith(".") && name.endsWith(".tmp");
   }
 
   @Override
@@ -258,7 +315,7 @@ public class YtFileSystem extends FileSystem {
       return true;
     }
     try {
-      store.createDirectories(p);
+      settled(() -> store.createDirectories(p));
       rememberDirectory(p);
       return true;
     } catch (YtException e) {
@@ -295,6 +352,51 @@ public class YtFileSystem extends FileSystem {
   private void forgetDirectoriesUnder(YPath node) {
     String prefix = node.value() + "/";
     knownDirectories.removeIf(d -> d.equals(node) || d.value().startsWith(prefix));
+  }
+
+  /**
+   * Runs a change to the checkpoint to its end, also when the calling thread is interrupted (a
+   * stopping query interrupts its driver thread wherever it is), and keeps the interrupt for the
+   * caller's next wait. Abandoned, a request may still reach the cluster after the caller gave up:
+   * a {@code move} publishing {@code commits/N} that lands after the next run read the logs, and
+   * Real-time Mode drops that run's {@code offsets/N} as uncommitted, leaves {@code commits/N}
+   * without {@code offsets/N}, which Spark cannot restart from. Settled, every change has happened
+   * or not before the caller goes on, as Spark's checkpoint logs assume. Reads need no such care.
+   */
+  private static <T> T settled(Supplier<T> change) {
+    Future<T> running = CHANGES.submit(change::get);
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          return running.get();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (ExecutionException e) {
+          Throwable cause = e.getCause();
+          if (cause instanceof RuntimeException r) {
+            throw r;
+          }
+          if (cause instanceof Error err) {
+            throw err;
+          }
+          throw new IllegalStateException(cause);
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private static void settled(Runnable change) {
+    var unused =
+        settled(
+            () -> {
+              change.run();
+              return true;
+            });
   }
 
   private Optional<NodeStatus> status(YPath p) throws IOException {

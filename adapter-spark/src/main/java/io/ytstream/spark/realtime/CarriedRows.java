@@ -1,9 +1,9 @@
 package io.ytstream.spark.realtime;
 
+import io.ytstream.application.ReadRealTimePartition;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.ports.QueueRow;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -15,13 +15,12 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Rows are kept per read (one query run's source: a restarted query never sees its predecessor's
  * rows) and partition, only the last task's, at most one pull of them, and for {@link #KEEP_MS}. An
- * entry is used once and only by a task that starts exactly where the rows begin; a task on another
- * executor, a retry from another index or a late start pulls as before. A queue's rows never change
- * at an index, so a carried row is the row a pull would return, unless it has been trimmed since:
- * then it is still delivered (it was read before the trim), not reported as lost. Rows older than
- * {@link #KEEP_MS} are dropped whenever a task keeps or takes rows, and a stopping query drops its
- * own in the driver's JVM ({@link #forget}): an executor that never runs another real-time task
- * holds at most one pull per partition of its last query.
+ * entry is taken once; whether its rows serve the task that takes it (only when they begin at its
+ * start) is {@link ReadRealTimePartition}'s rule, so a task on another executor, a retry from
+ * another index or a late start pulls as before. Rows older than {@link #KEEP_MS} are dropped
+ * whenever a task keeps or takes rows, and a stopping query drops its own in the driver's JVM
+ * ({@link #forget}): an executor that never runs another real-time task holds at most one pull per
+ * partition of its last query.
  */
 public final class CarriedRows {
 
@@ -30,34 +29,29 @@ public final class CarriedRows {
 
   private record Key(String readId, PartitionId partition) {}
 
-  private record Kept(long start, List<QueueRow> rows, long atMs) {}
+  private record Kept(List<QueueRow> rows, long atMs) {}
 
   private static final ConcurrentHashMap<Key, Kept> KEPT = new ConcurrentHashMap<>();
 
   private CarriedRows() {}
 
-  /**
-   * Keeps {@code rows} (contiguous, the first at {@code start}) for the next task of this read and
-   * partition, replacing what an earlier task kept.
-   */
-  static void keep(
-      String readId, PartitionId partition, long start, List<QueueRow> rows, long nowMs) {
+  /** Keeps {@code rows} for the next task of this read and partition, replacing earlier ones. */
+  static void keep(String readId, PartitionId partition, List<QueueRow> rows, long nowMs) {
     dropOlderThan(nowMs - KEEP_MS);
-    if (rows.isEmpty() || rows.get(0).rowIndex() != start) {
+    if (rows.isEmpty()) {
       KEPT.remove(new Key(readId, partition));
       return;
     }
-    KEPT.put(new Key(readId, partition), new Kept(start, List.copyOf(rows), nowMs));
+    KEPT.put(new Key(readId, partition), new Kept(List.copyOf(rows), nowMs));
   }
 
-  /** The rows kept for a task of this read and partition starting at {@code start}, once. */
-  static Optional<List<QueueRow>> take(
-      String readId, PartitionId partition, long start, long nowMs) {
+  /** The rows kept for the next task of this read and partition (once), or none. */
+  static List<QueueRow> take(String readId, PartitionId partition, long nowMs) {
     Kept kept = KEPT.remove(new Key(readId, partition));
-    if (kept == null || kept.start() != start || nowMs - kept.atMs() >= KEEP_MS) {
-      return Optional.empty();
+    if (kept == null || nowMs - kept.atMs() >= KEEP_MS) {
+      return List.of();
     }
-    return Optional.of(kept.rows());
+    return kept.rows();
   }
 
   /** Drops what this read's tasks left in this JVM: its query stopped. */

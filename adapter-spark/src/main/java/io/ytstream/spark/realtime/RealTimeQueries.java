@@ -8,11 +8,14 @@ import org.slf4j.LoggerFactory;
  * sink in that mode at {@code start()} (STREAMING_REAL_TIME_MODE.OPERATOR_OR_SINK_NOT_IN_ALLOWLIST,
  * before any ytstream code knows the trigger); only with {@value #ALLOWLIST_CHECK}{@code =false}
  * does the sink get planned, and then it warns that its rows become visible at batch boundaries and
- * names the writers to use instead.
+ * names the writers to use instead, or, in transactional mode, fails the query before its first
+ * batch.
  *
  * <p>Spark calls the source's {@code prepareForRealTimeMode} and later plans the sink on the same
  * thread, the query's own stream execution thread (a new thread for every query run), so a mark on
- * that thread reaches the sink. It only shapes a log message; nothing about data depends on it.
+ * that thread reaches the sink: Spark hands the sink no other sign of the trigger. Only a {@code
+ * yt} source marks the thread; a real-time query that reads another source into a transactional
+ * {@code yt} sink is not refused here and fails at its first commit instead.
  */
 public final class RealTimeQueries {
 
@@ -28,11 +31,37 @@ public final class RealTimeQueries {
     REAL_TIME.set(true);
   }
 
-  /** Warns when the yt sink is planned for a real-time query (Spark's allowlist check is off). */
-  public static void warnIfRealTime(String output) {
-    if (REAL_TIME.get()) {
-      LOG.warn(sinkMessage(output));
+  /**
+   * When the yt sink is planned for a real-time query (Spark's allowlist check is off): refuses the
+   * transactional sink, warns about the others.
+   *
+   * <p>The transactional commit needs the batch's ranges, and Real-time Mode knows them only after
+   * the sink committed: Spark merges the tasks' end offsets ({@code mergeOffsets}) and writes
+   * {@code offsets/N} in {@code markMicroBatchEnd}, after {@code StreamingWrite.commit}. So the
+   * query fails here, before its first batch writes a row, instead of at its first commit.
+   *
+   * @throws IllegalArgumentException for a transactional sink in a real-time query
+   */
+  public static void checkSink(String output, boolean transactional) {
+    if (!REAL_TIME.get()) {
+      return;
     }
+    if (transactional) {
+      throw new IllegalArgumentException(transactionalSinkMessage(output));
+    }
+    LOG.warn(sinkMessage(output));
+  }
+
+  static String transactionalSinkMessage(String output) {
+    return "writeStream.format(\"yt\") (output "
+        + output
+        + ") with spark.yt.streaming.transactional=true cannot run in Real-time Mode: the batch"
+        + " transaction commits on the driver before Spark knows where the batch's tasks stopped"
+        + " (Real-time Mode writes the batch's offsets after the sink's commit), so the commit"
+        + " has no ranges to advance the consumer by. For exactly once in Real-time Mode use"
+        + " writeStream.foreach(YtExactlyOnceForeachWriter.builder().path(..).build()) with"
+        + " include_service_columns=true; or set spark.yt.streaming.transactional=false, or use"
+        + " a micro-batch trigger with the transactional sink";
   }
 
   static String sinkMessage(String output) {

@@ -1,16 +1,15 @@
 package io.ytstream.spark.realtime;
 
+import io.ytstream.application.ReadRealTimePartition;
 import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.PartitionId;
-import io.ytstream.core.plan.DataLoss;
-import io.ytstream.core.plan.DataLossException;
+import io.ytstream.core.plan.DataLossPolicy;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.spi.YtCluster;
 import io.ytstream.spark.config.UserInputErrors;
 import io.ytstream.spark.types.ArrivalTime;
 import io.ytstream.spark.types.QueueRowConverter;
 import java.io.InterruptedIOException;
-import java.util.ArrayDeque;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.function.LongSupplier;
@@ -21,12 +20,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One real-time task: reads its queue partition continuously from the batch's start offset until
- * Spark's deadline, in pulls of at most {@link #PULL_ROWS} rows (the only rows it holds), waiting
- * with {@link IdleWait} when the partition has nothing new. Row indexes are checked as in the
- * micro-batch reader: a gap at the start of a pull is trimmed data (data loss), any other gap an
- * error. Rows pulled but not handed out before the deadline are left in {@link CarriedRows} for the
- * next batch's task of the same partition.
+ * One real-time task: Spark's calls turned into {@link ReadRealTimePartition}, which reads the
+ * queue partition from the batch's start in pulls of at most {@link #PULL_ROWS} rows and decides
+ * what they mean (contiguity, trimmed rows, rows a predecessor left). This class keeps Spark's
+ * deadline, waits with {@link IdleWait} when the partition has nothing new, converts rows, and
+ * leaves the rows it pulled but could not hand out before the deadline in {@link CarriedRows} for
+ * the next batch's task of the same partition.
  *
  * <p>Both Spark signatures of {@code nextWithTimeout} are here, neither with {@code @Override}, so
  * one jar runs on Spark 4.1.x ({@code nextWithTimeout(Long timeoutMs)}) and 4.2.x ({@code
@@ -40,15 +39,12 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
 
   private final YtCluster cluster;
   private final String readId;
-  private final ConsumerId consumer;
   private final PartitionId partition;
   private final QueueRowConverter converter;
-  private final boolean failOnDataLoss;
   private final LongSupplier clockMs;
   private final IdleWait idle = new IdleWait();
-  private final ArrayDeque<QueueRow> buffer = new ArrayDeque<>();
+  private final ReadRealTimePartition read;
 
-  private long next;
   private InternalRow current;
 
   YtRealTimeReader(
@@ -62,22 +58,30 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
       LongSupplier clockMs) {
     this.cluster = cluster;
     this.readId = readId;
-    this.consumer = consumer;
     this.partition = partition;
-    this.next = start;
     this.converter = converter;
-    this.failOnDataLoss = failOnDataLoss;
     this.clockMs = clockMs;
-    CarriedRows.take(readId, partition, start, clockMs.getAsLong())
-        .ifPresent(
-            rows -> {
-              LOG.debug(
-                  "{} starts at {} with {} rows its predecessor pulled",
-                  partition,
-                  start,
-                  rows.size());
-              buffer.addAll(rows);
-            });
+    List<QueueRow> carried = CarriedRows.take(readId, partition, clockMs.getAsLong());
+    this.read =
+        new ReadRealTimePartition(
+            (c, p, offset, maxRows) -> {
+              try {
+                return cluster.queueReader().pull(c, p, offset, maxRows);
+              } catch (RuntimeException e) {
+                throw UserInputErrors.pullFailed(p.queue().path(), c.path(), e);
+              }
+            },
+            consumer,
+            partition,
+            start,
+            carried,
+            PULL_ROWS,
+            failOnDataLoss ? DataLossPolicy.FAIL : DataLossPolicy.SKIP_AND_REPORT,
+            loss -> LOG.warn("skipping trimmed rows (fail_on_data_loss=false): {}", loss));
+    if (read.hasBuffered()) {
+      LOG.debug(
+          "{} starts at {} with {} rows its predecessor pulled", partition, start, carried.size());
+    }
   }
 
   /** Spark 4.1.x: wait at most {@code timeoutMs} from now. */
@@ -101,10 +105,10 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
    */
   @Override
   public boolean next() {
-    if (buffer.isEmpty()) {
-      pull();
+    if (!read.hasBuffered()) {
+      read.pull();
     }
-    QueueRow row = buffer.poll();
+    QueueRow row = read.poll();
     if (row == null) {
       return false;
     }
@@ -114,7 +118,7 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
 
   private RecordStatus nextUntil(long deadlineMs) throws InterruptedIOException {
     while (true) {
-      QueueRow row = buffer.poll();
+      QueueRow row = read.poll();
       if (row != null) {
         return emit(row);
       }
@@ -122,7 +126,7 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
       if (now >= deadlineMs) {
         return RecordStatus.newStatusWithoutArrivalTime(false);
       }
-      if (pull() > 0) {
+      if (read.pull() > 0) {
         idle.reset();
         continue;
       }
@@ -134,16 +138,6 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
   }
 
   private RecordStatus emit(QueueRow row) {
-    if (row.rowIndex() != next) {
-      throw new IllegalStateException(
-          "rows of "
-              + partition
-              + " are not contiguous: expected $row_index "
-              + next
-              + ", got "
-              + row.rowIndex());
-    }
-    next++;
     current = converter.convert(partition, row);
     OptionalLong arrival = ArrivalTime.millis(row.timestamp(), clockMs.getAsLong());
     return arrival.isPresent()
@@ -151,33 +145,9 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
         : RecordStatus.newStatusWithoutArrivalTime(true);
   }
 
-  /** Pulls the next chunk into the buffer; returns how many rows came. */
-  private int pull() {
-    List<QueueRow> rows;
-    try {
-      rows = cluster.queueReader().pull(consumer, partition, next, PULL_ROWS);
-    } catch (RuntimeException e) {
-      throw UserInputErrors.pullFailed(partition.queue().path(), consumer.path(), e);
-    }
-    if (rows.isEmpty()) {
-      return 0;
-    }
-    long first = rows.get(0).rowIndex();
-    if (first > next) {
-      DataLoss loss = new DataLoss(partition, next, first);
-      if (failOnDataLoss) {
-        throw new DataLossException(List.of(loss));
-      }
-      LOG.warn("skipping trimmed rows (fail_on_data_loss=false): {}", loss);
-      next = first;
-    }
-    buffer.addAll(rows);
-    return rows.size();
-  }
-
   @Override
   public PartitionOffset getOffset() {
-    return new YtPartitionOffset(partition, next);
+    return new YtPartitionOffset(partition, read.next());
   }
 
   @Override
@@ -187,7 +157,7 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
 
   @Override
   public void close() {
-    CarriedRows.keep(readId, partition, next, List.copyOf(buffer), clockMs.getAsLong());
+    CarriedRows.keep(readId, partition, read.unread(), clockMs.getAsLong());
     cluster.close();
   }
 }

@@ -77,7 +77,7 @@ public final class YtWriteBuilder implements SupportsTruncate, SupportsStreaming
       @Override
       public StreamingWrite toStreaming() {
         SparkSession spark = SparkSession.active();
-        RealTimeQueries.warnIfRealTime(spec.path().value());
+        RealTimeQueries.checkSink(spec.path().value(), settings.transactional());
         Configuration conf = HadoopConfs.forSession(spark);
         Path checkpoint = settings.transactional() ? checkpointRoot() : null;
         BatchWriteJobListener writeJobs =

@@ -2,6 +2,8 @@ package io.ytstream.spark.source;
 
 import io.ytstream.application.AdvanceConsumer;
 import io.ytstream.application.PlanMicroBatch;
+import io.ytstream.application.RealTimeBatchBoundary;
+import io.ytstream.application.ResumeOrStartQuery;
 import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.StreamOffsets;
@@ -52,14 +54,14 @@ import org.slf4j.LoggerFactory;
  * restart), so that is a safe point to bring the consumer level, even when the queue is idle and no
  * new batch runs; {@link #commit(Offset)} does the same as soon as Spark reports a batch done.
  *
- * <p>Real-time Mode ({@link SupportsRealTimeMode}): one task per queue partition, open-ended, from
- * the batch's start; the tasks report where they stopped and {@link #mergeOffsets} makes that the
- * batch's end. Spark calls {@code latestOffset} and {@code commit} at each real-time batch boundary
- * too, so the consumer follows the same commit-lag rule as in micro-batches, but on a thread of its
- * own, after the boundary ({@link BackgroundConsumerAdvance}); the queue's bounds are read every
- * second on another ({@link PrefetchedBounds}). No task reads between two real-time batches, so the
- * boundary makes no request in line (it made nine, then one) while the prefetched bounds are fresh;
- * both planning calls reuse what {@code latestOffset} took.
+ * <p>Real-time Mode ({@link SupportsRealTimeMode}): Spark's calls at a batch boundary turned into
+ * {@link RealTimeBatchBoundary} (one open-ended task per queue partition from the batch's start;
+ * where the tasks stopped is the batch's end; the consumer follows durable ends). This class gives
+ * it the consumer moves on a thread of their own, after the boundary ({@link
+ * BackgroundConsumerAdvance}), and the queue's bounds read every second on another ({@link
+ * PrefetchedBounds}): no task reads between two real-time batches, so the boundary makes no request
+ * in line while the prefetched bounds are fresh. Where a (re)started query starts is {@link
+ * ResumeOrStartQuery}'s.
  */
 public final class YtMicroBatchStream
     implements MicroBatchStream,
@@ -78,6 +80,8 @@ public final class YtMicroBatchStream
   private final YtCluster cluster;
   private final PlanMicroBatch planner;
   private final AdvanceConsumer advancer;
+  private final ResumeOrStartQuery resume;
+  private final RealTimeBatchBoundary boundary;
 
   /** Tells this query run's real-time tasks from a predecessor's ({@link CarriedRows}). */
   private final String readId = UUID.randomUUID().toString();
@@ -86,19 +90,8 @@ public final class YtMicroBatchStream
   private volatile Optional<QueueBounds> availableNowTarget = Optional.empty();
   private final AtomicLong lostRows = new AtomicLong();
   private volatile boolean realTime;
-  private volatile StreamOffsets realTimeStart = StreamOffsets.empty();
   private volatile BackgroundConsumerAdvance background;
   private volatile PrefetchedBounds prefetched;
-
-  /**
-   * Real-time Mode: the end of the last batch, as {@link #mergeOffsets} built it from its tasks.
-   */
-  private volatile StreamOffsets mergedEnd;
-
-  /** Real-time Mode: the bounds read by the last latestOffset, and the start they were read for. */
-  private volatile BoundsAt boundsAt;
-
-  private record BoundsAt(StreamOffsets start, QueueBounds bounds) {}
 
   public YtMicroBatchStream(YtSourceSpec spec, String metadataPath, Configuration hadoopConf) {
     this.spec = spec;
@@ -119,33 +112,25 @@ public final class YtMicroBatchStream
             spec.queues(),
             spec.limits());
     this.advancer = new AdvanceConsumer(cluster.consumerOffsets(), spec.consumer(), spec.queues());
+    this.resume = new ResumeOrStartQuery(planner, advancer, spec.consumer());
+    this.boundary =
+        new RealTimeBatchBoundary(planner, advancer, this::boundsReadAhead, this::moveConsumer);
   }
 
   @Override
   public Offset initialOffset() {
     Optional<SourceMetadata> stored = SourceMetadata.read(metadataDir, hadoopConf);
+    StreamOffsets start =
+        resume.initialOffsets(
+            stored.map(m -> new ResumeOrStartQuery.Recorded(m.consumer(), m.initial())),
+            metadataDir.toString());
     if (stored.isPresent()) {
-      checkSameSource(stored.get());
-      return new YtOffset(stored.get().initial());
+      return new YtOffset(start);
     }
-    StreamOffsets start = planner.initialOffsets(planner.readBounds(), advancer.read());
     SourceMetadata written =
         new SourceMetadata(spec.consumer(), start).writeIfAbsent(metadataDir, hadoopConf);
     LOG.info("yt source starts from the consumer {}: {}", spec.consumer(), written.initial());
     return new YtOffset(written.initial());
-  }
-
-  private void checkSameSource(SourceMetadata stored) {
-    if (!stored.consumer().equals(spec.consumer())) {
-      throw new IllegalArgumentException(
-          "the checkpoint at "
-              + metadataDir
-              + " was written for consumer "
-              + stored.consumer()
-              + ", but the query now reads with "
-              + spec.consumer()
-              + ": use a new checkpointLocation when changing option consumer_path");
-    }
   }
 
   @Override
@@ -168,17 +153,15 @@ public final class YtMicroBatchStream
   public Offset latestOffset(Offset startOffset, ReadLimit limit) {
     StreamOffsets start = YtOffset.of(startOffset);
     // start is durable (its commits/N entry exists): bring a lagging consumer level, idle or not.
-    BackgroundConsumerAdvance b = background;
     StreamOffsets consumer;
     QueueBounds bounds;
-    if (b == null) {
+    if (!realTime) {
       consumer = advancer.bringLevel(start);
       bounds = planner.readBounds();
     } else {
-      b.advanceTo(start);
-      bounds = boundsForBoundary(start);
-      boundsAt = new BoundsAt(start, bounds);
-      consumer = consumerForUnplaced(start, bounds);
+      RealTimeBatchBoundary.Planning planning = boundary.atLatestOffset(start);
+      bounds = planning.bounds();
+      consumer = planning.consumer();
     }
     lastBounds = bounds;
     QueueBounds planBounds =
@@ -192,20 +175,6 @@ public final class YtMicroBatchStream
       LOG.warn("yt source skipped trimmed rows (fail_on_data_loss=false): {}", planned.losses());
     }
     return new YtOffset(planned.end());
-  }
-
-  /**
-   * Real-time Mode: the bounds read ahead when {@code start} is the end this stream merged from its
-   * tasks (they read up to there, so rows at least that far exist; bounds read before the tasks'
-   * last rows are raised to it), else read now: after a (re)start the first boundary checks the
-   * checkpoint's offsets against the queue's real bounds.
-   */
-  private QueueBounds boundsForBoundary(StreamOffsets start) {
-    PrefetchedBounds p = prefetched;
-    if (p == null || !start.equals(mergedEnd)) {
-      return readBounds();
-    }
-    return p.fresh().map(b -> b.atLeast(start)).orElseGet(this::readBounds);
   }
 
   @Override
@@ -261,36 +230,25 @@ public final class YtMicroBatchStream
   /** Real-time Mode: one open-ended task per queue partition, starting at {@code start}. */
   @Override
   public InputPartition[] planInputPartitions(Offset startOffset) {
-    StreamOffsets start = YtOffset.of(startOffset);
-    // Spark plans each real-time batch right after latestOffset(start), twice: reuse its bounds.
-    BoundsAt known = boundsAt;
-    QueueBounds bounds =
-        known != null && known.start().equals(start) ? known.bounds() : readBounds();
-    lastBounds = bounds;
+    RealTimeBatchBoundary.Tasks tasks = boundary.tasks(YtOffset.of(startOffset));
+    lastBounds = tasks.bounds();
     SparkContext sc = SparkContext.getOrCreate();
     // Checked again per batch: the queue may have been resharded since the query started.
-    RealTimeSlots.checkQuery(this, bounds.asMap().keySet(), RealTimeSlots.of(sc), 0);
-    StreamOffsets resolved =
-        planner.startOffsets(start, bounds, consumerForUnplaced(start, bounds));
-    realTimeStart = resolved;
-    List<InputPartition> tasks = new ArrayList<>();
-    for (PartitionId p : bounds.asMap().keySet()) {
-      tasks.add(new YtRealTimeInputPartition(p, resolved.getOrDefault(p, 0)));
-    }
-    return tasks.toArray(new InputPartition[0]);
+    RealTimeSlots.checkQuery(this, tasks.starts().keySet(), RealTimeSlots.of(sc), 0);
+    List<InputPartition> out = new ArrayList<>();
+    tasks.starts().forEach((p, from) -> out.add(new YtRealTimeInputPartition(p, from)));
+    return out.toArray(new InputPartition[0]);
   }
 
   /** The batch's end: where each task stopped, over the batch's start for anything unread. */
   @Override
   public Offset mergeOffsets(PartitionOffset[] offsets) {
-    TreeMap<PartitionId, Long> ends = new TreeMap<>();
+    List<RealTimeBatchBoundary.TaskEnd> ends = new ArrayList<>();
     for (PartitionOffset o : offsets) {
       YtPartitionOffset yt = (YtPartitionOffset) o;
-      ends.merge(yt.partition(), yt.offset(), Math::max);
+      ends.add(new RealTimeBatchBoundary.TaskEnd(yt.partition(), yt.offset()));
     }
-    StreamOffsets end = realTimeStart.overlay(StreamOffsets.of(ends));
-    mergedEnd = end;
-    return new YtOffset(end);
+    return new YtOffset(boundary.merge(ends));
   }
 
   /**
@@ -298,12 +256,27 @@ public final class YtMicroBatchStream
    */
   @Override
   public void commit(Offset end) {
-    BackgroundConsumerAdvance b = background;
-    if (b != null) {
-      b.advanceTo(YtOffset.of(end));
+    if (realTime) {
+      boundary.committed(YtOffset.of(end));
     } else {
       advancer.bringLevel(YtOffset.of(end));
     }
+  }
+
+  /** Real-time Mode: a durable end, handed to the consumer's thread when there is one. */
+  private void moveConsumer(StreamOffsets durableEnd) {
+    BackgroundConsumerAdvance b = background;
+    if (b != null) {
+      b.advanceTo(durableEnd);
+    } else {
+      advancer.bringLevel(durableEnd);
+    }
+  }
+
+  /** Real-time Mode: the bounds read in the background, while fresh. */
+  private Optional<QueueBounds> boundsReadAhead() {
+    PrefetchedBounds p = prefetched;
+    return p == null ? Optional.empty() : p.fresh();
   }
 
   /** True once the real-time bounds read ahead are there to plan with. */
@@ -389,24 +362,6 @@ public final class YtMicroBatchStream
 
   private QueueBounds readBounds() {
     return planner.readBounds();
-  }
-
-  /**
-   * The consumer's offsets when some partition of {@code bounds} is not in {@code start} (the queue
-   * was resharded: the consumer places the new ones), else none: real-time batches skip the
-   * request.
-   */
-  private StreamOffsets consumerForUnplaced(StreamOffsets start, QueueBounds bounds) {
-    for (PartitionId p : bounds.asMap().keySet()) {
-      if (start.get(p).isEmpty()) {
-        return readConsumer();
-      }
-    }
-    return StreamOffsets.empty();
-  }
-
-  private StreamOffsets readConsumer() {
-    return advancer.read();
   }
 
   @Override
