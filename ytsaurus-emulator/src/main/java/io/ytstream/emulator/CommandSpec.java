@@ -21,13 +21,8 @@ record CommandSpec(
 
   /** Rows for a tabular output, with the type_v3 types of the columns that have one. */
   record Tabular(
-      java.util.List<java.util.Map<String, Object>> rows,
-      java.util.Map<String, io.ytstream.core.schema.YtType> types) {
-
-    Tabular(java.util.List<java.util.Map<String, Object>> rows) {
-      this(rows, java.util.Map.of());
-    }
-  }
+      java.util.List<io.ytstream.ports.Row> rows,
+      java.util.Map<String, io.ytstream.core.schema.YtType> types) {}
 
   String method() {
     if (!inputType.equals("null")) {
