@@ -102,18 +102,13 @@ final class QueueAndTableCommands {
             .pull(consumer, partition, offset, (int) Math.min(maxRows, Integer.MAX_VALUE));
     List<Row> out = new ArrayList<>(rows.size());
     PulledRows pulled = new PulledRows();
-    long weight = 0;
     for (QueueRow row : rows) {
-      Row values = pulled.of(row);
-      weight += RowDataWeight.of(values);
-      // A short read, as a tablet node's: stop before max_data_weight, yet return at least one row
-      // so that a row heavier than the limit can still be read.
-      if (!out.isEmpty() && weight > maxDataWeight) {
-        break;
-      }
-      out.add(values);
+      out.add(pulled.of(row));
     }
-    return new CommandSpec.Tabular(out, types(describe(queuePath)));
+    // A short read, as a tablet node's: the answer stops before max_data_weight, yet returns at
+    // least one row so that a row heavier than the limit can still be read. The writer counts the
+    // weight as it writes each row, so the values are read once.
+    return new CommandSpec.Tabular(out, types(describe(queuePath)), maxDataWeight);
   }
 
   Object advanceQueueConsumer(CommandRequest request) {

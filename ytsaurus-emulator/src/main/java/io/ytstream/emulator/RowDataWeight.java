@@ -23,7 +23,7 @@ final class RowDataWeight {
     return weight;
   }
 
-  private static long ofValue(Object value) {
+  static long ofValue(Object value) {
     if (value == null) {
       return 0;
     }

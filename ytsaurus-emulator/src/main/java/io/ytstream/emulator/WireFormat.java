@@ -261,10 +261,13 @@ final class WireFormat {
 
   // ---- tabular output ----
 
-  /** Tabular output, each column written as its type requires. */
-  byte[] writeRows(List<Row> rows, Map<String, YtType> types) {
+  /**
+   * Tabular output, each column written as its type requires, ending before the row that would take
+   * the rows' {@link RowDataWeight} over {@code maxDataWeight} (the first row always goes).
+   */
+  byte[] writeRows(List<Row> rows, Map<String, YtType> types, long maxDataWeight) {
     if (kind == Kind.YSON) {
-      return YsonRowWriter.write(rows, types, binary);
+      return YsonRowWriter.write(rows, types, binary, maxDataWeight);
     }
     TypedJson typed = new TypedJson(encodeUtf8, stringifyNanAndInfinity);
     ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(256, rows.size() * 64));
@@ -272,7 +275,14 @@ final class WireFormat {
     Map<String, String> jsonKeys = new HashMap<>();
     try (JsonGenerator gen = JSON.getFactory().createGenerator(out)) {
       gen.setRootValueSeparator(new SerializedString("\n"));
+      long weight = 0;
+      boolean first = true;
       for (Row row : rows) {
+        weight += RowDataWeight.of(row);
+        if (!first && weight > maxDataWeight) {
+          break;
+        }
+        first = false;
         gen.writeStartObject();
         RowLayout layout = row.layout();
         for (int i = 0; i < layout.size(); i++) {

@@ -64,6 +64,16 @@ final class YsonBytes {
     return Arrays.copyOf(buf, size);
   }
 
+  /** How many bytes are written: a mark for {@link #truncate}. */
+  int size() {
+    return size;
+  }
+
+  /** Drops what was written after {@code mark}. */
+  void truncate(int mark) {
+    size = mark;
+  }
+
   /** The end of an item of a list fragment: {@code ;} (text: and a newline). */
   void endItem() {
     write(';');

@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The row-by-row YSON writer against the node path it replaces: every row converted by {@link
  * TypedYson#toYson} into a map node and written by {@link YsonBytes#listFragment}, byte for byte,
  * in binary and text, for scalar and composite columns, nulls, untyped columns and rows of two
- * layouts in one answer.
+ * layouts in one answer; and its cut at {@code max_data_weight} against {@link RowDataWeight}.
  */
 class YsonRowWriterTest {
 
@@ -126,13 +126,14 @@ class YsonRowWriterTest {
   @ValueSource(booleans = {true, false})
   void writesTheBytesOfTheNodePath(boolean binary) {
     List<Row> rows = rows();
-    assertArrayEquals(viaNodes(rows, binary), YsonRowWriter.write(rows, TYPES, binary));
+    assertArrayEquals(
+        viaNodes(rows, binary), YsonRowWriter.write(rows, TYPES, binary, Long.MAX_VALUE));
   }
 
   @ParameterizedTest
   @ValueSource(booleans = {true, false})
   void writesAnEmptyAnswerAsNoBytes(boolean binary) {
-    assertEquals(0, YsonRowWriter.write(List.of(), TYPES, binary).length);
+    assertEquals(0, YsonRowWriter.write(List.of(), TYPES, binary, Long.MAX_VALUE).length);
   }
 
   @ParameterizedTest
@@ -140,7 +141,8 @@ class YsonRowWriterTest {
   void growsPastItsFirstGuessOfTheSize(boolean binary) {
     String big = "x".repeat(100_000);
     List<Row> rows = List.of(Row.of("s", big, "i", 1L), Row.of("s", big, "i", 2L));
-    assertArrayEquals(viaNodes(rows, binary), YsonRowWriter.write(rows, TYPES, binary));
+    assertArrayEquals(
+        viaNodes(rows, binary), YsonRowWriter.write(rows, TYPES, binary, Long.MAX_VALUE));
   }
 
   @ParameterizedTest
@@ -151,6 +153,31 @@ class YsonRowWriterTest {
             ? new byte[] {'{', 1, 2, 'i', '=', 2, 3, ';', 1, 2, 's', '=', 1, 2, 'a', ';', '}', ';'}
             : "{\"i\"=-2;\"s\"=\"a\";};\n".getBytes(StandardCharsets.US_ASCII);
     assertArrayEquals(
-        expected, YsonRowWriter.write(List.of(Row.of("i", -2L, "s", "a")), TYPES, binary));
+        expected,
+        YsonRowWriter.write(List.of(Row.of("i", -2L, "s", "a")), TYPES, binary, Long.MAX_VALUE));
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void endsBeforeTheRowThatTakesTheWeightOverTheLimitAsRowDataWeightCountsIt(boolean binary) {
+    List<Row> rows = new ArrayList<>(rows());
+    rows.add(
+        Row.of("s", "\ud83d\ude00 and a lone \ud800", "t", "\u00e9", "untyped", List.of("ab", 1L)));
+    long total = 0;
+    List<Long> cumulative = new ArrayList<>();
+    for (Row row : rows) {
+      total += RowDataWeight.of(row);
+      cumulative.add(total);
+    }
+    for (long limit = 0; limit <= total + 1; limit++) {
+      int kept = 1;
+      while (kept < rows.size() && cumulative.get(kept) <= limit) {
+        kept++;
+      }
+      assertArrayEquals(
+          viaNodes(rows.subList(0, kept), binary),
+          YsonRowWriter.write(rows, TYPES, binary, limit),
+          "limit " + limit);
+    }
   }
 }
