@@ -102,11 +102,8 @@ final class BinaryYsonRowDecoder {
     int length = length();
     int start = pos;
     pos += length;
-    if (position < keyBytes.size()) {
-      byte[] last = keyBytes.get(position);
-      if (Arrays.equals(last, 0, last.length, data, start, start + length)) {
-        return keyColumns.get(position);
-      }
+    if (position < keyBytes.size() && sameBytes(keyBytes.get(position), start, length)) {
+      return keyColumns.get(position);
     }
     String name = new String(data, start, length, StandardCharsets.UTF_8);
     Column column = byName.computeIfAbsent(name, n -> new Column(n, types.get(n)));
@@ -119,6 +116,19 @@ final class BinaryYsonRowDecoder {
       keyColumns.add(column);
     }
     return column;
+  }
+
+  /** Whether {@code length} bytes at {@code start} are {@code key}: a loop, as names are short. */
+  private boolean sameBytes(byte[] key, int start, int length) {
+    if (key.length != length) {
+      return false;
+    }
+    for (int i = 0; i < length; i++) {
+      if (key[i] != data[start + i]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** How a column's values are read: a fast path for common scalar types, else core's. */
@@ -363,24 +373,22 @@ final class BinaryYsonRowDecoder {
 
   // ---- scalars ----
 
-  /** A string's bytes as the port's value: text when they are UTF-8 (ASCII taken directly). */
+  /**
+   * A string's bytes as the port's value: text when they are UTF-8, else the bytes. The JDK's
+   * decoder takes ASCII in one vectorized pass; only a result holding U+FFFD, which a malformed
+   * sequence decodes to, is checked strictly.
+   */
   private Object stringValue() {
     int length = length();
     int start = pos;
     pos += length;
-    boolean ascii = true;
-    for (int i = start; i < start + length; i++) {
-      if (data[i] < 0) {
-        ascii = false;
-        break;
-      }
-    }
-    if (ascii) {
-      return new String(data, start, length, StandardCharsets.ISO_8859_1);
+    String text = new String(data, start, length, StandardCharsets.UTF_8);
+    if (text.indexOf('\uFFFD') < 0) {
+      return text;
     }
     byte[] bytes = Arrays.copyOfRange(data, start, start + length);
-    String text = YtValues.utf8OrNull(bytes);
-    return text != null ? text : bytes;
+    String strict = YtValues.utf8OrNull(bytes);
+    return strict != null ? strict : bytes;
   }
 
   private int length() {

@@ -10,6 +10,7 @@ import io.ytstream.ports.Row;
 import io.ytstream.ports.RowLayout;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -77,19 +78,34 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
   /**
    * Builds each {@link QueueRow} as its columns are decoded: system columns go to the row's
    * position and metadata, the others to its data, so no intermediate map of the whole row is made.
+   * Rows of one answer share their columns: what each position holds is worked out when its name
+   * changes (the decoders hand the same name object for the same column), and each row's data
+   * adopts one array on the layout of the row before.
    */
   private static final class QueueRowCollector implements RowVisitor {
+
+    private static final int DATA = 0;
+    private static final int TABLET = 1;
+    private static final int ROW = 2;
+    private static final int TIME = 3;
+    private static final int WEIGHT = 4;
+    private static final int OTHER_SYSTEM = 5;
 
     private final PartitionId partition;
     private final long offset;
     private final int maxRows;
     private final List<QueueRow> rows = new ArrayList<>();
-    // The data columns of the row being decoded, and the layout of the row before: rows of one
-    // answer share a layout, so each row adopts its value array without a map or a copy.
-    private final List<String> names = new ArrayList<>();
-    private final List<Object> values = new ArrayList<>();
+    // Per position in the row: the column name last seen there and what it is.
+    private String[] names = new String[8];
+    private int[] roles = new int[8];
+    // The row being decoded: its column count, data values and whether its columns differ from
+    // the row before.
+    private int columns;
+    private int previousColumns = -1;
+    private Object[] data = new Object[8];
+    private int dataCount;
+    private boolean changed;
     private RowLayout layout;
-    private boolean sameLayout = true;
     private Object tablet;
     private Object rowIndex;
     private Object timestamp;
@@ -103,35 +119,54 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
 
     @Override
     public void column(String name, Object value) {
-      if (!name.startsWith("$")) {
-        int position = values.size();
-        if (sameLayout
-            && (layout == null
-                || position >= layout.size()
-                || !layout.name(position).equals(name))) {
-          sameLayout = false;
-        }
-        names.add(name);
-        values.add(value);
-        return;
+      int p = columns++;
+      if (p == names.length) {
+        names = Arrays.copyOf(names, p * 2);
+        roles = Arrays.copyOf(roles, p * 2);
       }
-      switch (name) {
-        case TABLET_INDEX -> tablet = value;
-        case ROW_INDEX -> rowIndex = value;
-        case TIMESTAMP -> timestamp = value;
-        case CUMULATIVE_DATA_WEIGHT -> cumulativeDataWeight = value;
+      // String.equals is true at once for the same object, which the decoders hand for a column.
+      if (!name.equals(names[p])) {
+        names[p] = name;
+        roles[p] = roleOf(name);
+        changed = true;
+      }
+      switch (roles[p]) {
+        case DATA -> {
+          if (dataCount == data.length) {
+            data = Arrays.copyOf(data, dataCount * 2);
+          }
+          data[dataCount++] = value;
+        }
+        case TABLET -> tablet = value;
+        case ROW -> rowIndex = value;
+        case TIME -> timestamp = value;
+        case WEIGHT -> cumulativeDataWeight = value;
         default -> {
           // Other system columns are not part of a queue row.
         }
       }
     }
 
+    private static int roleOf(String name) {
+      if (!name.startsWith("$")) {
+        return DATA;
+      }
+      return switch (name) {
+        case TABLET_INDEX -> TABLET;
+        case ROW_INDEX -> ROW;
+        case TIMESTAMP -> TIME;
+        case CUMULATIVE_DATA_WEIGHT -> WEIGHT;
+        default -> OTHER_SYSTEM;
+      };
+    }
+
     @Override
     public boolean endRow() {
       QueueRow row = toQueueRow();
-      names.clear();
-      values.clear();
-      sameLayout = true;
+      previousColumns = columns;
+      columns = 0;
+      dataCount = 0;
+      changed = false;
       tablet = null;
       rowIndex = null;
       timestamp = null;
@@ -176,18 +211,26 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
     }
 
     private Row data() {
-      if (!sameLayout || layout == null || layout.size() != values.size()) {
-        if (new HashSet<>(names).size() != names.size()) {
+      Object[] values = Arrays.copyOf(data, dataCount);
+      if (changed || columns != previousColumns || layout == null) {
+        List<String> dataNames = new ArrayList<>(dataCount);
+        for (int p = 0; p < columns; p++) {
+          if (roles[p] == DATA) {
+            dataNames.add(names[p]);
+          }
+        }
+        if (new HashSet<>(dataNames).size() != dataNames.size()) {
           // A repeated column name: the map keeps the first position and the last value.
           Map<String, Object> map = new LinkedHashMap<>();
-          for (int i = 0; i < names.size(); i++) {
-            map.put(names.get(i), values.get(i));
+          for (int i = 0; i < dataNames.size(); i++) {
+            map.put(dataNames.get(i), values[i]);
           }
+          layout = null;
           return Row.of(map);
         }
-        layout = RowLayout.of(names);
+        layout = RowLayout.of(dataNames);
       }
-      return Row.adopting(layout, values.toArray());
+      return Row.adopting(layout, values);
     }
 
     List<QueueRow> rows() {

@@ -124,6 +124,39 @@ class RowFormatsTest {
   }
 
   @Test
+  void ysonStringsAreTextWhenTheyAreUtf8AndBytesOtherwise() {
+    byte[] replacement = "a\uFFFDb".getBytes(StandardCharsets.UTF_8);
+    List<Map<String, Object>> in = new java.util.ArrayList<>();
+    for (byte[] value :
+        List.of(
+            "plain".getBytes(StandardCharsets.US_ASCII),
+            "caf\u00e9 \ud83d\ude00".getBytes(StandardCharsets.UTF_8),
+            replacement,
+            bytes('a', 0xff, 'b'),
+            bytes(0xed, 0xa0, 0x80),
+            bytes(0xc0, 0x80),
+            new byte[0])) {
+      in.add(Map.of("s", value, "y", value));
+    }
+    byte[] body = Yson.toBinaryListFragment(in);
+
+    List<Map<String, Object>> rows = new YsonRows().decode(body, Map.of("s", YtPrimitive.STRING));
+
+    for (String column : List.of("s", "y")) {
+      String where = "column " + column;
+      assertEquals("plain", rows.get(0).get(column), where);
+      assertEquals("caf\u00e9 \ud83d\ude00", rows.get(1).get(column), where);
+      assertEquals("a\uFFFDb", rows.get(2).get(column), where + ": a U+FFFD sent as UTF-8 is text");
+      assertArrayEquals(bytes('a', 0xff, 'b'), (byte[]) rows.get(3).get(column), where);
+      assertArrayEquals(
+          bytes(0xed, 0xa0, 0x80), (byte[]) rows.get(4).get(column), where + ": a surrogate");
+      assertArrayEquals(
+          bytes(0xc0, 0x80), (byte[]) rows.get(5).get(column), where + ": an overlong form");
+      assertEquals("", rows.get(6).get(column), where);
+    }
+  }
+
+  @Test
   void ysonThatDoesNotFitTheSchemaFailsNamingTheColumn() {
     byte[] body = Yson.toBinaryListFragment(List.of(Map.of("u", -5L)));
 

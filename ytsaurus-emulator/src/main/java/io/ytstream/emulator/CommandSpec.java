@@ -19,13 +19,21 @@ record CommandSpec(
     Object run(CommandRequest request);
   }
 
-  /** Rows for a tabular output, with the type_v3 types of the columns that have one. */
+  /**
+   * Rows for a tabular output, with the type_v3 types of the columns that have one; the answer ends
+   * before the row that would take it over {@code maxDataWeight} ({@link RowDataWeight}), yet holds
+   * at least one row.
+   */
   record Tabular(
-      java.util.List<java.util.Map<String, Object>> rows,
-      java.util.Map<String, io.ytstream.core.schema.YtType> types) {
+      java.util.List<io.ytstream.ports.Row> rows,
+      java.util.Map<String, io.ytstream.core.schema.YtType> types,
+      long maxDataWeight) {
 
-    Tabular(java.util.List<java.util.Map<String, Object>> rows) {
-      this(rows, java.util.Map.of());
+    /** Every row, whatever its weight. */
+    Tabular(
+        java.util.List<io.ytstream.ports.Row> rows,
+        java.util.Map<String, io.ytstream.core.schema.YtType> types) {
+      this(rows, types, Long.MAX_VALUE);
     }
   }
 

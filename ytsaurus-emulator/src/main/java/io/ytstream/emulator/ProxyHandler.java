@@ -157,7 +157,10 @@ final class ProxyHandler implements HttpHandler {
     if (result instanceof byte[] bytes) {
       sendStreamed(exchange, contentType, bytes, faults.take(spec.name()), dump);
     } else if (result instanceof CommandSpec.Tabular tabular) {
-      byte[] rows = request.outputFormat().writeRows(tabular.rows(), tabular.types());
+      byte[] rows =
+          request
+              .outputFormat()
+              .writeRows(tabular.rows(), tabular.types(), tabular.maxDataWeight());
       sendStreamed(exchange, contentType, rows, faults.take(spec.name()), dump);
     } else {
       exchange.getResponseHeaders().set("Content-Type", request.outputFormat().mimeType());

@@ -100,25 +100,15 @@ final class QueueAndTableCommands {
         cluster()
             .queueReader()
             .pull(consumer, partition, offset, (int) Math.min(maxRows, Integer.MAX_VALUE));
-    List<Map<String, Object>> out = new ArrayList<>();
-    long weight = 0;
+    List<Row> out = new ArrayList<>(rows.size());
+    PulledRows pulled = new PulledRows();
     for (QueueRow row : rows) {
-      // Sized for the data and the four system columns, so it is never resized.
-      Map<String, Object> values = new LinkedHashMap<>((row.data().asMap().size() + 4) * 2);
-      values.put("$tablet_index", (long) row.tabletIndex());
-      values.put("$row_index", row.rowIndex());
-      values.putAll(row.data().asMap());
-      row.timestamp().ifPresent(t -> values.put("$timestamp", t));
-      row.cumulativeDataWeight().ifPresent(w -> values.put("$cumulative_data_weight", w));
-      weight += RowDataWeight.of(values);
-      // A short read, as a tablet node's: stop before max_data_weight, yet return at least one row
-      // so that a row heavier than the limit can still be read.
-      if (!out.isEmpty() && weight > maxDataWeight) {
-        break;
-      }
-      out.add(values);
+      out.add(pulled.of(row));
     }
-    return new CommandSpec.Tabular(out, types(describe(queuePath)));
+    // A short read, as a tablet node's: the answer stops before max_data_weight, yet returns at
+    // least one row so that a row heavier than the limit can still be read. The writer counts the
+    // weight as it writes each row, so the values are read once.
+    return new CommandSpec.Tabular(out, types(describe(queuePath)), maxDataWeight);
   }
 
   Object advanceQueueConsumer(CommandRequest request) {
@@ -289,7 +279,7 @@ final class QueueAndTableCommands {
     state.requireMounted(path);
     TableDescription table = describe(path);
     Optional<String> transaction = transactionId(request);
-    List<Map<String, Object>> rows;
+    List<Row> rows;
     if (transaction.isPresent()) {
       TabletTransaction tx = state.pool().get(transaction.get(), request.proxyIndex());
       if (!isConsumer(table)) {
@@ -300,13 +290,15 @@ final class QueueAndTableCommands {
     } else {
       rows = allRows(table);
     }
-    List<Map<String, Object>> out = new ArrayList<>();
-    for (Map<String, Object> row : rows) {
+    List<Row> out = new ArrayList<>();
+    for (Row row : rows) {
       if (out.size() >= query.limit()) {
         break;
       }
-      if (query.matches(row)) {
-        out.add(query.project(row));
+      Map<String, Object> view = row.asMap();
+      if (query.matches(view)) {
+        Map<String, Object> projected = query.project(view);
+        out.add(projected == view ? row : Row.of(projected));
       }
     }
     return new CommandSpec.Tabular(out, types(table));
@@ -320,12 +312,12 @@ final class QueueAndTableCommands {
       throw CommandError.badRequest("lookup_rows requires a sorted table; " + path + " is ordered");
     }
     List<Row> keys = request.inputFormat().readRows(request.body(), types(table));
-    List<Map<String, Object>> rows = allRows(table);
+    List<Row> rows = allRows(table);
     List<String> columnNames = new ArrayList<>();
     request.optional("column_names").ifPresent(n -> n.forEach(c -> columnNames.add(c.asText())));
-    List<Map<String, Object>> out = new ArrayList<>();
+    List<Row> out = new ArrayList<>();
     for (Row key : keys) {
-      for (Map<String, Object> row : rows) {
+      for (Row row : rows) {
         boolean match = true;
         for (TableDescription.Column column : table.keyColumns()) {
           if (!Objects.equals(row.get(column.name()), key.get(column.name()))) {
@@ -339,7 +331,7 @@ final class QueueAndTableCommands {
           } else {
             Map<String, Object> projected = new LinkedHashMap<>();
             columnNames.forEach(c -> projected.put(c, row.get(c)));
-            out.add(projected);
+            out.add(Row.of(projected));
           }
           break;
         }
@@ -353,13 +345,11 @@ final class QueueAndTableCommands {
    * in-memory cluster returns the surviving rows of each tablet in order, so the indexes follow
    * from the tablet bounds).
    */
-  private List<Map<String, Object>> allRows(TableDescription table) {
+  private List<Row> allRows(TableDescription table) {
     for (int attempt = 0; attempt < 5; attempt++) {
       List<Row> rows = cluster().outputTables().readAll(table.path());
       if (table.sorted()) {
-        List<Map<String, Object>> out = new ArrayList<>();
-        rows.forEach(r -> out.add(r.asMap()));
-        return out;
+        return rows;
       }
       List<PartitionBounds> bounds = cluster().partitions(table.path());
       long expected = 0;
@@ -369,15 +359,14 @@ final class QueueAndTableCommands {
       if (expected != rows.size()) {
         continue; // a commit landed between the two reads
       }
-      List<Map<String, Object>> out = new ArrayList<>();
+      List<Row> out = new ArrayList<>(rows.size());
+      PulledRows pulled = new PulledRows();
       int next = 0;
       for (PartitionBounds b : bounds) {
         for (long index = b.trimmedRowCount(); index < b.totalRowCount(); index++) {
-          Map<String, Object> values = new LinkedHashMap<>();
-          values.put("$tablet_index", (long) b.index());
-          values.put("$row_index", index);
-          values.putAll(rows.get(next++).asMap());
-          out.add(values);
+          out.add(
+              pulled.of(
+                  b.index(), index, rows.get(next++), OptionalLong.empty(), OptionalLong.empty()));
         }
       }
       return out;
@@ -385,7 +374,7 @@ final class QueueAndTableCommands {
     throw CommandError.of(1, "Table " + table.path() + " changed during every read attempt");
   }
 
-  private List<Map<String, Object>> consumerRowsAtSnapshot(
+  private List<Row> consumerRowsAtSnapshot(
       TabletTransaction tx, YPath consumerPath, SelectQuery query) {
     Object queueCluster = query.equalityOn("queue_cluster").orElse(null);
     Object queuePath = query.equalityOn("queue_path").orElse(null);
@@ -397,18 +386,21 @@ final class QueueAndTableCommands {
     QueueId queue = new QueueId(c, CommandRequest.parsePath(p));
     StreamOffsets offsets =
         tx.readConsumer(new ConsumerId(state.clusterName(), consumerPath), queue);
-    List<Map<String, Object>> rows = new ArrayList<>();
+    List<Row> rows = new ArrayList<>();
     offsets
         .asMap()
         .forEach(
-            (partition, offset) -> {
-              Map<String, Object> row = new LinkedHashMap<>();
-              row.put("queue_cluster", c);
-              row.put("queue_path", p);
-              row.put("partition_index", (long) partition.index());
-              row.put("offset", offset);
-              rows.add(row);
-            });
+            (partition, offset) ->
+                rows.add(
+                    Row.of(
+                        "queue_cluster",
+                        c,
+                        "queue_path",
+                        p,
+                        "partition_index",
+                        (long) partition.index(),
+                        "offset",
+                        offset)));
     return rows;
   }
 

@@ -1,5 +1,6 @@
 package io.ytstream.emulator;
 
+import io.ytstream.ports.Row;
 import java.util.List;
 import java.util.Map;
 
@@ -14,15 +15,15 @@ final class RowDataWeight {
   private RowDataWeight() {}
 
   /** The weight of a row given as its column values (system columns included). */
-  static long of(Map<String, Object> values) {
+  static long of(Row row) {
     long weight = 1;
-    for (Object value : values.values()) {
-      weight += ofValue(value);
+    for (int i = 0; i < row.layout().size(); i++) {
+      weight += ofValue(row.valueAt(i));
     }
     return weight;
   }
 
-  private static long ofValue(Object value) {
+  static long ofValue(Object value) {
     if (value == null) {
       return 0;
     }

@@ -123,7 +123,7 @@ final class TypedYson {
   }
 
   /** An untyped value (a system column, a yson column's content) in the YSON model. */
-  private static Object plain(Object value) {
+  static Object plain(Object value) {
     if (value == null
         || value instanceof Long
         || value instanceof YsonUint64

@@ -8,6 +8,7 @@ import io.ytstream.core.schema.Yson;
 import io.ytstream.core.schema.YsonAttributed;
 import io.ytstream.core.schema.YtType;
 import io.ytstream.ports.Row;
+import io.ytstream.ports.RowLayout;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -260,17 +261,13 @@ final class WireFormat {
 
   // ---- tabular output ----
 
-  /** Tabular output, each column written as its type requires. */
-  byte[] writeRows(List<Map<String, Object>> rows, Map<String, YtType> types) {
+  /**
+   * Tabular output, each column written as its type requires, ending before the row that would take
+   * the rows' {@link RowDataWeight} over {@code maxDataWeight} (the first row always goes).
+   */
+  byte[] writeRows(List<Row> rows, Map<String, YtType> types, long maxDataWeight) {
     if (kind == Kind.YSON) {
-      List<Object> out = new ArrayList<>(rows.size());
-      for (Map<String, Object> row : rows) {
-        Map<String, Object> node = new LinkedHashMap<>();
-        row.forEach(
-            (column, value) -> node.put(column, TypedYson.toYson(types.get(column), value)));
-        out.add(node);
-      }
-      return YsonBytes.listFragment(out, binary);
+      return YsonRowWriter.write(rows, types, binary, maxDataWeight);
     }
     TypedJson typed = new TypedJson(encodeUtf8, stringifyNanAndInfinity);
     ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(256, rows.size() * 64));
@@ -278,11 +275,20 @@ final class WireFormat {
     Map<String, String> jsonKeys = new HashMap<>();
     try (JsonGenerator gen = JSON.getFactory().createGenerator(out)) {
       gen.setRootValueSeparator(new SerializedString("\n"));
-      for (Map<String, Object> row : rows) {
+      long weight = 0;
+      boolean first = true;
+      for (Row row : rows) {
+        weight += RowDataWeight.of(row);
+        if (!first && weight > maxDataWeight) {
+          break;
+        }
+        first = false;
         gen.writeStartObject();
-        for (Map.Entry<String, Object> column : row.entrySet()) {
-          gen.writeFieldName(jsonKeys.computeIfAbsent(column.getKey(), typed::escapedKey));
-          typed.write(gen, types.get(column.getKey()), column.getValue());
+        RowLayout layout = row.layout();
+        for (int i = 0; i < layout.size(); i++) {
+          String column = layout.name(i);
+          gen.writeFieldName(jsonKeys.computeIfAbsent(column, typed::escapedKey));
+          typed.write(gen, types.get(column), row.valueAt(i));
         }
         gen.writeEndObject();
       }

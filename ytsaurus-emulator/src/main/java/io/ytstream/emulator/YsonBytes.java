@@ -2,8 +2,8 @@ package io.ytstream.emulator;
 
 import io.ytstream.core.schema.YsonAttributed;
 import io.ytstream.core.schema.YsonUint64;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -17,67 +17,134 @@ import java.util.Map;
  * false/true, {@code #} entity. Text strings are always quoted with the writer's C escapes. Written
  * here rather than taken from {@code core.schema.Yson}, whose writer omits the trailing separators:
  * clients must read both, and the emulator must send what the server sends.
+ *
+ * <p>Writes into a growing array of its own: an answer is written by one thread, and tabular
+ * answers are millions of small writes.
  */
 final class YsonBytes {
 
   private final boolean binary;
-  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private byte[] buf;
+  private int size;
 
-  private YsonBytes(boolean binary) {
+  YsonBytes(boolean binary, int capacity) {
     this.binary = binary;
+    this.buf = new byte[Math.max(16, capacity)];
   }
 
   /** One structured value (a node: no separator after it). */
   static byte[] node(Object value, boolean binary) {
-    YsonBytes writer = new YsonBytes(binary);
+    YsonBytes writer = new YsonBytes(binary, 256);
     writer.value(value);
-    return writer.out.toByteArray();
+    return writer.toByteArray();
   }
 
   /** Rows of tabular output: a list fragment, each item ended by {@code ;} (text: and newline). */
   static byte[] listFragment(List<?> items, boolean binary) {
-    YsonBytes writer = new YsonBytes(binary);
+    YsonBytes writer = new YsonBytes(binary, 64 * items.size());
     for (Object item : items) {
       writer.value(item);
-      writer.out.write(';');
-      if (!binary) {
-        writer.out.write('\n');
-      }
+      writer.endItem();
     }
-    return writer.out.toByteArray();
+    return writer.toByteArray();
   }
 
-  private void value(Object value) {
+  /** A string as this format writes it (binary: marker and length; text: quoted), for reuse. */
+  static byte[] encodedString(byte[] bytes, boolean binary) {
+    YsonBytes writer = new YsonBytes(binary, bytes.length + 8);
+    writer.string(bytes);
+    return writer.toByteArray();
+  }
+
+  boolean binary() {
+    return binary;
+  }
+
+  byte[] toByteArray() {
+    return Arrays.copyOf(buf, size);
+  }
+
+  /** How many bytes are written: a mark for {@link #truncate}. */
+  int size() {
+    return size;
+  }
+
+  /** Drops what was written after {@code mark}. */
+  void truncate(int mark) {
+    size = mark;
+  }
+
+  /** The end of an item of a list fragment: {@code ;} (text: and a newline). */
+  void endItem() {
+    write(';');
+    if (!binary) {
+      write('\n');
+    }
+  }
+
+  void write(int b) {
+    if (size == buf.length) {
+      grow(1);
+    }
+    buf[size++] = (byte) b;
+  }
+
+  /** Bytes written as they are (for example a map key from {@link #encodedString}). */
+  void raw(byte[] bytes) {
+    if (buf.length - size < bytes.length) {
+      grow(bytes.length);
+    }
+    System.arraycopy(bytes, 0, buf, size, bytes.length);
+    size += bytes.length;
+  }
+
+  private void grow(int more) {
+    buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + more));
+  }
+
+  /** An int64 scalar. */
+  void int64(long l) {
+    if (binary) {
+      write(0x02);
+      varint((l << 1) ^ (l >> 63));
+    } else {
+      ascii(Long.toString(l));
+    }
+  }
+
+  /** A uint64 scalar of the given bits. */
+  void uint64(long bits) {
+    if (binary) {
+      write(0x06);
+      varint(bits);
+    } else {
+      ascii(Long.toUnsignedString(bits) + "u");
+    }
+  }
+
+  /** The entity {@code #} (null). */
+  void entity() {
+    write('#');
+  }
+
+  /** A value of core's YSON model (a node; lists, maps and attributes written whole). */
+  void value(Object value) {
     if (value instanceof YsonAttributed attributed) {
-      out.write('<');
+      write('<');
       mapItems(attributed.attributes());
-      out.write('>');
+      write('>');
       value = attributed.value();
     }
     if (value == null) {
-      out.write('#');
+      entity();
     } else if (value instanceof Boolean b) {
-      if (binary) {
-        out.write(b ? 0x05 : 0x04);
-      } else {
-        ascii(b ? "%true" : "%false");
-      }
+      bool(b);
     } else if (value instanceof Long l) {
-      if (binary) {
-        out.write(0x02);
-        varint((l << 1) ^ (l >> 63));
-      } else {
-        ascii(Long.toString(l));
-      }
+      int64(l);
     } else if (value instanceof Integer i) {
-      value((long) i);
+      int64(i);
     } else if (value instanceof YsonUint64 u) {
-      if (binary) {
-        out.write(0x06);
-        varint(u.bits());
-      } else {
-        ascii(Long.toUnsignedString(u.bits()) + "u");
-      }
+      uint64(u.bits());
     } else if (value instanceof Double d) {
       doubleValue(d);
     } else if (value instanceof byte[] bytes) {
@@ -85,36 +152,46 @@ final class YsonBytes {
     } else if (value instanceof String s) {
       string(s.getBytes(StandardCharsets.UTF_8));
     } else if (value instanceof List<?> list) {
-      out.write('[');
+      write('[');
       for (Object item : list) {
         value(item);
-        out.write(';');
+        write(';');
       }
-      out.write(']');
+      write(']');
     } else if (value instanceof Map<?, ?> map) {
-      out.write('{');
+      write('{');
       mapItems(map);
-      out.write('}');
+      write('}');
     } else {
       throw new IllegalArgumentException("cannot write a " + value.getClass() + " as YSON");
+    }
+  }
+
+  /** A boolean scalar. */
+  void bool(boolean b) {
+    if (binary) {
+      write(b ? 0x05 : 0x04);
+    } else {
+      ascii(b ? "%true" : "%false");
     }
   }
 
   private void mapItems(Map<?, ?> map) {
     for (Map.Entry<?, ?> entry : map.entrySet()) {
       string(String.valueOf(entry.getKey()).getBytes(StandardCharsets.UTF_8));
-      out.write('=');
+      write('=');
       value(entry.getValue());
-      out.write(';');
+      write(';');
     }
   }
 
-  private void doubleValue(double d) {
+  /** A double scalar. */
+  void doubleValue(double d) {
     if (binary) {
-      out.write(0x03);
+      write(0x03);
       long bits = Double.doubleToRawLongBits(d);
       for (int i = 0; i < 8; i++) {
-        out.write((int) (bits >>> (8 * i)) & 0xFF);
+        write((int) (bits >>> (8 * i)) & 0xFF);
       }
       return;
     }
@@ -130,21 +207,22 @@ final class YsonBytes {
     }
   }
 
-  private void string(byte[] bytes) {
+  /** A string scalar of these bytes. */
+  void string(byte[] bytes) {
     if (binary) {
-      out.write(0x01);
+      write(0x01);
       long length = bytes.length;
       varint((length << 1) ^ (length >> 63));
-      out.write(bytes, 0, bytes.length);
+      raw(bytes);
       return;
     }
-    out.write('"');
+    write('"');
     for (int i = 0; i < bytes.length; i++) {
       int c = bytes[i] & 0xFF;
       int next = i + 1 < bytes.length ? bytes[i + 1] & 0xFF : 0;
       escape(c, next);
     }
-    out.write('"');
+    write('"');
   }
 
   /** {@code writer.cpp}, {@code EscapeC}. */
@@ -154,7 +232,7 @@ final class YsonBytes {
     } else if (c == '\\') {
       ascii("\\\\");
     } else if (c >= 32 && c <= 126) {
-      out.write(c);
+      write(c);
     } else if (c == '\r') {
       ascii("\\r");
     } else if (c == '\n') {
@@ -162,18 +240,18 @@ final class YsonBytes {
     } else if (c == '\t') {
       ascii("\\t");
     } else if (c < 8 && !(next >= '0' && next <= '7')) {
-      out.write('\\');
-      out.write('0' + c);
+      write('\\');
+      write('0' + c);
     } else if (!isHexDigit(next)) {
-      out.write('\\');
-      out.write('x');
-      out.write(hexDigit(c >> 4));
-      out.write(hexDigit(c & 0xF));
+      write('\\');
+      write('x');
+      write(hexDigit(c >> 4));
+      write(hexDigit(c & 0xF));
     } else {
-      out.write('\\');
-      out.write('0' + ((c >> 6) & 7));
-      out.write('0' + ((c >> 3) & 7));
-      out.write('0' + (c & 7));
+      write('\\');
+      write('0' + ((c >> 6) & 7));
+      write('0' + ((c >> 3) & 7));
+      write('0' + (c & 7));
     }
   }
 
@@ -186,17 +264,20 @@ final class YsonBytes {
   }
 
   private void varint(long value) {
+    if (buf.length - size < 10) {
+      grow(10);
+    }
     long v = value;
     while ((v & ~0x7FL) != 0) {
-      out.write((int) ((v & 0x7F) | 0x80));
+      buf[size++] = (byte) ((v & 0x7F) | 0x80);
       v >>>= 7;
     }
-    out.write((int) v);
+    buf[size++] = (byte) v;
   }
 
   private void ascii(String s) {
     for (int i = 0; i < s.length(); i++) {
-      out.write(s.charAt(i));
+      write(s.charAt(i));
     }
   }
 }
