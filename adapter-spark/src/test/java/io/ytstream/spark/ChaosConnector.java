@@ -9,6 +9,7 @@ import io.ytstream.ports.NodeStatus;
 import io.ytstream.ports.OutputTables;
 import io.ytstream.ports.QueueMetadata;
 import io.ytstream.ports.QueuePartitionReader;
+import io.ytstream.ports.QueueProducers;
 import io.ytstream.ports.TableMetadata;
 import io.ytstream.ports.TabletTransactions;
 import io.ytstream.ports.TimeSource;
@@ -175,6 +176,11 @@ public final class ChaosConnector implements ClusterConnector {
     @Override
     public TimeSource time() {
       return delegate.time();
+    }
+
+    @Override
+    public QueueProducers queueProducers() {
+      return delegate.queueProducers();
     }
 
     @Override

@@ -10,6 +10,7 @@ import io.ytstream.ports.ConsumerOffsets;
 import io.ytstream.ports.OutputTables;
 import io.ytstream.ports.QueueMetadata;
 import io.ytstream.ports.QueuePartitionReader;
+import io.ytstream.ports.QueueProducers;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableMetadata;
 import io.ytstream.ports.TabletTransaction;
@@ -157,6 +158,11 @@ public final class HaltingConnector implements ClusterConnector {
     @Override
     public TimeSource time() {
       return delegate.time();
+    }
+
+    @Override
+    public QueueProducers queueProducers() {
+      return delegate.queueProducers();
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.ytstream.ports.ConsumerOffsets;
 import io.ytstream.ports.OutputTables;
 import io.ytstream.ports.QueueMetadata;
 import io.ytstream.ports.QueuePartitionReader;
+import io.ytstream.ports.QueueProducers;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableMetadata;
 import io.ytstream.ports.TabletTransactions;
@@ -102,6 +103,11 @@ final class TimedCluster implements YtCluster {
   @Override
   public TimeSource time() {
     return inner.time();
+  }
+
+  @Override
+  public QueueProducers queueProducers() {
+    return inner.queueProducers();
   }
 
   @Override
