@@ -10,46 +10,21 @@ import io.ytstream.core.model.YPath;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TabletTransaction;
 import io.ytstream.ports.TransactionId;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.concurrent.ScheduledFuture;
 
 /** One tablet transaction, every request sent to the proxy it was started on. */
 final class HttpTabletTransaction implements TabletTransaction {
 
   private final YtsaurusCluster cluster;
   private final StickyTransactionId id;
-  private ScheduledFuture<?> pinger;
   // COMMIT_TRANSACTION or ABORT_TRANSACTION once this handle has finished the transaction.
   private volatile Command finished;
 
   HttpTabletTransaction(YtsaurusCluster cluster, StickyTransactionId id) {
     this.cluster = cluster;
     this.id = id;
-  }
-
-  synchronized void startPinging(Duration period) {
-    pinger = cluster.schedulePing(this::backgroundPing, period);
-  }
-
-  private void backgroundPing() {
-    try {
-      ping();
-    } catch (RuntimeException e) {
-      // The proxy lost the transaction (or is gone): the next real request reports it.
-      if (!(e instanceof YtHttpException yt) || yt.hasCode(YtErrorCode.NO_SUCH_TRANSACTION)) {
-        stopPinging();
-      }
-    }
-  }
-
-  private synchronized void stopPinging() {
-    if (pinger != null) {
-      cluster.cancelPing(pinger);
-      pinger = null;
-    }
   }
 
   @Override
@@ -111,7 +86,6 @@ final class HttpTabletTransaction implements TabletTransaction {
    */
   @Override
   public void commit() {
-    stopPinging();
     finishedHere("commit");
     try {
       finish(Command.COMMIT_TRANSACTION, Repeat.COMMIT);
@@ -127,7 +101,6 @@ final class HttpTabletTransaction implements TabletTransaction {
   /** Aborts; a second abort through this handle changes nothing, as the ports define it. */
   @Override
   public void abort() {
-    stopPinging();
     if (finished == Command.ABORT_TRANSACTION) {
       return;
     }

@@ -39,14 +39,8 @@ final class HttpTabletTransactions implements TabletTransactions {
     if (id.isEmpty()) {
       throw new YtTransportException("start_transaction returned no transaction_id", null);
     }
-    HttpTabletTransaction transaction =
-        new HttpTabletTransaction(cluster, new StickyTransactionId(id, proxy));
-    // The caller owns the lease (TabletTransactions); a configured period adds a pinger of ours.
-    Duration period = cluster.config().pingPeriod().orElse(Duration.ZERO);
-    if (!period.isZero()) {
-      transaction.startPinging(period);
-    }
-    return transaction;
+    // The caller owns the lease (TabletTransactions): nothing here pings it.
+    return new HttpTabletTransaction(cluster, new StickyTransactionId(id, proxy));
   }
 
   @Override

@@ -7,7 +7,7 @@ import java.util.concurrent.ScheduledExecutorService;
 /**
  * What it costs to talk to one cluster with one configuration: the JDK {@code HttpClient} (its
  * connection pool and selector thread), the heavy-proxy list from {@code /hosts}, the thread that
- * pings transactions, the cluster's name and the column types of the tables it read or wrote
+ * closes it once idle, the cluster's name and the column types of the tables it read or wrote
  * ({@link ColumnTypesCache}). {@link YtsaurusCluster} handles use it; {@link
  * SharedProxyConnections} lets every handle of a JVM with the same address and settings share one.
  */
@@ -27,7 +27,7 @@ final class ProxyConnection {
     this.scheduler =
         Executors.newSingleThreadScheduledExecutor(
             runnable -> {
-              Thread thread = new Thread(runnable, "ytstream-tx-pinger");
+              Thread thread = new Thread(runnable, "ytstream-connection-idle-check");
               thread.setDaemon(true);
               return thread;
             });
@@ -86,7 +86,7 @@ final class ProxyConnection {
     return columnTypes;
   }
 
-  /** Stops the pinger thread; the HTTP client's threads end when it is no longer referenced. */
+  /** Stops the idle-check thread; the HTTP client's threads end when it is no longer referenced. */
   void close() {
     scheduler.shutdownNow();
   }

@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * One {@link ProxyConnection} per configuration (address, token, timeouts, trust: the whole {@link
  * YtsaurusClientConfig}) per JVM, counted by reference. Spark connects once per task, per file
- * system instance and per stream; without sharing each would start its own HTTP client, pinger
+ * system instance and per stream; without sharing each would start its own HTTP client, idle-check
  * thread and {@code //sys/@cluster_name} request. When the last handle is released the connection
  * stays open for {@link #IDLE_MILLIS} for the next task, then closes. Its threads are daemons, so
  * an idle connection never keeps a JVM from exiting.

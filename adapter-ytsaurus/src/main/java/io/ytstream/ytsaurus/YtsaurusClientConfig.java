@@ -20,9 +20,6 @@ import java.util.function.Function;
  *   <li>{@code yt.http.maxAttempts} (5) and {@code yt.http.backoffMs} (100, doubled per retry);
  *   <li>{@code yt.http.discoverHeavyProxies} (true): send heavy commands and tablet transactions to
  *       a proxy from {@code /hosts}; false uses the given address for everything;
- *   <li>{@code yt.tx.pingPeriodMs}: when above 0, the adapter also pings every transaction it
- *       starts at this period (unset or 0: it does not; the caller that starts a transaction renews
- *       its lease, see {@code TabletTransactions});
  *   <li>{@code yt.http.format} ({@code yson}): rows as binary YSON, or {@code json};
  *   <li>{@code yt.http.caCertificates} (a PEM file), or {@code yt.http.trustStore} (PKCS12/JKS)
  *       with {@code yt.http.trustStorePassword}: the certificates an {@code https://} proxy may
@@ -38,7 +35,6 @@ public record YtsaurusClientConfig(
     int maxAttempts,
     Duration backoff,
     boolean discoverHeavyProxies,
-    Optional<Duration> pingPeriod,
     Optional<HttpsTrust> trust,
     RequestLogger requestLogger,
     RowWireFormat rowFormat) {
@@ -50,7 +46,6 @@ public record YtsaurusClientConfig(
     Objects.requireNonNull(requestTimeout, "requestTimeout");
     Objects.requireNonNull(connectTimeout, "connectTimeout");
     Objects.requireNonNull(backoff, "backoff");
-    Objects.requireNonNull(pingPeriod, "pingPeriod");
     Objects.requireNonNull(trust, "trust");
     Objects.requireNonNull(requestLogger, "requestLogger");
     Objects.requireNonNull(rowFormat, "rowFormat");
@@ -72,7 +67,6 @@ public record YtsaurusClientConfig(
       int maxAttempts,
       Duration backoff,
       boolean discoverHeavyProxies,
-      Optional<Duration> pingPeriod,
       Optional<HttpsTrust> trust,
       RequestLogger requestLogger) {
     this(
@@ -84,7 +78,6 @@ public record YtsaurusClientConfig(
         maxAttempts,
         backoff,
         discoverHeavyProxies,
-        pingPeriod,
         trust,
         requestLogger,
         RowWireFormat.YSON);
@@ -101,7 +94,6 @@ public record YtsaurusClientConfig(
         5,
         Duration.ofMillis(100),
         true,
-        Optional.empty(),
         Optional.empty(),
         RequestLogger.NONE,
         RowWireFormat.YSON);
@@ -134,7 +126,6 @@ public record YtsaurusClientConfig(
         number(get, "yt.http.maxAttempts", 1).map(Math::toIntExact).orElse(defaults.maxAttempts()),
         millis(get, "yt.http.backoffMs", 0).orElse(defaults.backoff()),
         bool(get, "yt.http.discoverHeavyProxies").orElse(defaults.discoverHeavyProxies()),
-        millis(get, "yt.tx.pingPeriodMs", 0),
         trust(get),
         RequestLogger.NONE,
         get.apply(RowWireFormat.SETTING)
@@ -232,7 +223,6 @@ public record YtsaurusClientConfig(
         maxAttempts,
         backoff,
         discoverHeavyProxies,
-        pingPeriod,
         Optional.of(HttpsTrust.pem(pemFile)),
         requestLogger,
         rowFormat);
@@ -248,7 +238,6 @@ public record YtsaurusClientConfig(
         maxAttempts,
         backoff,
         discoverHeavyProxies,
-        pingPeriod,
         trust,
         logger,
         rowFormat);
@@ -264,23 +253,6 @@ public record YtsaurusClientConfig(
         attempts,
         firstBackoff,
         discoverHeavyProxies,
-        pingPeriod,
-        trust,
-        requestLogger,
-        rowFormat);
-  }
-
-  public YtsaurusClientConfig withPingPeriod(Optional<Duration> period) {
-    return new YtsaurusClientConfig(
-        proxy,
-        token,
-        clusterName,
-        requestTimeout,
-        connectTimeout,
-        maxAttempts,
-        backoff,
-        discoverHeavyProxies,
-        period,
         trust,
         requestLogger,
         rowFormat);
@@ -296,7 +268,6 @@ public record YtsaurusClientConfig(
         maxAttempts,
         backoff,
         discoverHeavyProxies,
-        pingPeriod,
         trust,
         requestLogger,
         rowFormat);
@@ -313,7 +284,6 @@ public record YtsaurusClientConfig(
         maxAttempts,
         backoff,
         discoverHeavyProxies,
-        pingPeriod,
         trust,
         requestLogger,
         format);

@@ -16,14 +16,9 @@ import io.ytstream.ports.TableMetadata;
 import io.ytstream.ports.TabletTransactions;
 import io.ytstream.ports.TimeSource;
 import io.ytstream.ports.spi.YtCluster;
-import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
@@ -40,7 +35,6 @@ public final class YtsaurusCluster implements YtCluster {
   private final Consumer<ProxyConnection> release;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final ConsumerRowQueries consumerRows;
-  private final Set<ScheduledFuture<?>> pingers = ConcurrentHashMap.newKeySet();
 
   private final QueuePartitionReader queueReader = new HttpQueuePartitionReader(this);
   private final QueueMetadata queueMetadata = new HttpQueueMetadata(this);
@@ -64,8 +58,7 @@ public final class YtsaurusCluster implements YtCluster {
 
   /**
    * A handle over the JVM's shared connection for {@code config}: the HTTP client, heavy-proxy
-   * list, pinger thread, cluster name and column types are reused; the transactions this handle
-   * pings are its own.
+   * list, cluster name and column types are reused.
    */
   public static YtsaurusCluster connectShared(YtsaurusClientConfig config) {
     return new YtsaurusCluster(
@@ -124,22 +117,6 @@ public final class YtsaurusCluster implements YtCluster {
 
   ConsumerRowQueries consumerRows() {
     return consumerRows;
-  }
-
-  /** Runs {@code ping} every {@code period} until cancelled or this handle closes. */
-  ScheduledFuture<?> schedulePing(Runnable ping, Duration period) {
-    ScheduledFuture<?> future =
-        connection
-            .scheduler()
-            .scheduleWithFixedDelay(
-                ping, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
-    pingers.add(future);
-    return future;
-  }
-
-  void cancelPing(ScheduledFuture<?> future) {
-    future.cancel(false);
-    pingers.remove(future);
   }
 
   /** Consumers and the queues read through this connection live on this cluster. */
@@ -203,9 +180,6 @@ public final class YtsaurusCluster implements YtCluster {
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
-      // Transactions of this handle stop being pinged, as when each handle had its own thread.
-      pingers.forEach(f -> f.cancel(false));
-      pingers.clear();
       release.accept(connection);
     }
   }

@@ -79,7 +79,7 @@ final class ScriptedProxy implements AutoCloseable {
 
   /**
    * A client config for this server: cluster name "scripted" (no {@code //sys/@cluster_name} read),
-   * 3 attempts 5 ms apart, no heavy-proxy discovery, no pinging.
+   * 3 attempts 5 ms apart, no heavy-proxy discovery.
    */
   YtsaurusClientConfig config(String token) {
     return new YtsaurusClientConfig(
@@ -91,7 +91,6 @@ final class ScriptedProxy implements AutoCloseable {
         3,
         Duration.ofMillis(5),
         false,
-        Optional.of(Duration.ZERO),
         Optional.empty(),
         RequestLogger.NONE);
   }

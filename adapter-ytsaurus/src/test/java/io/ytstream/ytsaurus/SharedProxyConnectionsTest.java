@@ -3,8 +3,10 @@ package io.ytstream.ytsaurus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ytstream.core.error.YtErrorCode;
 import io.ytstream.core.model.YPath;
 import io.ytstream.emulator.EmulatorOptions;
 import io.ytstream.emulator.YtEmulator;
@@ -76,19 +78,22 @@ class SharedProxyConnectionsTest {
   }
 
   @Test
-  void closingOneHandleLeavesTheOthersWorkingWithTheirTransactionsPinged() {
-    Map<String, String> settings = Map.of("yt.token", TOKEN, "yt.tx.pingPeriodMs", "50");
+  void closingOneHandleLeavesTheOthersWorkingWithTheirTransactions() {
+    Map<String, String> settings = Map.of("yt.token", TOKEN);
     YtsaurusCluster closedEarly = connect(settings);
     try (YtsaurusCluster working = connect(settings)) {
       YPath table = YPath.of("//home/out");
       new HttpClusterAdmin(working)
           .createSortedTable(
               table, List.of(Columns.key("k", "int64"), Columns.value("v", "string")));
-      // A 1 s lease that only the shared pinger keeps alive past the sleep.
+      // A 1 s lease that only its starter, this test, keeps alive past the sleeps.
       TabletTransaction transaction = working.transactions().start(Duration.ofSeconds(1));
 
       closedEarly.close();
-      sleep(1_500);
+      for (int i = 0; i < 3; i++) {
+        sleep(500);
+        transaction.ping();
+      }
       transaction.insertRows(table, List.of(Row.of("k", 1L, "v", "a")));
       transaction.commit();
 
@@ -97,8 +102,27 @@ class SharedProxyConnectionsTest {
   }
 
   @Test
+  void theAdapterDoesNotRenewATransactionItsStarterDoesNotPing() {
+    try (YtsaurusCluster cluster = connect(Map.of("yt.token", TOKEN))) {
+      YPath table = YPath.of("//home/unpinged");
+      new HttpClusterAdmin(cluster)
+          .createSortedTable(
+              table, List.of(Columns.key("k", "int64"), Columns.value("v", "string")));
+      TabletTransaction transaction = cluster.transactions().start(Duration.ofSeconds(1));
+
+      sleep(1_500);
+
+      YtHttpException e =
+          assertThrows(
+              YtHttpException.class,
+              () -> transaction.insertRows(table, List.of(Row.of("k", 1L, "v", "a"))));
+      assertTrue(e.hasCode(YtErrorCode.NO_SUCH_TRANSACTION), e.toString());
+    }
+  }
+
+  @Test
   void anIdleConnectionReusedLaterAsksForHostsAgain() {
-    Map<String, String> settings = Map.of("yt.token", TOKEN, "yt.tx.pingPeriodMs", "0");
+    Map<String, String> settings = Map.of("yt.token", TOKEN);
     int port = emulator.port();
     try (YtsaurusCluster first = connect(settings)) {
       first.transactions().start(Duration.ofSeconds(30)).abort(); // fetches /hosts

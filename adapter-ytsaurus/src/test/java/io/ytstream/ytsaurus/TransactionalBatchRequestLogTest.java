@@ -61,14 +61,13 @@ class TransactionalBatchRequestLogTest {
       List<String> batchLines = new ArrayList<>();
       List<RequestLogger.LoggedRequest> batchRequests = new ArrayList<>();
       YtsaurusClientConfig logged =
-          base.withPingPeriod(Optional.of(Duration.ZERO))
-              .withRequestLogger(
-                  r -> {
-                    synchronized (lines) {
-                      lines.add(r.line());
-                      requests.add(r);
-                    }
-                  });
+          base.withRequestLogger(
+              r -> {
+                synchronized (lines) {
+                  lines.add(r.line());
+                  requests.add(r);
+                }
+              });
       try (YtsaurusCluster cluster = YtsaurusCluster.connect(logged)) {
         QueueId queue = new QueueId(cluster.name(), queuePath);
         ConsumerId consumer = new ConsumerId(cluster.name(), consumerPath);

@@ -51,7 +51,6 @@ class YtHttpClientTest {
         3,
         Duration.ofMillis(5),
         false,
-        Optional.of(Duration.ZERO),
         Optional.empty(),
         RequestLogger.NONE);
   }

@@ -27,7 +27,8 @@ class ArchitectureTest {
     "io.ytstream.core.delivery.TransactionalRecovery",
     "io.ytstream.core.delivery.OutOfTransactionBatch",
     "io.ytstream.core.delivery.CheckpointRecovery",
-    "io.ytstream.core.commit.CommitLagRule"
+    "io.ytstream.core.commit.CommitLagRule",
+    "io.ytstream.core.commit.CommitErrorClassifier"
   };
 
   /** Every adapter package, present or still to come. */

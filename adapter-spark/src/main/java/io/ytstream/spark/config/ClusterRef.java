@@ -42,8 +42,7 @@ public final class ClusterRef implements Serializable {
    * The connection settings in a Spark or Hadoop configuration: every {@code yt.*} key (read with
    * and without the {@code spark.hadoop.} prefix, the prefixed one winning) except the address
    * {@code yt.proxy}, passed on as {@code yt.*}. So the adapter's own settings ({@code yt.token},
-   * {@code yt.http.*}, {@code yt.tx.pingPeriodMs}, ...) reach it without adapter-spark knowing
-   * them.
+   * {@code yt.http.*}, ...) reach it without adapter-spark knowing them.
    */
   public static Map<String, String> connectionSettings(Map<String, String> conf) {
     TreeMap<String, String> settings = new TreeMap<>();

@@ -31,6 +31,9 @@ public final class CarriedRows {
 
   private record Kept(List<QueueRow> rows, long atMs) {}
 
+  // Static, as the Kafka source's consumer pool (KafkaDataConsumer): Spark gives a task nothing
+  // from the previous batch's task on the same executor (PartitionReaderFactory.createReader gets
+  // only the InputPartition the driver planned), so an executor-wide map is the only way across.
   private static final ConcurrentHashMap<Key, Kept> KEPT = new ConcurrentHashMap<>();
 
   private CarriedRows() {}

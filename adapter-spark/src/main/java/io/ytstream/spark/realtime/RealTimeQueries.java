@@ -23,6 +23,9 @@ public final class RealTimeQueries {
 
   public static final String ALLOWLIST_CHECK = "spark.sql.streaming.realTimeMode.allowlistCheck";
 
+  // No explicit hand-off exists: Spark tells the source of Real-time Mode
+  // (SupportsRealTimeMode.prepareForRealTimeMode), never the sink, whose LogicalWriteInfo
+  // carries only the query id, schema and options.
   private static final ThreadLocal<Boolean> REAL_TIME = ThreadLocal.withInitial(() -> false);
 
   private RealTimeQueries() {}

@@ -33,6 +33,8 @@ public final class RealTimeSlots {
   private static final long POLL_MS = 250;
 
   // Per query run (its stream execution thread): each yt source's partitions, in planning order.
+  // No explicit hand-off exists: Spark builds each source (Scan.toMicroBatchStream) with no view
+  // of the query's other sources.
   private static final ThreadLocal<Map<Object, List<PartitionId>>> SOURCES_OF_THIS_QUERY =
       ThreadLocal.withInitial(LinkedHashMap::new);
 

@@ -60,6 +60,9 @@ final class BatchWriteJobListener extends SparkListener {
   /** How long the sink's commit waits for the bus to deliver the write job's end. */
   static final Duration DEFAULT_WAIT = Duration.ofSeconds(10);
 
+  // One listener per SparkContext, found again by every sink of the context: Spark has no public
+  // lookup of registered listeners (SparkContext.addSparkListener returns nothing and the bus is
+  // private), and a listener per sink would stay on the bus after its query ends.
   private static WeakReference<BatchWriteJobListener> registered = new WeakReference<>(null);
 
   private final SparkContext context;

@@ -1,8 +1,6 @@
 package io.ytstream.spark.sink;
 
-import io.ytstream.application.Interruptions;
-import io.ytstream.core.commit.CommitErrorClassifier;
-import io.ytstream.core.commit.CommitOutcome;
+import io.ytstream.application.WriteChunk;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TabletTransaction;
 import io.ytstream.ports.TransactionId;
@@ -46,10 +44,10 @@ import org.slf4j.LoggerFactory;
 public final class YtDataWriter implements DataWriter<InternalRow> {
 
   private static final Logger LOG = LoggerFactory.getLogger(YtDataWriter.class);
-  private static final int CHUNK_ATTEMPTS = 3;
 
   private final YtWriteSpec spec;
   private final YtCluster cluster;
+  private final WriteChunk chunks;
   private final TransactionId transaction;
   private final int partitionId;
   private final long epochId;
@@ -72,6 +70,12 @@ public final class YtDataWriter implements DataWriter<InternalRow> {
       long maxRowsPerTablet) {
     this.spec = spec;
     this.cluster = spec.cluster().connect();
+    // At-least-once: a retried unknown outcome may have landed, so the chunk may be written twice.
+    this.chunks =
+        new WriteChunk(
+            cluster.outputTables(),
+            (attempt, outcome, error) ->
+                LOG.warn("writing rows to {} failed ({}), trying again", spec.path(), outcome));
     this.transaction = transaction;
     this.partitionId = partitionId;
     this.epochId = epochId;
@@ -159,28 +163,7 @@ public final class YtDataWriter implements DataWriter<InternalRow> {
     }
     List<Row> chunk = List.copyOf(buffer);
     buffer.clear();
-    for (int attempt = 1; ; attempt++) {
-      try {
-        if (spec.sorted()) {
-          cluster.outputTables().upsert(spec.path(), chunk);
-        } else {
-          cluster.outputTables().append(spec.path(), chunk);
-        }
-        return;
-      } catch (RuntimeException e) {
-        CommitOutcome outcome = CommitErrorClassifier.classify(e);
-        boolean retry =
-            (outcome == CommitOutcome.RETRY_LATER || outcome == CommitOutcome.UNKNOWN)
-                && attempt < CHUNK_ATTEMPTS
-                && !Interruptions.isInterruption(e);
-        if (!retry) {
-          throw e;
-        }
-        // At-least-once: an unknown outcome may have landed; writing again may duplicate rows.
-        LOG.warn(
-            "writing {} rows to {} failed ({}), trying again", chunk.size(), spec.path(), outcome);
-      }
-    }
+    chunks.write(spec.path(), spec.sorted(), chunk);
   }
 
   @Override

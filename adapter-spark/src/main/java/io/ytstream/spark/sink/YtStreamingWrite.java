@@ -1,6 +1,7 @@
 package io.ytstream.spark.sink;
 
 import io.ytstream.application.Interruptions;
+import io.ytstream.application.TransactionLease;
 import io.ytstream.ports.TabletTransaction;
 import io.ytstream.ports.spi.YtCluster;
 import io.ytstream.spark.config.YtSettings;
@@ -21,10 +22,11 @@ import org.slf4j.LoggerFactory;
  * The driver side of the streaming sink. Spark runs one batch at a time on the driver: it asks for
  * the writer factory, runs the tasks, then calls {@link #commit} or {@link #abort}.
  *
- * <p>In transactional mode the factory call opens the batch's tablet transaction (kept alive by a
- * pinger), puts its id into the factory that ships to executors and tags the write job with it
- * ({@link BatchWriteJobListener}); {@link #commit} first waits for the listener's word that no task
- * attempt may have left rows in the transaction behind a retry (a lost executor), then hands the
+ * <p>In transactional mode the factory call opens the batch's tablet transaction and owns its lease
+ * (a {@link TransactionLease} renewed by a pinger thread here; executors attach and never ping),
+ * puts its id into the factory that ships to executors and tags the write job with it ({@link
+ * BatchWriteJobListener}); {@link #commit} first waits for the listener's word that no task attempt
+ * may have left rows in the transaction behind a retry (a lost executor), then hands the
  * transaction to {@link TransactionalSinkCommit}; {@link #abort} aborts it. Outside transactional
  * mode writers flush their own chunks and the consumer moves in the source's commit.
  */
@@ -139,14 +141,13 @@ final class YtStreamingWrite implements StreamingWrite {
                 return t;
               });
     }
-    long period = Math.max(100, settings.transactionTimeout().toMillis() / 3);
+    TransactionLease lease = new TransactionLease(tx);
+    long period = TransactionLease.renewalPeriod(settings.transactionTimeout()).toMillis();
     pinging =
         pinger.scheduleAtFixedRate(
             () -> {
-              try {
-                tx.ping();
-              } catch (RuntimeException e) {
-                LOG.debug("ping of {} failed: {}", tx.id(), e.getMessage());
+              if (!lease.renew()) {
+                LOG.debug("ping of {} failed; its next request will say why", tx.id());
               }
             },
             period,

@@ -1,8 +1,7 @@
 package io.ytstream.spark.writers;
 
 import io.ytstream.application.Interruptions;
-import io.ytstream.core.commit.CommitErrorClassifier;
-import io.ytstream.core.commit.CommitOutcome;
+import io.ytstream.application.WriteChunk;
 import io.ytstream.core.model.YPath;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.spi.YtCluster;
@@ -18,17 +17,15 @@ import org.slf4j.LoggerFactory;
 /**
  * Rows on their way to one dynamic table from one task: kept until {@code maxRows} have gathered or
  * the flush interval has passed (a daemon thread flushes what is buffered every interval), then
- * written as one request (append to an ordered table, upsert into a sorted one), retried on
- * throttling and unknown outcomes. Writes happen under one lock, so a task's rows reach the table
- * in order. A failed background flush fails the next {@link #add} or {@link #flush}, so the task
- * fails and Spark replays the batch from its start.
+ * written as one chunk by {@link WriteChunk}, which decides what is retried. Writes happen under
+ * one lock, so a task's rows reach the table in order. A failed background flush fails the next
+ * {@link #add} or {@link #flush}, so the task fails and Spark replays the batch from its start.
  */
 final class BufferedTableWriter implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(BufferedTableWriter.class);
-  private static final int ATTEMPTS = 3;
 
-  private final YtCluster cluster;
+  private final WriteChunk chunks;
   private final YPath path;
   private final boolean sorted;
   private final int maxRows;
@@ -39,7 +36,11 @@ final class BufferedTableWriter implements AutoCloseable {
 
   BufferedTableWriter(
       YtCluster cluster, YPath path, boolean sorted, int maxRows, long flushIntervalMs) {
-    this.cluster = cluster;
+    this.chunks =
+        new WriteChunk(
+            cluster.outputTables(),
+            (attempt, outcome, error) ->
+                LOG.warn("writing rows to {} failed ({}), trying again", path, outcome));
     this.path = path;
     this.sorted = sorted;
     this.maxRows = maxRows;
@@ -103,26 +104,7 @@ final class BufferedTableWriter implements AutoCloseable {
     }
     List<Row> chunk = List.copyOf(buffer);
     buffer.clear();
-    for (int attempt = 1; ; attempt++) {
-      try {
-        if (sorted) {
-          cluster.outputTables().upsert(path, chunk);
-        } else {
-          cluster.outputTables().append(path, chunk);
-        }
-        return;
-      } catch (RuntimeException e) {
-        CommitOutcome outcome = CommitErrorClassifier.classify(e);
-        boolean retry =
-            (outcome == CommitOutcome.RETRY_LATER || outcome == CommitOutcome.UNKNOWN)
-                && attempt < ATTEMPTS
-                && !Interruptions.isInterruption(e);
-        if (!retry) {
-          throw e;
-        }
-        LOG.warn("writing {} rows to {} failed ({}), trying again", chunk.size(), path, outcome);
-      }
-    }
+    chunks.write(path, sorted, chunk);
   }
 
   /** Stops the background flushes; rows still buffered are dropped (the task failed). */
