@@ -16,6 +16,7 @@ import io.ytstream.core.plan.QueueBounds;
 import io.ytstream.core.plan.StartOffsetResolver;
 import io.ytstream.core.plan.TaskAssigner;
 import io.ytstream.core.plan.TaskAssignment;
+import io.ytstream.core.plan.TriggerLimit;
 import io.ytstream.ports.ConsumerOffsets;
 import io.ytstream.ports.QueueMetadata;
 import java.util.ArrayList;
@@ -44,7 +45,13 @@ public final class PlanMicroBatch {
   private final ProtocolMutant mutant;
 
   /** What a planning call decided: the end offsets, and any trimmed rows it skipped. */
-  public record PlannedEnd(StreamOffsets end, List<DataLoss> losses, boolean placesNewPartitions) {
+  public record PlannedEnd(
+      StreamOffsets end, List<DataLoss> losses, boolean placesNewPartitions, boolean heldBack) {
+
+    public PlannedEnd(StreamOffsets end, List<DataLoss> losses, boolean placesNewPartitions) {
+      this(end, losses, placesNewPartitions, false);
+    }
+
     public PlannedEnd {
       Objects.requireNonNull(end, "end");
       losses = List.copyOf(losses);
@@ -124,6 +131,23 @@ public final class PlanMicroBatch {
    *     the policy is to fail
    */
   public PlannedEnd plan(StreamOffsets start, QueueBounds bounds, StreamOffsets consumerNow) {
+    return plan(start, bounds, consumerNow, TriggerLimit.none(), 0);
+  }
+
+  /**
+   * As {@link #plan(StreamOffsets, QueueBounds, StreamOffsets)}, sized by the trigger's limit: at
+   * most its {@code maxRows} over all partitions, and no batch ({@code end == start}, {@link
+   * PlannedEnd#heldBack()}) while fewer than its {@code minRows} wait and the last batch was less
+   * than its delay ago. Placing new partitions is never held back.
+   *
+   * @param msSinceLastBatch time since the last batch that was not held back (the caller's clock)
+   */
+  public PlannedEnd plan(
+      StreamOffsets start,
+      QueueBounds bounds,
+      StreamOffsets consumerNow,
+      TriggerLimit trigger,
+      long msSinceLastBatch) {
     StreamOffsets resolved = startOffsets(start, bounds, consumerNow);
     TreeMap<PartitionId, Long> added = new TreeMap<>();
     List<DataLoss> trimmedBeforePlaced = new ArrayList<>();
@@ -159,8 +183,22 @@ public final class PlanMicroBatch {
         }
       }
     }
-    BatchPlan plan = BatchPlanner.plan(planStart, bounds, effective);
+    if (trigger.holdsBack(available(planStart, bounds), msSinceLastBatch)) {
+      return new PlannedEnd(start, List.of(), false, true);
+    }
+    BatchPlan plan = BatchPlanner.plan(planStart, bounds, effective, trigger.maxRows());
     return new PlannedEnd(plan.end(), plan.losses(), false);
+  }
+
+  /** Rows between {@code start} (or a partition's first row) and each partition's end. */
+  private static long available(StreamOffsets start, QueueBounds bounds) {
+    long sum = 0;
+    for (int i = 0; i < bounds.size(); i++) {
+      PartitionBounds b = bounds.boundsAt(i);
+      long from = Math.max(start.getOrDefault(bounds.partitionAt(i), 0), b.trimmedRowCount());
+      sum += Math.max(0, b.totalRowCount() - from);
+    }
+    return sum;
   }
 
   /**
