@@ -5,6 +5,7 @@ import io.ytstream.core.model.OffsetRange;
 import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
+import io.ytstream.core.model.StartingOffsets;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.plan.BatchPlan;
 import io.ytstream.core.plan.BatchPlanner;
@@ -112,6 +113,33 @@ public final class PlanMicroBatch {
   /** Where a query with no checkpoint starts: the consumer's offsets, 0 where it has none. */
   public StreamOffsets initialOffsets(QueueBounds bounds, StreamOffsets consumerNow) {
     return StartOffsetResolver.resolve(Optional.empty(), consumerNow, bounds);
+  }
+
+  /**
+   * Where a query with no checkpoint starts when the user gave {@code starting}: there, if the
+   * consumer has no position yet for any queue read; otherwise the consumer is the position, and
+   * {@code starting} is refused rather than silently ignored or allowed to move the consumer.
+   *
+   * @throws IllegalArgumentException when the consumer has a row for a queue read, or {@code
+   *     starting} does not fit the queues (see {@link StartOffsetResolver#resolve(StartingOffsets,
+   *     QueueBounds)})
+   */
+  public StreamOffsets initialOffsets(
+      QueueBounds bounds, StreamOffsets consumerNow, Optional<StartingOffsets> starting) {
+    if (starting.isEmpty()) {
+      return initialOffsets(bounds, consumerNow);
+    }
+    if (!consumerNow.isEmpty()) {
+      throw new IllegalArgumentException(
+          "option starting_offsets is for a query the consumer has no position for, but consumer "
+              + consumer.path()
+              + " already holds offsets "
+              + consumerNow.asMap()
+              + ": the consumer is where this query starts (it is what the query advances and"
+              + " what other readers of the consumer see). Remove starting_offsets to go on from"
+              + " the consumer, or register a new consumer for the queue to start elsewhere");
+    }
+    return StartOffsetResolver.resolve(starting.get(), bounds);
   }
 
   /**
