@@ -1,5 +1,6 @@
 package io.ytstream.core.model;
 
+import java.util.Collections;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -28,9 +29,10 @@ public sealed interface StartingOffsets {
   /** Offsets per queue path and partition index ({@link #EARLIEST}, {@link #LATEST} allowed). */
   record Specific(Map<YPath, Map<Integer, Long>> offsets) implements StartingOffsets {
     public Specific {
+      // Sorted all the way down: errors name the first bad entry, the same one every time.
       TreeMap<YPath, Map<Integer, Long>> copy = new TreeMap<>();
-      offsets.forEach((q, p) -> copy.put(q, Map.copyOf(new TreeMap<>(p))));
-      offsets = java.util.Collections.unmodifiableSortedMap(copy);
+      offsets.forEach((q, p) -> copy.put(q, Collections.unmodifiableSortedMap(new TreeMap<>(p))));
+      offsets = Collections.unmodifiableSortedMap(copy);
     }
   }
 
