@@ -1,6 +1,7 @@
 package io.ytstream.spark;
 
 import io.ytstream.spark.checkpoint.YtFileSystem;
+import io.ytstream.spark.config.OptionScope;
 import io.ytstream.spark.config.YtOptions;
 import io.ytstream.spark.config.YtSettings;
 import io.ytstream.spark.source.YtSourceSpec;
@@ -40,7 +41,7 @@ public final class YtDataSource implements TableProvider, DataSourceRegister {
 
   @Override
   public StructType inferSchema(CaseInsensitiveStringMap options) {
-    YtOptions opts = YtOptions.of(options.asCaseSensitiveMap());
+    YtOptions opts = YtOptions.of(options.asCaseSensitiveMap(), OptionScope.READ);
     return YtSourceSpec.resolve(opts, YtSettings.of(SparkSession.active())).schema();
   }
 
@@ -52,6 +53,9 @@ public final class YtDataSource implements TableProvider, DataSourceRegister {
   @Override
   public Table getTable(
       StructType schema, Transform[] partitioning, Map<String, String> properties) {
+    // Reads and writes both come here first (writeStream().start() on the caller's thread): an
+    // option neither the source nor the sink knows fails before a query starts.
+    YtOptions.of(properties);
     return new YtTable(schema, properties);
   }
 }

@@ -1,6 +1,7 @@
 package io.ytstream.spark;
 
 import io.ytstream.spark.checkpoint.HadoopConfs;
+import io.ytstream.spark.config.OptionScope;
 import io.ytstream.spark.config.YtOptions;
 import io.ytstream.spark.config.YtSettings;
 import io.ytstream.spark.sink.YtWriteBuilder;
@@ -56,12 +57,14 @@ final class YtTable implements SupportsRead, SupportsWrite {
 
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
-    YtOptions opts = YtOptions.of(options.asCaseSensitiveMap());
+    YtOptions opts = YtOptions.of(options.asCaseSensitiveMap(), OptionScope.READ);
     return () -> new YtScan(opts);
   }
 
   @Override
   public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
+    // A read's option on a write is refused here, before the sink looks at anything.
+    YtOptions.of(info.options().asCaseSensitiveMap(), OptionScope.WRITE);
     return new YtWriteBuilder(info);
   }
 
@@ -98,6 +101,7 @@ final class YtTable implements SupportsRead, SupportsWrite {
 
     @Override
     public MicroBatchStream toMicroBatchStream(String checkpointLocation) {
+      options.checkStreaming();
       SparkSession spark = SparkSession.active();
       return new YtMicroBatchStream(spec(), checkpointLocation, HadoopConfs.forSession(spark));
     }

@@ -5,6 +5,7 @@ import io.ytstream.core.model.OffsetRange;
 import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
+import io.ytstream.core.model.StartingOffsets;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.plan.BatchPlan;
 import io.ytstream.core.plan.BatchPlanner;
@@ -16,6 +17,7 @@ import io.ytstream.core.plan.QueueBounds;
 import io.ytstream.core.plan.StartOffsetResolver;
 import io.ytstream.core.plan.TaskAssigner;
 import io.ytstream.core.plan.TaskAssignment;
+import io.ytstream.core.plan.TriggerLimit;
 import io.ytstream.ports.ConsumerOffsets;
 import io.ytstream.ports.QueueMetadata;
 import java.util.ArrayList;
@@ -44,7 +46,13 @@ public final class PlanMicroBatch {
   private final ProtocolMutant mutant;
 
   /** What a planning call decided: the end offsets, and any trimmed rows it skipped. */
-  public record PlannedEnd(StreamOffsets end, List<DataLoss> losses, boolean placesNewPartitions) {
+  public record PlannedEnd(
+      StreamOffsets end, List<DataLoss> losses, boolean placesNewPartitions, boolean heldBack) {
+
+    public PlannedEnd(StreamOffsets end, List<DataLoss> losses, boolean placesNewPartitions) {
+      this(end, losses, placesNewPartitions, false);
+    }
+
     public PlannedEnd {
       Objects.requireNonNull(end, "end");
       losses = List.copyOf(losses);
@@ -108,6 +116,33 @@ public final class PlanMicroBatch {
   }
 
   /**
+   * Where a query with no checkpoint starts when the user gave {@code starting}: there, if the
+   * consumer has no position yet for any queue read; otherwise the consumer is the position, and
+   * {@code starting} is refused rather than silently ignored or allowed to move the consumer.
+   *
+   * @throws IllegalArgumentException when the consumer has a row for a queue read, or {@code
+   *     starting} does not fit the queues (see {@link StartOffsetResolver#resolve(StartingOffsets,
+   *     QueueBounds)})
+   */
+  public StreamOffsets initialOffsets(
+      QueueBounds bounds, StreamOffsets consumerNow, Optional<StartingOffsets> starting) {
+    if (starting.isEmpty()) {
+      return initialOffsets(bounds, consumerNow);
+    }
+    if (!consumerNow.isEmpty()) {
+      throw new IllegalArgumentException(
+          "option starting_offsets is for a query the consumer has no position for, but consumer "
+              + consumer.path()
+              + " already holds offsets "
+              + consumerNow.asMap()
+              + ": the consumer is where this query starts (it is what the query advances and"
+              + " what other readers of the consumer see). Remove starting_offsets to go on from"
+              + " the consumer, or register a new consumer for the queue to start elsewhere");
+    }
+    return StartOffsetResolver.resolve(starting.get(), bounds);
+  }
+
+  /**
    * Where each partition starts when the batch starts at {@code start}: its offset there, and for a
    * partition {@code start} does not know, the consumer's offset or else the partition's first row.
    */
@@ -124,6 +159,23 @@ public final class PlanMicroBatch {
    *     the policy is to fail
    */
   public PlannedEnd plan(StreamOffsets start, QueueBounds bounds, StreamOffsets consumerNow) {
+    return plan(start, bounds, consumerNow, TriggerLimit.none(), 0);
+  }
+
+  /**
+   * As {@link #plan(StreamOffsets, QueueBounds, StreamOffsets)}, sized by the trigger's limit: at
+   * most its {@code maxRows} over all partitions, and no batch ({@code end == start}, {@link
+   * PlannedEnd#heldBack()}) while fewer than its {@code minRows} wait and the last batch was less
+   * than its delay ago. Placing new partitions is never held back.
+   *
+   * @param msSinceLastBatch time since the last batch that was not held back (the caller's clock)
+   */
+  public PlannedEnd plan(
+      StreamOffsets start,
+      QueueBounds bounds,
+      StreamOffsets consumerNow,
+      TriggerLimit trigger,
+      long msSinceLastBatch) {
     StreamOffsets resolved = startOffsets(start, bounds, consumerNow);
     TreeMap<PartitionId, Long> added = new TreeMap<>();
     List<DataLoss> trimmedBeforePlaced = new ArrayList<>();
@@ -159,8 +211,22 @@ public final class PlanMicroBatch {
         }
       }
     }
-    BatchPlan plan = BatchPlanner.plan(planStart, bounds, effective);
+    if (trigger.holdsBack(available(planStart, bounds), msSinceLastBatch)) {
+      return new PlannedEnd(start, List.of(), false, true);
+    }
+    BatchPlan plan = BatchPlanner.plan(planStart, bounds, effective, trigger.maxRows());
     return new PlannedEnd(plan.end(), plan.losses(), false);
+  }
+
+  /** Rows between {@code start} (or a partition's first row) and each partition's end. */
+  private static long available(StreamOffsets start, QueueBounds bounds) {
+    long sum = 0;
+    for (int i = 0; i < bounds.size(); i++) {
+      PartitionBounds b = bounds.boundsAt(i);
+      long from = Math.max(start.getOrDefault(bounds.partitionAt(i), 0), b.trimmedRowCount());
+      sum += Math.max(0, b.totalRowCount() - from);
+    }
+    return sum;
   }
 
   /**

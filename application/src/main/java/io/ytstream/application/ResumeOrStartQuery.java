@@ -1,7 +1,9 @@
 package io.ytstream.application;
 
 import io.ytstream.core.model.ConsumerId;
+import io.ytstream.core.model.StartingOffsets;
 import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.core.plan.QueueBounds;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -19,7 +21,9 @@ import java.util.Optional;
  *   <li><b>A checkpoint recorded for another consumer</b> is refused: its offsets say nothing about
  *       this consumer's rows.
  *   <li><b>A new checkpoint</b> starts where the consumer stands, at each partition's first row
- *       where it has no offset ({@link PlanMicroBatch#initialOffsets}).
+ *       where it has no offset, or, when the consumer has no position at all, where option {@code
+ *       starting_offsets} says ({@link PlanMicroBatch#initialOffsets(QueueBounds, StreamOffsets,
+ *       Optional)}). A restart ignores that option: the checkpoint is the position.
  * </ul>
  */
 public final class ResumeOrStartQuery {
@@ -50,6 +54,17 @@ public final class ResumeOrStartQuery {
    * @throws IllegalArgumentException when the checkpoint was recorded for another consumer
    */
   public StreamOffsets initialOffsets(Optional<Recorded> recorded, String where) {
+    return initialOffsets(recorded, Optional.empty(), where);
+  }
+
+  /**
+   * As {@link #initialOffsets(Optional, String)}, with the user's start for a new checkpoint.
+   *
+   * @throws IllegalArgumentException also when {@code starting} is given but the consumer already
+   *     has a position, or does not fit the queues
+   */
+  public StreamOffsets initialOffsets(
+      Optional<Recorded> recorded, Optional<StartingOffsets> starting, String where) {
     if (recorded.isPresent()) {
       if (!recorded.get().consumer().equals(consumer)) {
         throw new IllegalArgumentException(
@@ -63,6 +78,6 @@ public final class ResumeOrStartQuery {
       }
       return recorded.get().initial();
     }
-    return planner.initialOffsets(planner.readBounds(), advancer.read());
+    return planner.initialOffsets(planner.readBounds(), advancer.read(), starting);
   }
 }

@@ -15,6 +15,7 @@ import io.ytstream.core.plan.DataLoss;
 import io.ytstream.core.plan.DataLossException;
 import io.ytstream.core.plan.DataLossPolicy;
 import io.ytstream.core.plan.PlanLimits;
+import io.ytstream.core.plan.TriggerLimit;
 import io.ytstream.inmemory.InMemoryCluster;
 import io.ytstream.inmemory.ManualClock;
 import io.ytstream.ports.QueueRow;
@@ -79,6 +80,39 @@ class UseCasesOverTheInMemoryClusterTest {
     assertEquals(
         List.of(new OffsetRange(new PartitionId(Q, 1), 0, 2)),
         PlanMicroBatch.ranges(placing.end(), next.end()));
+  }
+
+  @Test
+  void aTriggerIsSizedByItsTotalCapAndHeldBackBelowItsMinimum() {
+    queue(2, 30);
+    PlanMicroBatch planner = planner(100);
+    StreamOffsets start =
+        StreamOffsets.of(Map.of(new PartitionId(Q, 0), 0L, new PartitionId(Q, 1), 20L));
+    TriggerLimit limit = new TriggerLimit(OptionalLong.of(8), OptionalLong.of(5), 60_000);
+
+    // Backlogs 30 and 10 share the 8 rows 6:2.
+    PlanMicroBatch.PlannedEnd sized =
+        planner.plan(start, planner.readBounds(), planner.readConsumer(), limit, 0);
+    assertEquals(
+        List.of(
+            new OffsetRange(new PartitionId(Q, 0), 0, 6),
+            new OffsetRange(new PartitionId(Q, 1), 20, 22)),
+        PlanMicroBatch.ranges(start, sized.end()));
+
+    // 4 rows wait, fewer than 5: no batch until the delay passed since the last one.
+    StreamOffsets nearEnd =
+        StreamOffsets.of(Map.of(new PartitionId(Q, 0), 28L, new PartitionId(Q, 1), 28L));
+    PlanMicroBatch.PlannedEnd held =
+        planner.plan(nearEnd, planner.readBounds(), planner.readConsumer(), limit, 59_999);
+    assertTrue(held.heldBack());
+    assertEquals(nearEnd, held.end());
+    PlanMicroBatch.PlannedEnd due =
+        planner.plan(nearEnd, planner.readBounds(), planner.readConsumer(), limit, 60_000);
+    assertEquals(
+        4,
+        PlanMicroBatch.ranges(nearEnd, due.end()).stream()
+            .mapToLong(r -> r.upper() - r.lower())
+            .sum());
   }
 
   @Test

@@ -1,16 +1,20 @@
 package io.ytstream.spark.config;
 
+import io.ytstream.core.model.StartingOffsets;
 import io.ytstream.core.model.YPath;
 import io.ytstream.core.plan.DataLossPolicy;
 import io.ytstream.core.plan.PlanLimits;
+import io.ytstream.core.plan.TriggerLimit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.apache.spark.network.util.JavaUtils;
 
 /**
  * The options of the {@code yt} source and sink, validated with messages that name the option, the
@@ -23,27 +27,51 @@ public final class YtOptions {
   static final String CONSUMER_PATH = "consumer_path";
   static final String INCLUDE_SERVICE_COLUMNS = "include_service_columns";
   static final String MAX_ROWS_PER_PARTITION = "max_rows_per_partition";
+  static final String MAX_ROWS_PER_TRIGGER = "max_rows_per_trigger";
+  static final String MIN_ROWS_PER_TRIGGER = "min_rows_per_trigger";
+  static final String MAX_TRIGGER_DELAY = "max_trigger_delay";
   static final String FAIL_ON_DATA_LOSS = "fail_on_data_loss";
+  static final String STARTING_OFFSETS = "starting_offsets";
+  static final String ENDING_OFFSETS = "ending_offsets";
+  static final String STARTING_TIMESTAMP = "starting_timestamp";
+  static final String ENDING_TIMESTAMP = "ending_timestamp";
   public static final String PARSING_TYPE_V3 = "parsing_type_v3";
   public static final String WRITE_TYPE_V3 = "write_type_v3";
+  static final String PRODUCER_PATH = "producer_path";
   static final String PROXY = "proxy";
   static final String CHECKPOINT_LOCATION = "checkpointLocation";
 
-  /** Options ytstream itself reads. */
-  static final Set<String> OWN =
-      Set.of(
-          PATH,
-          CONSUMER_PATH,
-          INCLUDE_SERVICE_COLUMNS,
-          MAX_ROWS_PER_PARTITION,
-          FAIL_ON_DATA_LOSS,
-          PARSING_TYPE_V3,
-          WRITE_TYPE_V3,
-          PROXY);
+  /** Options ytstream itself reads, and where each applies. */
+  static final Map<String, OptionScope> OWN =
+      Map.ofEntries(
+          Map.entry(PATH, OptionScope.BOTH),
+          Map.entry(PROXY, OptionScope.BOTH),
+          Map.entry(CONSUMER_PATH, OptionScope.READ),
+          Map.entry(INCLUDE_SERVICE_COLUMNS, OptionScope.READ),
+          Map.entry(MAX_ROWS_PER_PARTITION, OptionScope.READ),
+          Map.entry(MAX_ROWS_PER_TRIGGER, OptionScope.READ),
+          Map.entry(MIN_ROWS_PER_TRIGGER, OptionScope.READ),
+          Map.entry(MAX_TRIGGER_DELAY, OptionScope.READ),
+          Map.entry(FAIL_ON_DATA_LOSS, OptionScope.READ),
+          Map.entry(STARTING_OFFSETS, OptionScope.READ),
+          Map.entry(ENDING_OFFSETS, OptionScope.READ),
+          Map.entry(STARTING_TIMESTAMP, OptionScope.READ),
+          Map.entry(ENDING_TIMESTAMP, OptionScope.READ),
+          Map.entry(PARSING_TYPE_V3, OptionScope.READ),
+          Map.entry(WRITE_TYPE_V3, OptionScope.WRITE),
+          Map.entry(PRODUCER_PATH, OptionScope.WRITE));
 
-  /** Options Spark itself passes along; never reported as unknown. */
+  /**
+   * Options Spark itself puts into a source's or sink's map (Spark 4.2): {@code path} from {@code
+   * load(path)} / {@code save(path)} / {@code start(path)}, {@code paths} from {@code load(p1,
+   * p2)}, {@code checkpointLocation} and {@code queryName} of {@code writeStream}, and {@code
+   * __path_param_name} when a path came as a named parameter. Never reported as unknown.
+   */
   private static final Set<String> SPARK_OWN =
-      Set.of("paths", "checkpointlocation", "queryname", "__path_param_name");
+      Set.of(PATHS, "checkpointlocation", "queryname", "__path_param_name");
+
+  /** What Spark adds for {@code partitionBy(...)}, which the yt sink does not take. */
+  private static final String PARTITION_COLUMNS = "__partition_columns";
 
   private final Map<String, String> values;
 
@@ -51,29 +79,79 @@ public final class YtOptions {
     this.values = values;
   }
 
-  /**
-   * Options from Spark's map (any case). An unknown name that is close to a known one is an error
-   * that suggests the known one; other unknown names are left for Spark and other layers.
-   */
+  /** Options of the source or the sink: a name neither knows is an error. */
   public static YtOptions of(Map<String, String> options) {
+    return of(options, OptionScope.BOTH);
+  }
+
+  /**
+   * Options from Spark's map (any case), used where {@code use} says. A name the {@code yt} source
+   * and sink do not know is an error that names it and says what to use: the {@code yt} equivalent
+   * of another source's option (Kafka's, SPYT's), or the known name it is close to. An option of
+   * the sink given to a read (or the other way round) is an error too.
+   */
+  public static YtOptions of(Map<String, String> options, OptionScope use) {
     TreeMap<String, String> lower = new TreeMap<>();
-    options.forEach((k, v) -> lower.put(k.toLowerCase(Locale.ROOT), v));
-    for (String name : lower.keySet()) {
-      if (OWN.contains(name) || SPARK_OWN.contains(name) || name.startsWith("spark.")) {
+    TreeMap<String, String> given = new TreeMap<>();
+    options.forEach(
+        (k, v) -> {
+          lower.put(k.toLowerCase(Locale.ROOT), v);
+          given.put(k.toLowerCase(Locale.ROOT), k);
+        });
+    for (Map.Entry<String, String> e : given.entrySet()) {
+      String name = e.getKey();
+      if (SPARK_OWN.contains(name)) {
         continue;
       }
-      Optional<String> suggestion = closest(name);
-      if (suggestion.isPresent()) {
-        throw new IllegalArgumentException(
-            "unknown option '"
-                + name
-                + "' of the yt source/sink; did you mean '"
-                + suggestion.get()
-                + "'? Known options: "
-                + new TreeSet<>(OWN));
+      OptionScope scope = OWN.get(name);
+      if (scope != null) {
+        if (!scope.covers(use)) {
+          throw new IllegalArgumentException(
+              "option '"
+                  + e.getValue()
+                  + "' applies to "
+                  + (scope == OptionScope.READ ? "reads (the yt source)" : "writes (the yt sink)")
+                  + ", not to "
+                  + (use == OptionScope.READ ? "reads" : "writes")
+                  + ": remove it here. Options of "
+                  + (use == OptionScope.READ ? "reads: " : "writes: ")
+                  + known(use));
+        }
+        continue;
       }
+      throw new IllegalArgumentException(unknown(e.getValue(), use));
     }
     return new YtOptions(lower);
+  }
+
+  private static String unknown(String name, OptionScope use) {
+    String prefix = "unknown option '" + name + "' of the yt source/sink: ";
+    if (name.toLowerCase(Locale.ROOT).equals(PARTITION_COLUMNS)) {
+      return prefix
+          + "it comes from partitionBy(), which the yt sink does not take (the output table's"
+          + " tablets place the rows): remove partitionBy()";
+    }
+    Optional<String> foreign = ForeignOptions.hintFor(name);
+    if (foreign.isPresent()) {
+      return "option '" + name + "' " + foreign.get() + ". Known options: " + known(use);
+    }
+    Optional<String> suggestion = closest(name.toLowerCase(Locale.ROOT));
+    if (suggestion.isPresent()) {
+      return prefix + "did you mean '" + suggestion.get() + "'? Known options: " + known(use);
+    }
+    return prefix + "remove it, or use one of " + known(use);
+  }
+
+  /** The options that apply where {@code use} says, sorted. */
+  static TreeSet<String> known(OptionScope use) {
+    TreeSet<String> names = new TreeSet<>();
+    OWN.forEach(
+        (name, scope) -> {
+          if (scope.covers(use)) {
+            names.add(name);
+          }
+        });
+    return names;
   }
 
   public Optional<String> get(String name) {
@@ -135,9 +213,67 @@ public final class YtOptions {
   }
 
   long maxRowsPerPartition() {
-    Optional<String> raw = get(MAX_ROWS_PER_PARTITION);
+    return positive(
+            MAX_ROWS_PER_PARTITION,
+            "Set it to the most rows one batch may read from one queue partition, e.g. 1000, or"
+                + " leave it unset for the default "
+                + PlanLimits.DEFAULT_MAX_ROWS_PER_PARTITION)
+        .orElse(PlanLimits.DEFAULT_MAX_ROWS_PER_PARTITION);
+  }
+
+  /**
+   * The trigger's size: {@code max_rows_per_trigger}, {@code min_rows_per_trigger} and {@code
+   * max_trigger_delay} (Kafka's {@code maxOffsetsPerTrigger}, {@code minOffsetsPerTrigger}, {@code
+   * maxTriggerDelay}).
+   */
+  public TriggerLimit triggerLimit() {
+    OptionalLong max =
+        toOptionalLong(
+            positive(
+                MAX_ROWS_PER_TRIGGER,
+                "Set it to the most rows one"
+                    + " batch may read from all queue partitions together, e.g. 100000, or leave it unset"
+                    + " for no total cap"));
+    OptionalLong min =
+        toOptionalLong(
+            positive(
+                MIN_ROWS_PER_TRIGGER,
+                "Set it to the fewest rows"
+                    + " worth a batch, e.g. 10000, or leave it unset to run a batch for any new row"));
+    Optional<String> delayRaw = get(MAX_TRIGGER_DELAY);
+    long delayMs = TriggerLimit.DEFAULT_MAX_DELAY_MS;
+    if (delayRaw.isPresent()) {
+      if (min.isEmpty()) {
+        throw new IllegalArgumentException(
+            "option max_trigger_delay = '"
+                + delayRaw.get()
+                + "' has no effect without min_rows_per_trigger: it bounds how long that minimum"
+                + " may hold a batch back. Set min_rows_per_trigger too, or remove"
+                + " max_trigger_delay");
+      }
+      delayMs = duration(MAX_TRIGGER_DELAY, delayRaw.get());
+    }
+    if (max.isPresent() && min.isPresent() && min.getAsLong() > max.getAsLong()) {
+      throw new IllegalArgumentException(
+          "option min_rows_per_trigger = "
+              + min.getAsLong()
+              + " exceeds max_rows_per_trigger = "
+              + max.getAsLong()
+              + ": no batch could ever hold the minimum. Lower min_rows_per_trigger or raise"
+              + " max_rows_per_trigger");
+    }
+    return new TriggerLimit(max, min, delayMs);
+  }
+
+  private static OptionalLong toOptionalLong(Optional<Long> v) {
+    return v.isPresent() ? OptionalLong.of(v.get()) : OptionalLong.empty();
+  }
+
+  /** A whole number >= 1, if given. */
+  private Optional<Long> positive(String name, String fix) {
+    Optional<String> raw = get(name);
     if (raw.isEmpty()) {
-      return PlanLimits.DEFAULT_MAX_ROWS_PER_PARTITION;
+      return Optional.empty();
     }
     long value;
     try {
@@ -147,13 +283,61 @@ public final class YtOptions {
     }
     if (value < 1) {
       throw new IllegalArgumentException(
-          "option max_rows_per_partition must be a whole number >= 1, got '"
-              + raw.get()
-              + "'. Set it to the most rows one batch may read from one queue partition, e.g."
-              + " 1000, or leave it unset for the default "
-              + PlanLimits.DEFAULT_MAX_ROWS_PER_PARTITION);
+          "option " + name + " must be a whole number >= 1, got '" + raw.get() + "'. " + fix);
     }
-    return value;
+    return Optional.of(value);
+  }
+
+  /** A duration as Spark writes them ({@code 30s}, {@code 5m}, {@code 500ms}; no unit: ms), > 0. */
+  private static long duration(String name, String raw) {
+    long ms;
+    try {
+      ms = JavaUtils.timeStringAsMs(raw);
+    } catch (RuntimeException e) {
+      ms = -1;
+    }
+    if (ms <= 0) {
+      throw new IllegalArgumentException(
+          "option "
+              + name
+              + " must be a positive duration such as 30s, 5m or 1h, got '"
+              + raw
+              + "'");
+    }
+    return ms;
+  }
+
+  /** {@code starting_offsets}, if given: {@code earliest}, {@code latest} or JSON per partition. */
+  public Optional<StartingOffsets> startingOffsets() {
+    Optional<String> raw = get(STARTING_OFFSETS);
+    if (raw.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(StartingOffsets.parse(raw.get()));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("option starting_offsets: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The options a streaming read does not take (a static read's range), as Kafka's source refuses
+   * {@code endingOffsets} in a stream.
+   */
+  public void checkStreaming() {
+    for (String name : List.of(ENDING_OFFSETS, STARTING_TIMESTAMP, ENDING_TIMESTAMP)) {
+      if (get(name).isPresent()) {
+        throw new IllegalArgumentException(
+            "option "
+                + name
+                + " is for a static read (spark.read); a streaming read does not take it: remove"
+                + " it"
+                + (name.equals(STARTING_TIMESTAMP)
+                    ? ", and give the start of a new query with starting_offsets"
+                    : ", a stream runs until it is stopped (Trigger.AvailableNow stops at the end"
+                        + " seen when it began)"));
+      }
+    }
   }
 
   public PlanLimits planLimits() {
@@ -183,7 +367,11 @@ public final class YtOptions {
       return false;
     }
     throw new IllegalArgumentException(
-        "option " + name + " must be true or false, got '" + raw.get() + "'");
+        "option "
+            + name
+            + " must be true or false, got '"
+            + raw.get()
+            + "': set it to true or false");
   }
 
   private static YPath ypath(String option, String value) {
@@ -227,7 +415,7 @@ public final class YtOptions {
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
     String squashed = name.replace("_", "").replace("-", "").replace(".", "");
-    for (String known : new TreeSet<>(OWN)) {
+    for (String known : new TreeSet<>(OWN.keySet())) {
       int d = editDistance(name, known);
       if (squashed.equals(known.replace("_", ""))) {
         d = 0;

@@ -9,6 +9,7 @@ import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.plan.QueueBounds;
 import io.ytstream.core.plan.TaskAssignment;
+import io.ytstream.core.plan.TriggerLimit;
 import io.ytstream.ports.spi.YtCluster;
 import io.ytstream.spark.checkpoint.SourceMetadata;
 import io.ytstream.spark.config.UserInputErrors;
@@ -87,6 +88,10 @@ public final class YtMicroBatchStream
   private final String readId = UUID.randomUUID().toString();
 
   private volatile QueueBounds lastBounds;
+
+  /** When the last batch with rows was planned (0 before the first: a minimum never delays it). */
+  private volatile long lastBatchAtMs;
+
   private volatile Optional<QueueBounds> availableNowTarget = Optional.empty();
   private final AtomicLong lostRows = new AtomicLong();
   private volatile boolean realTime;
@@ -123,13 +128,17 @@ public final class YtMicroBatchStream
     StreamOffsets start =
         resume.initialOffsets(
             stored.map(m -> new ResumeOrStartQuery.Recorded(m.consumer(), m.initial())),
+            spec.startingOffsets(),
             metadataDir.toString());
     if (stored.isPresent()) {
       return new YtOffset(start);
     }
     SourceMetadata written =
         new SourceMetadata(spec.consumer(), start).writeIfAbsent(metadataDir, hadoopConf);
-    LOG.info("yt source starts from the consumer {}: {}", spec.consumer(), written.initial());
+    LOG.info(
+        "yt source starts from {}: {}",
+        spec.startingOffsets().isPresent() ? "option starting_offsets" : "the consumer",
+        written.initial());
     return new YtOffset(written.initial());
   }
 
@@ -138,9 +147,10 @@ public final class YtMicroBatchStream
     return YtOffset.parse(json);
   }
 
+  /** The trigger's size from the options (Kafka's way: Spark passes it back on each trigger). */
   @Override
   public ReadLimit getDefaultReadLimit() {
-    return ReadLimit.allAvailable();
+    return ReadLimits.toSpark(spec.trigger());
   }
 
   @Override
@@ -166,7 +176,20 @@ public final class YtMicroBatchStream
     lastBounds = bounds;
     QueueBounds planBounds =
         availableNowTarget.map(t -> PlanMicroBatch.capped(bounds, t)).orElse(bounds);
-    PlanMicroBatch.PlannedEnd planned = planner.plan(start, planBounds, consumer);
+    TriggerLimit trigger = ReadLimits.fromSpark(limit);
+    if (availableNowTarget.isPresent()) {
+      // AvailableNow ends at the first trigger without rows: a minimum must not hold one back.
+      trigger = trigger.withoutMinimum();
+    }
+    long now = System.currentTimeMillis();
+    PlanMicroBatch.PlannedEnd planned =
+        planner.plan(start, planBounds, consumer, trigger, now - lastBatchAtMs);
+    if (planned.heldBack()) {
+      LOG.debug("yt source: fewer than min_rows_per_trigger rows wait; batch held back");
+    } else if (!planned.end().equals(start)) {
+      // Only a batch that runs restarts the delay: rows after an idle spell do not wait again.
+      lastBatchAtMs = now;
+    }
     if (planned.placesNewPartitions()) {
       LOG.info("yt source: new partitions placed at {}", planned.end());
     }

@@ -5,8 +5,10 @@ import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
+import io.ytstream.core.model.StartingOffsets;
 import io.ytstream.core.model.YPath;
 import io.ytstream.core.plan.PlanLimits;
+import io.ytstream.core.plan.TriggerLimit;
 import io.ytstream.ports.TableDescription;
 import io.ytstream.ports.TableDescription.Column;
 import io.ytstream.ports.spi.YtCluster;
@@ -19,6 +21,7 @@ import io.ytstream.spark.types.TypeV3Options;
 import io.ytstream.spark.types.YtTypes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -35,6 +38,8 @@ public record YtSourceSpec(
     List<ColumnSpec> columns,
     boolean includeServiceColumns,
     PlanLimits limits,
+    TriggerLimit trigger,
+    Optional<StartingOffsets> startingOffsets,
     boolean failOnDataLoss,
     boolean transactional) {
 
@@ -42,6 +47,8 @@ public record YtSourceSpec(
     YPath consumerPath = options.consumerPath();
     List<YPath> queuePaths = options.queuePaths();
     PlanLimits limits = options.planLimits();
+    TriggerLimit trigger = options.triggerLimit();
+    Optional<StartingOffsets> starting = options.startingOffsets();
     boolean includeService = options.includeServiceColumns();
     boolean failOnDataLoss = options.failOnDataLoss();
     boolean typeV3 = TypeV3Options.reading(options);
@@ -105,6 +112,8 @@ public record YtSourceSpec(
           List.copyOf(columns),
           includeService,
           limits,
+          trigger,
+          starting,
           failOnDataLoss,
           settings.transactional());
     }

@@ -7,11 +7,13 @@ import io.ytstream.core.model.PartitionOrder;
 import io.ytstream.core.model.StreamOffsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
  * Plans one batch: for every partition {@code lower} = the start offset and {@code upper =
- * min(lower + max_rows_per_partition, end_of_partition)}; empty partitions are skipped. Pure: no
- * I/O, no clock; the same inputs give the same plan.
+ * min(lower + max_rows_per_partition, end_of_partition)}, then the trigger's total cap and the
+ * output tablets' cap; empty partitions are skipped. Pure: no I/O, no clock; the same inputs give
+ * the same plan.
  */
 public final class BatchPlanner {
 
@@ -25,6 +27,16 @@ public final class BatchPlanner {
    *     the checkpoint or consumer belongs to another queue or was edited
    */
   public static BatchPlan plan(StreamOffsets start, QueueBounds bounds, PlanLimits limits) {
+    return plan(start, bounds, limits, OptionalLong.empty());
+  }
+
+  /**
+   * As {@link #plan(StreamOffsets, QueueBounds, PlanLimits)}, with at most {@code
+   * maxRowsPerTrigger} rows over all partitions together, split by backlog ({@link TriggerBudget})
+   * after each partition's own cap and before the output tablets' cap.
+   */
+  public static BatchPlan plan(
+      StreamOffsets start, QueueBounds bounds, PlanLimits limits, OptionalLong maxRowsPerTrigger) {
     // Flat arrays indexed by the partition's position in bounds: no tree, no boxing.
     int n = bounds.size();
     long[] lowers = new long[n];
@@ -57,6 +69,9 @@ public final class BatchPlanner {
     }
     if (!losses.isEmpty() && limits.dataLossPolicy() == DataLossPolicy.FAIL) {
       throw new DataLossException(losses);
+    }
+    if (maxRowsPerTrigger.isPresent()) {
+      TriggerBudget.apply(maxRowsPerTrigger.getAsLong(), lowers, uppers);
     }
     if (limits.outputTabletCap().isPresent()) {
       applyCap(limits.outputTabletCap().get(), lowers, uppers);

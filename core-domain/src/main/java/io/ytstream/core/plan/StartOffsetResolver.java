@@ -1,9 +1,14 @@
 package io.ytstream.core.plan;
 
+import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.PartitionOrder;
+import io.ytstream.core.model.StartingOffsets;
 import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.core.model.YPath;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 
 /**
  * Where a stream starts reading each partition.
@@ -60,6 +65,96 @@ public final class StartOffsetResolver {
         // Keep partitions that metadata no longer lists, so nothing is forgotten.
         start.add(logged.partitionAt(j), logged.offsetAt(j));
         j++;
+      }
+    }
+    return start.build();
+  }
+
+  /**
+   * Where each partition of {@code bounds} starts under {@code starting} (a query with neither a
+   * checkpoint nor a consumer position). Offsets below a partition's first row are kept: the
+   * planner reports them as data loss.
+   *
+   * @throws IllegalArgumentException when the JSON form names a queue the query does not read,
+   *     leaves out one of its partitions, or names a partition or an offset beyond the queue
+   */
+  public static StreamOffsets resolve(StartingOffsets starting, QueueBounds bounds) {
+    StreamOffsets.Builder start = StreamOffsets.builder(bounds.size());
+    Map<YPath, Map<Integer, Long>> specific =
+        starting instanceof StartingOffsets.Specific s ? s.offsets() : Map.of();
+    TreeSet<YPath> read = new TreeSet<>();
+    for (int i = 0; i < bounds.size(); i++) {
+      read.add(bounds.partitionAt(i).queue().path());
+    }
+    for (YPath named : specific.keySet()) {
+      if (!read.contains(named)) {
+        throw new IllegalArgumentException(
+            "option starting_offsets names "
+                + named
+                + ", which this query does not read (it reads "
+                + read
+                + "): name the queues given to load()");
+      }
+    }
+    for (int i = 0; i < bounds.size(); i++) {
+      PartitionId partition = bounds.partitionAt(i);
+      PartitionBounds b = bounds.boundsAt(i);
+      long offset;
+      if (starting instanceof StartingOffsets.Earliest) {
+        offset = b.trimmedRowCount();
+      } else if (starting instanceof StartingOffsets.Latest) {
+        offset = b.totalRowCount();
+      } else {
+        Map<Integer, Long> ofQueue = specific.get(partition.queue().path());
+        Long given = ofQueue == null ? null : ofQueue.get(partition.index());
+        if (given == null) {
+          throw new IllegalArgumentException(
+              "option starting_offsets has no offset for "
+                  + partition.queue().path()
+                  + " partition "
+                  + partition.index()
+                  + ": give every partition of every queue read (-2 for earliest, -1 for latest),"
+                  + " or use earliest or latest");
+        }
+        offset =
+            given == StartingOffsets.EARLIEST
+                ? b.trimmedRowCount()
+                : given == StartingOffsets.LATEST ? b.totalRowCount() : given;
+        if (offset > b.totalRowCount()) {
+          throw new IllegalArgumentException(
+              "option starting_offsets starts "
+                  + partition.queue().path()
+                  + " partition "
+                  + partition.index()
+                  + " at "
+                  + offset
+                  + ", beyond its end ("
+                  + b.totalRowCount()
+                  + " rows): give an offset up to the end, or -1 for latest");
+        }
+      }
+      start.add(partition, offset);
+    }
+    for (Map.Entry<YPath, Map<Integer, Long>> q : specific.entrySet()) {
+      int partitions = 0;
+      for (int i = 0; i < bounds.size(); i++) {
+        if (bounds.partitionAt(i).queue().path().equals(q.getKey())) {
+          partitions++;
+        }
+      }
+      for (int index : q.getValue().keySet()) {
+        if (index >= partitions) {
+          throw new IllegalArgumentException(
+              "option starting_offsets names "
+                  + q.getKey()
+                  + " partition "
+                  + index
+                  + ", but the queue has "
+                  + partitions
+                  + " partitions (0.."
+                  + (partitions - 1)
+                  + ")");
+        }
       }
     }
     return start.build();

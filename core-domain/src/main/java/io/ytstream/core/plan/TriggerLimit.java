@@ -1,0 +1,58 @@
+package io.ytstream.core.plan;
+
+import java.util.OptionalLong;
+
+/**
+ * How many rows one trigger reads over all partitions together, as Kafka's source sizes triggers:
+ * at most {@code maxRows} ({@code max_rows_per_trigger}, Kafka's {@code maxOffsetsPerTrigger}), and
+ * no batch until at least {@code minRows} rows wait ({@code min_rows_per_trigger}) unless {@code
+ * maxDelayMs} passed since the last batch ({@code max_trigger_delay}).
+ *
+ * @param maxRows the total cap, split across partitions by backlog ({@link TriggerBudget})
+ * @param minRows the fewest rows worth a batch
+ * @param maxDelayMs how long {@code minRows} may hold a batch back
+ */
+public record TriggerLimit(OptionalLong maxRows, OptionalLong minRows, long maxDelayMs) {
+
+  /** Kafka's default for {@code maxTriggerDelay}: 15 minutes. */
+  public static final long DEFAULT_MAX_DELAY_MS = 15 * 60 * 1000L;
+
+  public TriggerLimit {
+    if (maxRows.isPresent() && maxRows.getAsLong() < 1) {
+      throw new IllegalArgumentException("maxRows must be >= 1, got " + maxRows.getAsLong());
+    }
+    if (minRows.isPresent() && minRows.getAsLong() < 1) {
+      throw new IllegalArgumentException("minRows must be >= 1, got " + minRows.getAsLong());
+    }
+    if (maxRows.isPresent() && minRows.isPresent() && minRows.getAsLong() > maxRows.getAsLong()) {
+      throw new IllegalArgumentException(
+          "minRows " + minRows.getAsLong() + " exceeds maxRows " + maxRows.getAsLong());
+    }
+    if (maxDelayMs < 0) {
+      throw new IllegalArgumentException("maxDelayMs must be >= 0, got " + maxDelayMs);
+    }
+  }
+
+  /** Everything available in one trigger. */
+  public static TriggerLimit none() {
+    return new TriggerLimit(OptionalLong.empty(), OptionalLong.empty(), DEFAULT_MAX_DELAY_MS);
+  }
+
+  /** This limit without its minimum (Trigger.AvailableNow must not wait: it ends on no data). */
+  public TriggerLimit withoutMinimum() {
+    return new TriggerLimit(maxRows, OptionalLong.empty(), maxDelayMs);
+  }
+
+  /**
+   * True when a batch waits: fewer than {@code minRows} rows are available and the last batch was
+   * less than {@code maxDelayMs} ago. Time is an input, so the decision is repeatable.
+   *
+   * @param availableRows rows between the start and the end of every partition
+   * @param msSinceLastBatch time since the last batch was planned (or since the query began)
+   */
+  public boolean holdsBack(long availableRows, long msSinceLastBatch) {
+    return minRows.isPresent()
+        && availableRows < minRows.getAsLong()
+        && msSinceLastBatch < maxDelayMs;
+  }
+}
