@@ -2,18 +2,11 @@ package io.ytstream.spark.writers;
 
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription;
-import io.ytstream.ports.TableDescription.Column;
 import io.ytstream.ports.spi.YtCluster;
 import io.ytstream.spark.config.UserInputErrors;
-import io.ytstream.spark.types.SparkToYt;
-import io.ytstream.spark.types.ValueConverter;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.Set;
 import org.apache.spark.sql.ForeachWriter;
-import org.apache.spark.sql.catalyst.CatalystTypeConverters;
-import org.apache.spark.sql.types.DataType;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * The executor side shared by ytstream's {@code ForeachWriter}s: connects in {@link #open} (nothing
@@ -30,9 +23,8 @@ abstract class TableForeachWriter extends ForeachWriter<org.apache.spark.sql.Row
   private transient YtCluster cluster;
   private transient BufferedTableWriter out;
   transient TableDescription table;
-  transient Map<String, Column> columns;
   transient long partitionId;
-  private transient Map<String, ValueConverter> converters;
+  private transient RowValues rowValues;
 
   TableForeachWriter(ForeachWriterConfig config) {
     this.config = config;
@@ -72,9 +64,7 @@ abstract class TableForeachWriter extends ForeachWriter<org.apache.spark.sql.Row
       throw UserInputErrors.describeFailed(config.outputPath(), "output table (builder path)", e);
     }
     checkTable(table);
-    columns = new TreeMap<>();
-    converters = new TreeMap<>();
-    table.columns().forEach(c -> columns.put(c.name(), c));
+    rowValues = new RowValues(table, getClass().getSimpleName(), config.path, "table", Set.of());
     out =
         new BufferedTableWriter(
             cluster,
@@ -111,44 +101,7 @@ abstract class TableForeachWriter extends ForeachWriter<org.apache.spark.sql.Row
 
   /** The row's fields as YTsaurus values, each a column of the table (or a clear error). */
   Map<String, Object> values(org.apache.spark.sql.Row row) {
-    StructType schema = row.schema();
-    Map<String, Object> values = new LinkedHashMap<>();
-    for (int i = 0; i < schema.fields().length; i++) {
-      String name = schema.fields()[i].name();
-      Column c = columns.get(name);
-      if (c == null) {
-        throw new IllegalArgumentException(
-            "column "
-                + name
-                + " of the query is not a column of "
-                + config.path
-                + " "
-                + columns.keySet()
-                + ": add it to the table or drop it from the query's select");
-      }
-      Object value = row.isNullAt(i) ? null : row.get(i);
-      values.put(
-          name, converter(name, c, schema.fields()[i].dataType()).convert(toCatalyst(value)));
-    }
-    return values;
-  }
-
-  /**
-   * The sink's checked converter for a column (the same one {@code format("yt")} uses, with
-   * write_type_v3 on: a struct goes into a struct column), built once per task and column.
-   */
-  private ValueConverter converter(String name, Column column, DataType sparkType) {
-    ValueConverter known = converters.get(name);
-    if (known == null) {
-      known = SparkToYt.column(name, column.typeV3(), sparkType, true);
-      converters.put(name, known);
-    }
-    return known;
-  }
-
-  /** A ForeachWriter gets external Java values; the sink's converters take Catalyst ones. */
-  private static Object toCatalyst(Object value) {
-    return value == null ? null : CatalystTypeConverters.convertToCatalyst(value);
+    return rowValues.of(row);
   }
 
   @Override

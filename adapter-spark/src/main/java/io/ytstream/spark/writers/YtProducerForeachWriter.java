@@ -7,17 +7,11 @@ import io.ytstream.ports.TableDescription;
 import io.ytstream.ports.TableDescription.Column;
 import io.ytstream.ports.spi.YtCluster;
 import io.ytstream.spark.config.UserInputErrors;
-import io.ytstream.spark.types.SparkToYt;
-import io.ytstream.spark.types.ValueConverter;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import org.apache.spark.TaskContext;
 import org.apache.spark.sql.ForeachWriter;
-import org.apache.spark.sql.catalyst.CatalystTypeConverters;
-import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -68,8 +62,7 @@ public final class YtProducerForeachWriter extends ForeachWriter<org.apache.spar
   private transient YtCluster cluster;
   private transient ProducerPushBuffer out;
   private transient int outputTablets;
-  private transient Map<String, Column> columns;
-  private transient Map<String, ValueConverter> converters;
+  private transient RowValues rowValues;
   private transient boolean checkedRow;
 
   private YtProducerForeachWriter(
@@ -141,9 +134,7 @@ public final class YtProducerForeachWriter extends ForeachWriter<org.apache.spar
           describe(cluster, config.outputPath(), "output queue (builder path)");
       checkQueue(queue);
       outputTablets = Math.max(1, queue.tabletCount());
-      columns = new TreeMap<>();
-      queue.columns().forEach(c -> columns.put(c.name(), c));
-      converters = new TreeMap<>();
+      rowValues = new RowValues(queue, NAME, config.path, "queue", SERVICE);
       checkedRow = false;
       out =
           new ProducerPushBuffer(
@@ -172,7 +163,7 @@ public final class YtProducerForeachWriter extends ForeachWriter<org.apache.spar
     long tablet = row.getLong(schema.fieldIndex(ServiceColumns.TABLET_INDEX));
     long rowIndex = row.getLong(schema.fieldIndex(ServiceColumns.ROW_INDEX));
     String queue = queueOf(row, schema);
-    Map<String, Object> values = values(row, schema);
+    Map<String, Object> values = rowValues.of(row);
     // The same source partition lands in the same output tablet, keeping its order.
     values.put("$tablet_index", tablet % outputTablets);
     out.add(queue, tablet, rowIndex, Row.of(values));
@@ -206,48 +197,6 @@ public final class YtProducerForeachWriter extends ForeachWriter<org.apache.spar
                 + " in the select");
       }
     }
-  }
-
-  /** The row's fields but the service columns, as YTsaurus values of the queue's columns. */
-  private Map<String, Object> values(org.apache.spark.sql.Row row, StructType schema) {
-    Map<String, Object> values = new LinkedHashMap<>();
-    for (int i = 0; i < schema.fields().length; i++) {
-      String name = schema.fields()[i].name();
-      if (SERVICE.contains(name)) {
-        continue;
-      }
-      Column c = columns.get(name);
-      if (c == null) {
-        throw new IllegalArgumentException(
-            NAME
-                + ": column "
-                + name
-                + " of the query is not a column of "
-                + config.path
-                + " "
-                + columns.keySet()
-                + ": add it to the queue or drop it from the query's select");
-      }
-      Object value = row.isNullAt(i) ? null : row.get(i);
-      values.put(
-          name, converter(name, c, schema.fields()[i].dataType()).convert(toCatalyst(value)));
-    }
-    return values;
-  }
-
-  /** The sink's checked converter for a column, built once per task and column. */
-  private ValueConverter converter(String name, Column column, DataType sparkType) {
-    ValueConverter known = converters.get(name);
-    if (known == null) {
-      known = SparkToYt.column(name, column.typeV3(), sparkType, true);
-      converters.put(name, known);
-    }
-    return known;
-  }
-
-  /** A ForeachWriter gets external Java values; the sink's converters take Catalyst ones. */
-  private static Object toCatalyst(Object value) {
-    return value == null ? null : CatalystTypeConverters.convertToCatalyst(value);
   }
 
   /** Rows this task's pushes carried that the server skipped as already written. */

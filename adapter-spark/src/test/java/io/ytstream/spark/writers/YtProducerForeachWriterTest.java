@@ -167,6 +167,24 @@ class YtProducerForeachWriterTest {
   }
 
   @Test
+  void aColumnTheQueueLacksFailsNamingItAndWritesNothing() {
+    YtProducerForeachWriter w = builder().build();
+    StructType extra = WITH_POSITION.add("colour", DataTypes.StringType);
+    w.open(0, 0);
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                w.process(new GenericRowWithSchema(new Object[] {0L, 0L, 1L, "p", "red"}, extra)));
+    w.close(e);
+    assertTrue(
+        e.getMessage().contains("column colour of the query is not a column of //out"),
+        e.getMessage());
+    assertTrue(e.getMessage().contains("add it to the queue"), e.getMessage());
+    assertTrue(ids().isEmpty(), "rows written: " + ids());
+  }
+
+  @Test
   void twoOutputRowsOfOneSourceRowFail() {
     YtProducerForeachWriter w = builder().build();
     w.open(0, 0);

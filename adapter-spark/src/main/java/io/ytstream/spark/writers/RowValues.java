@@ -1,0 +1,77 @@
+package io.ytstream.spark.writers;
+
+import io.ytstream.ports.TableDescription;
+import io.ytstream.ports.TableDescription.Column;
+import io.ytstream.spark.types.SparkToYt;
+import io.ytstream.spark.types.ValueConverter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.spark.sql.catalyst.CatalystTypeConverters;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * A {@code ForeachWriter}'s rows as YTsaurus values of its output's columns, through the sink's
+ * checked converters (the ones {@code format("yt")} uses, with write_type_v3 on: a struct goes into
+ * a struct column), built once per task and column.
+ */
+final class RowValues {
+
+  private final String writer;
+  private final String output;
+  private final String kind;
+  private final Set<String> skipped;
+  private final Map<String, Column> columns = new TreeMap<>();
+  private final Map<String, ValueConverter> converters = new TreeMap<>();
+
+  /**
+   * @param writer the writer's name, for messages
+   * @param output the output's path, for messages
+   * @param kind what the output is ("table", "queue"), for messages
+   * @param skipped the query's columns that are not written (the writer reads them itself)
+   */
+  RowValues(
+      TableDescription described, String writer, String output, String kind, Set<String> skipped) {
+    this.writer = writer;
+    this.output = output;
+    this.kind = kind;
+    this.skipped = Set.copyOf(skipped);
+    described.columns().forEach(c -> columns.put(c.name(), c));
+  }
+
+  /** The row's fields as values of the output's columns, or an error naming the fix. */
+  Map<String, Object> of(org.apache.spark.sql.Row row) {
+    StructType schema = row.schema();
+    Map<String, Object> values = new LinkedHashMap<>();
+    for (int i = 0; i < schema.fields().length; i++) {
+      String name = schema.fields()[i].name();
+      if (skipped.contains(name)) {
+        continue;
+      }
+      Column column = columns.get(name);
+      if (column == null) {
+        throw new IllegalArgumentException(
+            writer
+                + ": column "
+                + name
+                + " of the query is not a column of "
+                + output
+                + " "
+                + columns.keySet()
+                + ": add it to the "
+                + kind
+                + " or drop it from the query's select");
+      }
+      ValueConverter converter = converters.get(name);
+      if (converter == null) {
+        converter = SparkToYt.column(name, column.typeV3(), schema.fields()[i].dataType(), true);
+        converters.put(name, converter);
+      }
+      // A ForeachWriter gets external Java values; the sink's converters take Catalyst ones.
+      Object value = row.isNullAt(i) ? null : CatalystTypeConverters.convertToCatalyst(row.get(i));
+      values.put(name, converter.convert(value));
+    }
+    return values;
+  }
+}
