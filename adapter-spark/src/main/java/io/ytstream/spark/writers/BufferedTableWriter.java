@@ -7,10 +7,6 @@ import io.ytstream.ports.Row;
 import io.ytstream.ports.spi.YtCluster;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,8 +26,7 @@ final class BufferedTableWriter implements AutoCloseable {
   private final boolean sorted;
   private final int maxRows;
   private final List<Row> buffer = new ArrayList<>();
-  private final ScheduledExecutorService flusher;
-  private final ScheduledFuture<?> scheduled;
+  private final FlushTimer flusher;
   private volatile RuntimeException failure;
 
   BufferedTableWriter(
@@ -44,22 +39,10 @@ final class BufferedTableWriter implements AutoCloseable {
     this.path = path;
     this.sorted = sorted;
     this.maxRows = maxRows;
-    if (flushIntervalMs > 0) {
-      flusher =
-          Executors.newSingleThreadScheduledExecutor(
-              r -> {
-                Thread t = new Thread(r, "ytstream-flush " + path);
-                t.setDaemon(true);
-                return t;
-              });
-      // backgroundFlush keeps its own failure; the future is only there to be cancelled.
-      scheduled =
-          flusher.scheduleWithFixedDelay(
-              this::backgroundFlush, flushIntervalMs, flushIntervalMs, TimeUnit.MILLISECONDS);
-    } else {
-      flusher = null;
-      scheduled = null;
-    }
+    flusher =
+        flushIntervalMs > 0
+            ? new FlushTimer(flushIntervalMs, "ytstream-flush " + path, this::backgroundFlush)
+            : null;
   }
 
   /** Buffers a row; with no flush interval, or a full buffer, writes at once. */
@@ -111,13 +94,7 @@ final class BufferedTableWriter implements AutoCloseable {
   @Override
   public void close() {
     if (flusher != null) {
-      scheduled.cancel(false);
-      flusher.shutdownNow();
-      try {
-        flusher.awaitTermination(5, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+      flusher.close();
     }
     synchronized (this) {
       buffer.clear();

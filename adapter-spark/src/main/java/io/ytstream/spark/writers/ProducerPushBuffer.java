@@ -14,10 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,8 +64,7 @@ final class ProducerPushBuffer implements AutoCloseable {
   private final int maxRows;
   // Insertion order: sessions are pushed in the order their first rows came.
   private final Map<String, Session> sessions = new LinkedHashMap<>();
-  private final ScheduledExecutorService flusher;
-  private final ScheduledFuture<?> scheduled;
+  private final FlushTimer flusher;
   private int buffered;
   private long pushedRows;
   private long skippedRows;
@@ -90,22 +85,11 @@ final class ProducerPushBuffer implements AutoCloseable {
     this.queue = queue;
     this.sessionPrefix = sessionPrefix;
     this.maxRows = maxRows;
-    if (flushIntervalMs > 0) {
-      flusher =
-          Executors.newSingleThreadScheduledExecutor(
-              r -> {
-                Thread t = new Thread(r, "ytstream-producer-flush " + queue);
-                t.setDaemon(true);
-                return t;
-              });
-      // backgroundFlush keeps its own failure; the future is only there to be cancelled.
-      scheduled =
-          flusher.scheduleWithFixedDelay(
-              this::backgroundFlush, flushIntervalMs, flushIntervalMs, TimeUnit.MILLISECONDS);
-    } else {
-      flusher = null;
-      scheduled = null;
-    }
+    flusher =
+        flushIntervalMs > 0
+            ? new FlushTimer(
+                flushIntervalMs, "ytstream-producer-flush " + queue, this::backgroundFlush)
+            : null;
   }
 
   /** The session id of a source partition: the writer's id, the source queue, the tablet. */
@@ -262,13 +246,7 @@ final class ProducerPushBuffer implements AutoCloseable {
   @Override
   public void close() {
     if (flusher != null) {
-      scheduled.cancel(false);
-      flusher.shutdownNow();
-      try {
-        flusher.awaitTermination(5, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+      flusher.close();
     }
     synchronized (this) {
       sessions.clear();
