@@ -45,7 +45,7 @@ class ConnectorJarIT {
       for (String kept :
           List.of(
               "io/ytstream/spark/YtDataSource.class",
-              "io/ytstream/spark/YtFileSystem.class",
+              "io/ytstream/spark/checkpoint/YtFileSystem.class",
               "io/ytstream/ytsaurus/YtsaurusConnector.class",
               "io/ytstream/application/PlanMicroBatch.class",
               "io/ytstream/ports/spi/ClusterConnectors.class",
