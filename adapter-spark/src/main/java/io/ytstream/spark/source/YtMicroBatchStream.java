@@ -4,12 +4,12 @@ import io.ytstream.application.AdvanceConsumer;
 import io.ytstream.application.PlanMicroBatch;
 import io.ytstream.application.RealTimeBatchBoundary;
 import io.ytstream.application.ResumeOrStartQuery;
+import io.ytstream.application.TriggerPacing;
 import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.plan.QueueBounds;
 import io.ytstream.core.plan.TaskAssignment;
-import io.ytstream.core.plan.TriggerLimit;
 import io.ytstream.ports.spi.YtCluster;
 import io.ytstream.spark.checkpoint.SourceMetadata;
 import io.ytstream.spark.config.UserInputErrors;
@@ -90,7 +90,7 @@ public final class YtMicroBatchStream
   private volatile QueueBounds lastBounds;
 
   /** When the last batch with rows was planned (0 before the first: a minimum never delays it). */
-  private volatile long lastBatchAtMs;
+  private final TriggerPacing pacing;
 
   private volatile Optional<QueueBounds> availableNowTarget = Optional.empty();
   private final AtomicLong lostRows = new AtomicLong();
@@ -116,6 +116,7 @@ public final class YtMicroBatchStream
             spec.consumer(),
             spec.queues(),
             spec.limits());
+    this.pacing = new TriggerPacing(planner);
     this.advancer = new AdvanceConsumer(cluster.consumerOffsets(), spec.consumer(), spec.queues());
     this.resume = new ResumeOrStartQuery(planner, advancer, spec.consumer());
     this.boundary =
@@ -176,19 +177,16 @@ public final class YtMicroBatchStream
     lastBounds = bounds;
     QueueBounds planBounds =
         availableNowTarget.map(t -> PlanMicroBatch.capped(bounds, t)).orElse(bounds);
-    TriggerLimit trigger = ReadLimits.fromSpark(limit);
-    if (availableNowTarget.isPresent()) {
-      // AvailableNow ends at the first trigger without rows: a minimum must not hold one back.
-      trigger = trigger.withoutMinimum();
-    }
-    long now = System.currentTimeMillis();
     PlanMicroBatch.PlannedEnd planned =
-        planner.plan(start, planBounds, consumer, trigger, now - lastBatchAtMs);
+        pacing.plan(
+            start,
+            planBounds,
+            consumer,
+            ReadLimits.fromSpark(limit),
+            availableNowTarget.isPresent(),
+            System.currentTimeMillis());
     if (planned.heldBack()) {
       LOG.debug("yt source: fewer than min_rows_per_trigger rows wait; batch held back");
-    } else if (!planned.end().equals(start)) {
-      // Only a batch that runs restarts the delay: rows after an idle spell do not wait again.
-      lastBatchAtMs = now;
     }
     if (planned.placesNewPartitions()) {
       LOG.info("yt source: new partitions placed at {}", planned.end());
