@@ -21,6 +21,7 @@ final class ClusterState {
   private final TimestampGenerator timestamps;
   private final Registrations registrations = new Registrations();
   private final TransactionRegistry transactions = new TransactionRegistry();
+  private final AccessControl accessControl = new AccessControl();
   private final FaultInjector faults;
 
   private int maxRowsPerTabletPerTransaction = DEFAULT_MAX_ROWS_PER_TABLET_PER_TRANSACTION;
@@ -52,6 +53,10 @@ final class ClusterState {
 
   TimestampGenerator timestamps() {
     return timestamps;
+  }
+
+  AccessControl accessControl() {
+    return accessControl;
   }
 
   Registrations registrations() {

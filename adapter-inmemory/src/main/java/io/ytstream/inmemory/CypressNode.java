@@ -1,9 +1,17 @@
 package io.ytstream.inmemory;
 
+import java.util.List;
+
 /** A node of the Cypress-like tree: a map node (directory), a file or a dynamic table. */
 abstract class CypressNode {
 
   private long modificationTimeMillis;
+
+  /** The node's own {@code acl} attribute; {@link AccessControl} reads it. */
+  private List<AccessControlEntry> acl = List.of();
+
+  /** {@code inherit_acl}: whether the ancestors' entries apply to this node too. */
+  private boolean inheritAcl = true;
 
   CypressNode(long modificationTimeMillis) {
     this.modificationTimeMillis = modificationTimeMillis;
@@ -18,5 +26,21 @@ abstract class CypressNode {
 
   void touch(long nowMillis) {
     modificationTimeMillis = Math.max(modificationTimeMillis, nowMillis);
+  }
+
+  List<AccessControlEntry> acl() {
+    return acl;
+  }
+
+  void setAcl(List<AccessControlEntry> entries) {
+    acl = List.copyOf(entries);
+  }
+
+  boolean inheritAcl() {
+    return inheritAcl;
+  }
+
+  void setInheritAcl(boolean inherit) {
+    inheritAcl = inherit;
   }
 }

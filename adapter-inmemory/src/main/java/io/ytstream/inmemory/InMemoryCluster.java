@@ -29,6 +29,10 @@ import java.util.List;
  * <p>Thread-safe: one lock guards the whole cluster, so each call is atomic. Deterministic when
  * driven from one thread with a {@link ManualClock}: timestamps, transaction ids and tablet choices
  * follow from the calls alone, and the wall clock is read only with {@link SystemTimeSource}.
+ *
+ * <p>Users: the ports act as the superuser {@code root}; {@link #asUser} gives a view of the same
+ * cluster whose ports act as another user, and nodes carry ACLs ({@link #setAcl}). Only the queue
+ * producer port checks permissions so far ({@link AccessControl} says how).
  */
 public final class InMemoryCluster implements io.ytstream.ports.spi.YtCluster {
 
@@ -41,11 +45,24 @@ public final class InMemoryCluster implements io.ytstream.ports.spi.YtCluster {
   private final TableMetadata tableMetadata;
   private final CheckpointStore checkpoints;
   private final QueueProducers queueProducers;
+  private final String user;
+
+  /** The built-in superuser the ports act as unless {@link #asUser} says otherwise. */
+  public static final String ROOT_USER = AccessControl.ROOT;
 
   public InMemoryCluster(String name, TimeSource clock) {
+    this(newState(name, clock), ROOT_USER);
+  }
+
+  private static ClusterState newState(String name, TimeSource clock) {
     // Core's rule for cluster names (no ':', '/' or white space), enforced by its value types.
     QueueId.of(name, "//");
-    this.state = new ClusterState(name, Preconditions.checkNotNull(clock, "clock"));
+    return new ClusterState(name, Preconditions.checkNotNull(clock, "clock"));
+  }
+
+  private InMemoryCluster(ClusterState state, String user) {
+    this.state = state;
+    this.user = user;
     this.queueReader = new InMemoryQueueReader(state);
     this.queueMetadata = new InMemoryQueueMetadata(state);
     this.consumerOffsets = new InMemoryConsumerOffsets(state);
@@ -53,7 +70,7 @@ public final class InMemoryCluster implements io.ytstream.ports.spi.YtCluster {
     this.outputTables = new InMemoryOutputTables(state);
     this.tableMetadata = new InMemoryTableMetadata(state);
     this.checkpoints = new InMemoryCheckpointStore(state);
-    this.queueProducers = new InMemoryQueueProducers(state);
+    this.queueProducers = new InMemoryQueueProducers(state, user);
   }
 
   /** A cluster on the wall clock, for demos and Spark jobs. */
@@ -119,6 +136,57 @@ public final class InMemoryCluster implements io.ytstream.ports.spi.YtCluster {
 
   public FaultInjector faults() {
     return state.faults();
+  }
+
+  // ---- users and access control ----
+
+  /**
+   * This cluster's data seen by {@code user}: its ports act as that user (as a connection with that
+   * user's token would), its admin API is this one's.
+   */
+  public InMemoryCluster asUser(String name) {
+    Preconditions.checkArgument(
+        name != null && !name.isBlank(), "a user name must not be blank, got \"%s\"", name);
+    return name.equals(user) ? this : new InMemoryCluster(state, name);
+  }
+
+  /** The user this view's ports act as ({@link #ROOT_USER} unless made by {@link #asUser}). */
+  public String user() {
+    return user;
+  }
+
+  /** Makes {@code name} a superuser, whom no ACL restricts ({@code root} always is one). */
+  public void addSuperuser(String name) {
+    synchronized (state) {
+      state.accessControl().addSuperuser(name);
+    }
+  }
+
+  /** Sets the {@code acl} attribute of the node at {@code path} (which must exist). */
+  public void setAcl(YPath path, List<AccessControlEntry> acl) {
+    synchronized (state) {
+      state.tree().resolve(path).setAcl(acl);
+    }
+  }
+
+  /** The node's own {@code acl} attribute (not the inherited entries). */
+  public List<AccessControlEntry> acl(YPath path) {
+    synchronized (state) {
+      return state.tree().resolve(path).acl();
+    }
+  }
+
+  /** Sets {@code inherit_acl}: false makes the ancestors' entries stop applying to the node. */
+  public void setInheritAcl(YPath path, boolean inherit) {
+    synchronized (state) {
+      state.tree().resolve(path).setInheritAcl(inherit);
+    }
+  }
+
+  public boolean inheritAcl(YPath path) {
+    synchronized (state) {
+      return state.tree().resolve(path).inheritAcl();
+    }
   }
 
   // ---- admin: nodes and tables ----
@@ -367,6 +435,6 @@ public final class InMemoryCluster implements io.ytstream.ports.spi.YtCluster {
 
   @Override
   public String toString() {
-    return "InMemoryCluster[" + state.name() + "]";
+    return "InMemoryCluster[" + state.name() + (user.equals(ROOT_USER) ? "" : " as " + user) + "]";
   }
 }

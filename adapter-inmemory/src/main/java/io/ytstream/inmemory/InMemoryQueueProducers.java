@@ -1,5 +1,6 @@
 package io.ytstream.inmemory;
 
+import io.ytstream.core.model.YPath;
 import io.ytstream.ports.ProducerPush;
 import io.ytstream.ports.ProducerSession;
 import io.ytstream.ports.ProducerSessionId;
@@ -16,13 +17,30 @@ import java.util.Optional;
  * TestCreateRemoveForQueueProducerSessions}): a new session has epoch 0 and sequence number -1;
  * creating it again bumps the epoch and keeps the sequence number and, unless a new one is given,
  * the user_meta; removing it deletes the row.
+ *
+ * <p>Every call acts as one user: its tablet transaction needs {@code write} on each table it
+ * modifies, checked at the commit ({@code yt/yt/ytlib/api/native/transaction.cpp}, {@code
+ * TTableCommitSession::CheckPermissions}), so a push needs it on the queue and the producer and a
+ * session change on the producer. A push inside a given transaction is refused at that
+ * transaction's commit, which then writes nothing.
  */
 final class InMemoryQueueProducers implements QueueProducers {
 
   private final ClusterState cluster;
+  private final String user;
 
-  InMemoryQueueProducers(ClusterState cluster) {
+  InMemoryQueueProducers(ClusterState cluster, String user) {
     this.cluster = cluster;
+    this.user = user;
+  }
+
+  /** Makes {@code transaction}'s commit check {@code write} on {@code table} for this user. */
+  private void writeCheckedAtCommit(InMemoryTransaction transaction, YPath table) {
+    transaction.checkAtCommit(
+        () ->
+            cluster
+                .accessControl()
+                .check(cluster.tree(), user, table, "write", Optional.of(transaction.id())));
   }
 
   @Override
@@ -57,6 +75,7 @@ final class InMemoryQueueProducers implements QueueProducers {
                         .orElseGet(() -> new ProducerTableFormat.State(0, -1, userMeta, null));
                 transaction.bufferInserts(
                     session.producer(), List.of(next.row(cluster.name(), session)));
+                writeCheckedAtCommit(transaction, session.producer());
                 transaction.commitNow();
                 // What the server answers is what it stored: user_meta in its canonical form.
                 ProducerTableFormat.State stored =
@@ -82,6 +101,7 @@ final class InMemoryQueueProducers implements QueueProducers {
                 transaction.bufferDeletes(
                     session.producer(),
                     List.of(ProducerTableFormat.keyRow(cluster.name(), session)));
+                writeCheckedAtCommit(transaction, session.producer());
                 transaction.commitNow();
               });
     }
@@ -97,6 +117,8 @@ final class InMemoryQueueProducers implements QueueProducers {
               () -> {
                 InMemoryTransaction transaction = InMemoryTransaction.startForOneCall(cluster);
                 PushResult result = ProducerPushes.buffer(cluster, transaction, push);
+                writeCheckedAtCommit(transaction, push.session().queue());
+                writeCheckedAtCommit(transaction, push.session().producer());
                 transaction.commitNow();
                 return result;
               },
@@ -114,6 +136,8 @@ final class InMemoryQueueProducers implements QueueProducers {
               () -> {
                 InMemoryTransaction open = cluster.transactions().attach(transaction);
                 PushResult result = ProducerPushes.buffer(cluster, open, push);
+                writeCheckedAtCommit(open, push.session().queue());
+                writeCheckedAtCommit(open, push.session().producer());
                 open.touch();
                 return result;
               });

@@ -38,6 +38,13 @@ final class InMemoryTransaction implements TabletTransaction {
   private final List<BufferedWrite> writes = new ArrayList<>();
 
   /**
+   * Checks that run at commit, before anything is applied: the native client checks {@code write}
+   * on every table a transaction modifies only when it commits ({@code
+   * yt/yt/ytlib/api/native/transaction.cpp}, {@code TTableCommitSession::CheckPermissions}).
+   */
+  private final List<Runnable> commitChecks = new ArrayList<>();
+
+  /**
    * Built on first use: a one-call transaction ({@code append}, {@code advance}) shows its id only
    * in an error, and formatting it for every call was a visible cost. Racy but safe: the id is a
    * value, and every thread builds the same one.
@@ -267,10 +274,18 @@ final class InMemoryTransaction implements TabletTransaction {
     writes.add(new BufferedWrite.SortedWrite(consumer.path(), key, Optional.of(row)));
   }
 
+  /** Runs {@code check} when this transaction commits; if it throws, the commit fails whole. */
+  void checkAtCommit(Runnable check) {
+    commitChecks.add(check);
+  }
+
   void commitNow() {
     checkUsable("commit");
     leavePool();
     try {
+      for (Runnable check : commitChecks) {
+        check.run();
+      }
       TransactionCommit.apply(cluster, this, writes);
       finish(TransactionState.COMMITTED);
     } catch (RuntimeException e) {
@@ -326,6 +341,7 @@ final class InMemoryTransaction implements TabletTransaction {
   private void finish(TransactionState finalState) {
     state = finalState;
     writes.clear();
+    commitChecks.clear();
     leavePool();
   }
 

@@ -7,6 +7,7 @@ import io.ytstream.ports.spi.YtCluster;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /** Runs the port contracts against a fresh in-memory cluster on a manual clock. */
@@ -33,6 +34,17 @@ final class InMemoryClusterFixture implements ClusterFixture {
   @Override
   public Set<Capability> capabilities() {
     return EnumSet.allOf(Capability.class);
+  }
+
+  @Override
+  public YtCluster clusterAs(String user) {
+    return cluster.asUser(user);
+  }
+
+  @Override
+  public void createDirectory(YPath path, List<Map<String, Object>> acl) {
+    cluster.createMapNode(path);
+    cluster.setAcl(path, acl.stream().map(AccessControlEntry::fromAttribute).toList());
   }
 
   @Override

@@ -5,6 +5,7 @@ import io.ytstream.ports.TableDescription.Column;
 import io.ytstream.ports.spi.YtCluster;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -27,8 +28,16 @@ public interface ClusterFixture extends AutoCloseable {
     /** {@link #limitRowsPerPull} makes pulls return fewer rows than asked for. */
     SHORT_READS,
     /** {@link #failNextCommitWithUnknownOutcome} works. */
-    UNKNOWN_COMMIT_OUTCOME
+    UNKNOWN_COMMIT_OUTCOME,
+    /**
+     * {@link #clusterAs} connects as one of the non-superusers {@code alice}, {@code bob} and
+     * {@code carol}, and {@link #createDirectory} gives the directory the ACL it is asked for.
+     */
+    ACCESS_CONTROL
   }
+
+  /** The users {@link #clusterAs} knows, none of them a superuser. */
+  List<String> USERS = List.of("alice", "bob", "carol");
 
   /** The cluster under test. */
   YtCluster cluster();
@@ -40,6 +49,23 @@ public interface ClusterFixture extends AutoCloseable {
 
   default boolean supports(Capability capability) {
     return capabilities().contains(capability);
+  }
+
+  /**
+   * The cluster under test as seen by {@code user} (one of {@link #USERS}): a connection that
+   * authenticates as that user. Needs {@link Capability#ACCESS_CONTROL}.
+   */
+  default YtCluster clusterAs(String user) {
+    throw new UnsupportedOperationException("this fixture cannot act as user " + user);
+  }
+
+  /**
+   * Creates a map node with the {@code acl} attribute {@code acl}, each entry in the server's shape
+   * ({@code action}: {@code "allow"} or {@code "deny"}, {@code subjects} and {@code permissions}:
+   * lists of strings). Needs {@link Capability#ACCESS_CONTROL}.
+   */
+  default void createDirectory(YPath path, List<Map<String, Object>> acl) {
+    throw new UnsupportedOperationException("this fixture cannot give " + path + " an ACL");
   }
 
   /** Creates a mounted ordered dynamic table (a queue) with {@code tabletCount} tablets. */

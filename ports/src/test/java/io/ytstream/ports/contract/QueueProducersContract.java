@@ -2,6 +2,7 @@ package io.ytstream.ports.contract;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ytstream.core.error.YtErrorCode;
 import io.ytstream.core.error.YtException;
@@ -25,7 +26,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The contract of {@code QueueProducers}, following the server's own tests of it ({@code
- * yt/yt/tests/integration/queues/test_producer.py}).
+ * yt/yt/tests/integration/queues/test_producer.py}). The tests of write permission follow the
+ * native client, which checks {@code write} on every table a tablet transaction modifies when it
+ * commits ({@code yt/yt/ytlib/api/native/transaction.cpp}, {@code
+ * TTableCommitSession::CheckPermissions}), and the master's permission checker, where a matching
+ * deny wins over any allow ({@code yt/yt/server/lib/security_server/permission_checker-inl.h}).
  */
 public abstract class QueueProducersContract extends PortContract {
 
@@ -369,5 +374,146 @@ public abstract class QueueProducersContract extends PortContract {
 
     assertEquals(List.of("a"), queueValues(session));
     assertEquals(0, producers().createSession(session).sequenceNumber());
+  }
+
+  // ---- write permission ----
+
+  private static Map<String, Object> ace(String action, String subject, String permission) {
+    return Map.of(
+        "action", action, "subjects", List.of(subject), "permissions", List.of(permission));
+  }
+
+  /**
+   * A queue {@code dir/q} and a producer {@code producerDir/p}, made by the fixture's superuser.
+   */
+  private ProducerSessionId setUpIn(YPath queueDir, YPath producerDir) {
+    YPath queue = queueDir.child("q");
+    YPath producer = producerDir.child("p");
+    fixture.createOrderedTable(queue, List.of(Columns.value("value", "string")), 1);
+    fixture.createQueueProducer(producer);
+    return new ProducerSessionId(producer, queue, "s");
+  }
+
+  private QueueProducers producersOf(String user) {
+    return fixture.clusterAs(user).queueProducers();
+  }
+
+  private static void assertDeniedWrite(String user, YtException error) {
+    String message = String.valueOf(error.getMessage());
+    assertTrue(
+        message.contains("\"" + user + "\"") && message.contains("\"write\" permission"),
+        "the error should name the user and the permission: " + message);
+  }
+
+  @Test
+  void aPushByAUserNoEntryAllowsIsDeniedAndWritesNothing() {
+    assume(ClusterFixture.Capability.ACCESS_CONTROL);
+    YPath dir = path("shared");
+    fixture.createDirectory(dir, List.of(ace("allow", "alice", "write")));
+    ProducerSessionId session = setUpIn(dir, dir);
+    producers().createSession(session);
+
+    YtException denied =
+        assertYtError(
+            YtErrorCode.AUTHORIZATION_ERROR,
+            () -> producersOf("bob").push(ProducerPush.numberedFrom(session, 0, 0, values("a"))));
+
+    assertDeniedWrite("bob", denied);
+    assertEquals(0, queueRowCount(session));
+    assertEquals(-1, producers().createSession(session).sequenceNumber());
+  }
+
+  @Test
+  void anAllowEntryOnAParentLetsTheUserPush() {
+    assume(ClusterFixture.Capability.ACCESS_CONTROL);
+    YPath dir = path("shared");
+    fixture.createDirectory(dir, List.of(ace("allow", "alice", "write")));
+    ProducerSessionId session = setUpIn(dir, dir);
+    producers().createSession(session);
+
+    PushResult result =
+        producersOf("alice").push(ProducerPush.numberedFrom(session, 0, 0, values("a", "b")));
+
+    assertEquals(new PushResult(1, 0), result);
+    assertEquals(List.of("a", "b"), queueValues(session));
+  }
+
+  @Test
+  void aDenyEntryWinsOverAnAllowOne() {
+    assume(ClusterFixture.Capability.ACCESS_CONTROL);
+    YPath outer = path("outer");
+    fixture.createDirectory(outer, List.of(ace("allow", "users", "write")));
+    YPath inner = outer.child("inner");
+    fixture.createDirectory(inner, List.of(ace("deny", "alice", "write")));
+    ProducerSessionId session = setUpIn(inner, inner);
+    producers().createSession(session);
+
+    YtException denied =
+        assertYtError(
+            YtErrorCode.AUTHORIZATION_ERROR,
+            () -> producersOf("alice").push(ProducerPush.numberedFrom(session, 0, 0, values("a"))));
+    PushResult allowed =
+        producersOf("carol").push(ProducerPush.numberedFrom(session, 0, 0, values("c")));
+
+    assertDeniedWrite("alice", denied);
+    assertEquals(new PushResult(0, 0), allowed);
+    assertEquals(List.of("c"), queueValues(session));
+  }
+
+  @Test
+  void writeOnTheQueueAloneIsNotEnoughToPush() {
+    assume(ClusterFixture.Capability.ACCESS_CONTROL);
+    YPath queues = path("queues");
+    fixture.createDirectory(queues, List.of(ace("allow", "alice", "write")));
+    YPath producers = path("producers");
+    fixture.createDirectory(producers, List.of(ace("allow", "bob", "write")));
+    ProducerSessionId session = setUpIn(queues, producers);
+    producers().createSession(session);
+
+    YtException denied =
+        assertYtError(
+            YtErrorCode.AUTHORIZATION_ERROR,
+            () -> producersOf("alice").push(ProducerPush.numberedFrom(session, 0, 0, values("a"))));
+
+    assertDeniedWrite("alice", denied);
+    assertEquals(0, queueRowCount(session));
+  }
+
+  @Test
+  void aDeniedPushInATransactionFailsItsCommit() {
+    assume(ClusterFixture.Capability.ACCESS_CONTROL);
+    YPath dir = path("shared");
+    fixture.createDirectory(dir, List.of(ace("allow", "alice", "write")));
+    ProducerSessionId session = setUpIn(dir, dir);
+    producers().createSession(session);
+    TabletTransaction transaction =
+        fixture.clusterAs("bob").transactions().start(Duration.ofSeconds(30));
+
+    // The native client checks permissions when the transaction commits, not at the push.
+    PushResult buffered =
+        producersOf("bob")
+            .push(ProducerPush.numberedFrom(session, 0, 0, values("a")), transaction.id());
+    YtException denied = assertYtError(YtErrorCode.AUTHORIZATION_ERROR, transaction::commit);
+
+    assertEquals(new PushResult(0, 0), buffered);
+    assertDeniedWrite("bob", denied);
+    assertEquals(0, queueRowCount(session));
+    assertEquals(-1, producers().createSession(session).sequenceNumber());
+  }
+
+  @Test
+  void creatingASessionNeedsWriteOnTheProducer() {
+    assume(ClusterFixture.Capability.ACCESS_CONTROL);
+    YPath dir = path("shared");
+    fixture.createDirectory(dir, List.of(ace("allow", "alice", "write")));
+    ProducerSessionId session = setUpIn(dir, dir);
+
+    YtException denied =
+        assertYtError(
+            YtErrorCode.AUTHORIZATION_ERROR, () -> producersOf("bob").createSession(session));
+    ProducerSession created = producersOf("alice").createSession(session);
+
+    assertDeniedWrite("bob", denied);
+    assertEquals(new ProducerSession(0, -1, Optional.empty()), created);
   }
 }
