@@ -8,7 +8,8 @@ import java.util.Optional;
 /**
  * One command as the emulator received it: its parameters (merged from the query string, {@code
  * X-YT-Parameters} and, for volatile commands without input, a JSON body), the input body and the
- * formats, and the proxy that received it.
+ * formats, the proxy that received it and the user its token authenticated ({@code root} without
+ * one).
  */
 record CommandRequest(
     String command,
@@ -16,7 +17,8 @@ record CommandRequest(
     byte[] body,
     WireFormat inputFormat,
     WireFormat outputFormat,
-    int proxyIndex) {
+    int proxyIndex,
+    String user) {
 
   Optional<JsonNode> optional(String name) {
     JsonNode node = parameters.get(name);

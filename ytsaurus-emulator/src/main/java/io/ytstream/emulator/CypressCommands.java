@@ -87,6 +87,7 @@ final class CypressCommands {
     boolean ignoreExisting = request.flag("ignore_existing", false);
     boolean force = request.flag("force", false);
     JsonNode attributes = request.optional("attributes").orElse(nodes().objectNode());
+    AclAttributes acl = AclAttributes.of(path, attributes);
     Optional<String> existing = typeOf(path);
     String wantedKind =
         type.equals("queue_consumer") || type.equals("queue_producer") ? "table" : type;
@@ -128,6 +129,7 @@ final class CypressCommands {
                   + type
                   + " (map_node, file, table, queue_consumer, queue_producer)");
     }
+    acl.applyTo(cluster(), path);
     ObjectNode out = nodes().objectNode();
     out.put("node_id", state.newNodeId());
     return out;
@@ -261,6 +263,8 @@ final class CypressCommands {
       case "map_node" -> attributes.put("count", cluster().checkpoints().list(path).size());
       default -> tableAttributes(path, attributes);
     }
+    attributes.set("acl", AclAttributes.toJson(cluster().acl(path)));
+    attributes.put("inherit_acl", cluster().inheritAcl(path));
     return attributes;
   }
 

@@ -1,10 +1,14 @@
 package io.ytstream.emulator;
 
+import io.ytstream.inmemory.InMemoryCluster;
 import io.ytstream.inmemory.SystemTimeSource;
 import io.ytstream.ports.TimeSource;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeSet;
 
 /**
  * How to start an emulator.
@@ -15,8 +19,9 @@ import java.util.Optional;
  *     interface; other systems need the addresses added, or one proxy)
  * @param proxyCount how many HTTP proxies {@code /hosts} lists, at most 254; each keeps its own
  *     sticky transaction pool, as separate proxy processes do
- * @param token when present, every request must carry {@code Authorization: OAuth <token>} (401
- *     otherwise)
+ * @param token when present, every request must carry {@code Authorization: OAuth <token>} or a
+ *     token of {@code users} (401 otherwise); this token acts as the superuser {@code root}
+ * @param users more tokens, each acting as the user it maps to ({@link #withUser})
  * @param stateDir when present, mutating requests are journaled there and replayed at start
  * @param clusterName the value of {@code //sys/@cluster_name}
  * @param clock the in-memory cluster's clock (a manual clock makes lease expiry testable)
@@ -38,7 +43,8 @@ public record EmulatorOptions(
     TimeSource clock,
     Optional<TlsKeyStore> tls,
     boolean showPorts,
-    int rowsPerStore) {
+    int rowsPerStore,
+    Map<String, String> users) {
 
   public static final String DEFAULT_CLUSTER_NAME = "emulator";
 
@@ -51,6 +57,7 @@ public record EmulatorOptions(
     Objects.requireNonNull(clusterName, "clusterName");
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(tls, "tls");
+    users = Map.copyOf(Objects.requireNonNull(users, "users"));
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("port must be in 0..65535, got " + port);
     }
@@ -74,20 +81,36 @@ public record EmulatorOptions(
         SystemTimeSource.INSTANCE,
         Optional.empty(),
         false,
-        DEFAULT_ROWS_PER_STORE);
+        DEFAULT_ROWS_PER_STORE,
+        Map.of());
   }
 
   public EmulatorOptions withPort(int newPort) {
     return new EmulatorOptions(
-        newPort, proxyCount, token, stateDir, clusterName, clock, tls, showPorts, rowsPerStore);
+        newPort,
+        proxyCount,
+        token,
+        stateDir,
+        clusterName,
+        clock,
+        tls,
+        showPorts,
+        rowsPerStore,
+        users);
   }
 
   public EmulatorOptions withProxyCount(int count) {
     return new EmulatorOptions(
-        port, count, token, stateDir, clusterName, clock, tls, showPorts, rowsPerStore);
+        port, count, token, stateDir, clusterName, clock, tls, showPorts, rowsPerStore, users);
   }
 
   public EmulatorOptions withToken(String required) {
+    if (users.containsKey(required)) {
+      throw new IllegalArgumentException(
+          "the --token token is already the token of user "
+              + users.get(required)
+              + "; give another");
+    }
     return new EmulatorOptions(
         port,
         proxyCount,
@@ -97,7 +120,8 @@ public record EmulatorOptions(
         clock,
         tls,
         showPorts,
-        rowsPerStore);
+        rowsPerStore,
+        users);
   }
 
   public EmulatorOptions withStateDir(Path directory) {
@@ -110,17 +134,27 @@ public record EmulatorOptions(
         clock,
         tls,
         showPorts,
-        rowsPerStore);
+        rowsPerStore,
+        users);
   }
 
   public EmulatorOptions withClusterName(String name) {
     return new EmulatorOptions(
-        port, proxyCount, token, stateDir, name, clock, tls, showPorts, rowsPerStore);
+        port, proxyCount, token, stateDir, name, clock, tls, showPorts, rowsPerStore, users);
   }
 
   public EmulatorOptions withClock(TimeSource newClock) {
     return new EmulatorOptions(
-        port, proxyCount, token, stateDir, clusterName, newClock, tls, showPorts, rowsPerStore);
+        port,
+        proxyCount,
+        token,
+        stateDir,
+        clusterName,
+        newClock,
+        tls,
+        showPorts,
+        rowsPerStore,
+        users);
   }
 
   /** Serves HTTPS with {@code keyStore} instead of plain HTTP. */
@@ -134,19 +168,50 @@ public record EmulatorOptions(
         clock,
         Optional.of(keyStore),
         showPorts,
-        rowsPerStore);
+        rowsPerStore,
+        users);
   }
 
   /** {@code /hosts} entries with ports ({@code show_ports=%true} on a server). */
   public EmulatorOptions withShowPorts(boolean show) {
     return new EmulatorOptions(
-        port, proxyCount, token, stateDir, clusterName, clock, tls, show, rowsPerStore);
+        port, proxyCount, token, stateDir, clusterName, clock, tls, show, rowsPerStore, users);
   }
 
   /** Stores of {@code rows} rows in each queue tablet; pulls end at a store's end. */
   public EmulatorOptions withRowsPerStore(int rows) {
     return new EmulatorOptions(
-        port, proxyCount, token, stateDir, clusterName, clock, tls, showPorts, rows);
+        port, proxyCount, token, stateDir, clusterName, clock, tls, showPorts, rows, users);
+  }
+
+  /**
+   * Lets requests with {@code Authorization: OAuth <token>} act as {@code user} (a non-superuser
+   * unless it is {@code root}), so that ACLs decide what they may do. With users but no {@link
+   * #withToken token}, only their tokens are accepted.
+   */
+  public EmulatorOptions withUser(String userToken, String user) {
+    if (userToken == null || userToken.isBlank() || user == null || user.isBlank()) {
+      throw new IllegalArgumentException(
+          "a user needs a non-blank token and name, e.g. --user alice-token=alice");
+    }
+    if (token.isPresent() && token.get().equals(userToken)) {
+      throw new IllegalArgumentException(
+          "the token of user " + user + " is the --token one, which acts as root; give another");
+    }
+    Map<String, String> more = new HashMap<>(users);
+    more.put(userToken, user);
+    return new EmulatorOptions(
+        port, proxyCount, token, stateDir, clusterName, clock, tls, showPorts, rowsPerStore, more);
+  }
+
+  /**
+   * Every accepted token and the user it acts as: {@link #token} as {@code root}, then {@link
+   * #users}. Empty when no token is required.
+   */
+  public Map<String, String> tokenUsers() {
+    Map<String, String> all = new HashMap<>(users);
+    token.ifPresent(t -> all.put(t, InMemoryCluster.ROOT_USER));
+    return Map.copyOf(all);
   }
 
   /** {@code https} when {@link #tls} is set, else {@code http}. */
@@ -172,6 +237,8 @@ public record EmulatorOptions(
         + showPorts
         + ", rowsPerStore="
         + rowsPerStore
+        + ", users="
+        + new TreeSet<>(users.values())
         + "}";
   }
 }

@@ -2,10 +2,12 @@ package io.ytstream.emulator;
 
 import io.ytstream.core.error.YtException;
 import io.ytstream.core.model.YPath;
+import io.ytstream.inmemory.AccessDeniedException;
 import io.ytstream.inmemory.InMemoryCluster;
 import io.ytstream.ports.TimeSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -77,8 +79,20 @@ final class EmulatorState {
     return (cluster.time().nowMillis() / 1000) << 30;
   }
 
-  /** An in-memory cluster error as the wire error: its code and message, inner codes nested. */
+  /**
+   * An in-memory cluster error as the wire error: its code and message, inner codes nested. A
+   * denied permission check carries the {@code user} and {@code permission} attributes, as the
+   * server's AuthorizationError does ({@code yt/yt/client/api/security_client.cpp}).
+   */
   static CommandError toCommandError(YtException e) {
+    if (e instanceof AccessDeniedException denied) {
+      return new CommandError(
+          400,
+          denied.code(),
+          denied.serverMessage(),
+          List.of(),
+          Map.of("user", denied.user(), "permission", denied.permission()));
+    }
     String message = e.getMessage();
     String suffix = " (code " + e.code() + ")";
     if (message != null && message.endsWith(suffix)) {

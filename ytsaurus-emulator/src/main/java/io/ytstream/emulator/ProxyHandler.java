@@ -12,6 +12,7 @@ import io.ytstream.core.error.YtException;
 import io.ytstream.core.schema.Yson;
 import io.ytstream.core.schema.YsonAttributed;
 import io.ytstream.core.schema.YsonUint64;
+import io.ytstream.inmemory.InMemoryCluster;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -35,7 +36,10 @@ final class ProxyHandler implements HttpHandler {
 
   private final int proxyIndex;
   private final Map<String, CommandSpec> commands;
-  private final Optional<String> token;
+
+  /** Accepted tokens and the user each acts as; empty when requests need no token. */
+  private final Map<String, String> tokenUsers;
+
   private final List<String> endpoints;
   private final boolean showPorts;
   private final StreamFaults faults;
@@ -50,14 +54,14 @@ final class ProxyHandler implements HttpHandler {
   ProxyHandler(
       int proxyIndex,
       Map<String, CommandSpec> commands,
-      Optional<String> token,
+      Map<String, String> tokenUsers,
       List<String> endpoints,
       boolean showPorts,
       StreamFaults faults,
       CommandExecutor executor) {
     this.proxyIndex = proxyIndex;
     this.commands = commands;
-    this.token = token;
+    this.tokenUsers = Map.copyOf(tokenUsers);
     this.endpoints = endpoints;
     this.showPorts = showPorts;
     this.faults = faults;
@@ -125,14 +129,14 @@ final class ProxyHandler implements HttpHandler {
         throw new CommandError(404, 1, "Malformed command name", List.of());
       }
     }
-    authenticate(exchange);
+    String user = authenticate(exchange);
     CommandSpec spec = commands.get(name);
     if (spec == null) {
       throw new CommandError(404, 1, "Command \"" + name + "\" is not registered", List.of());
     }
     // No method check: the proxy runs a command whatever the HTTP method (context.cpp,
     // TryPrepare); only a POST body is read as parameters (CaptureParameters).
-    CommandRequest request = parse(exchange, spec);
+    CommandRequest request = parse(exchange, spec, user);
     // Heavy answers with tabular or binary output stream; structured ones are built in memory
     // and sent whole (context.cpp, SetupOutputStream).
     boolean streamed = spec.outputType().equals("tabular") || spec.outputType().equals("binary");
@@ -287,9 +291,9 @@ final class ProxyHandler implements HttpHandler {
    * is missing in Cypress" with the token's SHA-256 ({@code
    * yt/yt/library/auth_server/cypress_token_authenticator.cpp}), never the token itself.
    */
-  private void authenticate(HttpExchange exchange) {
-    if (token.isEmpty()) {
-      return;
+  private String authenticate(HttpExchange exchange) {
+    if (tokenUsers.isEmpty()) {
+      return InMemoryCluster.ROOT_USER;
     }
     String header = exchange.getRequestHeaders().getFirst("Authorization");
     String prefix = "OAuth ";
@@ -300,8 +304,15 @@ final class ProxyHandler implements HttpHandler {
     if (given.isEmpty()) {
       throw new CommandError(401, 111, "Client is missing credentials", List.of());
     }
-    if (!MessageDigest.isEqual(
-        given.getBytes(StandardCharsets.UTF_8), token.get().getBytes(StandardCharsets.UTF_8))) {
+    byte[] givenBytes = given.getBytes(StandardCharsets.UTF_8);
+    String user = null;
+    // Every token is compared in constant time, so the answer's timing tells nothing of them.
+    for (Map.Entry<String, String> known : tokenUsers.entrySet()) {
+      if (MessageDigest.isEqual(givenBytes, known.getKey().getBytes(StandardCharsets.UTF_8))) {
+        user = known.getValue();
+      }
+    }
+    if (user == null) {
       String hash = sha256(given);
       CommandError resolve =
           new CommandError(
@@ -309,6 +320,7 @@ final class ProxyHandler implements HttpHandler {
       throw new CommandError(
           401, 111, "Token is missing in Cypress", List.of(resolve), Map.of("token_hash", hash));
     }
+    return user;
   }
 
   private static String sha256(String text) {
@@ -321,7 +333,8 @@ final class ProxyHandler implements HttpHandler {
     }
   }
 
-  private CommandRequest parse(HttpExchange exchange, CommandSpec spec) throws IOException {
+  private CommandRequest parse(HttpExchange exchange, CommandSpec spec, String user)
+      throws IOException {
     Headers headers = exchange.getRequestHeaders();
     HeaderFormat headerFormat = HeaderFormat.parse(headers.getFirst("X-YT-Header-Format"));
     boolean yson = headerFormat.yson();
@@ -384,7 +397,8 @@ final class ProxyHandler implements HttpHandler {
             yson,
             headers.getFirst("Accept"),
             outputDefault),
-        proxyIndex);
+        proxyIndex,
+        user);
   }
 
   /** Parameters from a POST body, in the request's input format. */

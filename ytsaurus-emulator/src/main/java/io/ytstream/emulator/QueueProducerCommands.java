@@ -4,11 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ytstream.core.schema.YtType;
+import io.ytstream.inmemory.AccessDeniedException;
 import io.ytstream.inmemory.InMemoryCluster;
 import io.ytstream.ports.ProducerPush;
 import io.ytstream.ports.ProducerSession;
 import io.ytstream.ports.ProducerSessionId;
 import io.ytstream.ports.PushResult;
+import io.ytstream.ports.QueueProducers;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription;
 import io.ytstream.ports.TransactionId;
@@ -17,12 +19,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Supplier;
 
 /**
  * The queue producer commands ({@code yt/yt/client/driver/queue_commands.cpp}): {@code
  * create_queue_producer_session}, {@code remove_queue_producer_session} and {@code
  * push_queue_producer}, over the in-memory cluster's {@code QueueProducers} port, which holds the
- * server's semantics (epochs, sequence numbers, skipped rows, codes 3101 to 3103).
+ * server's semantics (epochs, sequence numbers, skipped rows, codes 3101 to 3103), acting as the
+ * request's user: each command's tablet transaction needs {@code write} on the tables it modifies
+ * (the queue and the producer for a push, the producer for a session change), checked when it
+ * commits ({@code yt/yt/ytlib/api/native/transaction.cpp}, {@code
+ * TTableCommitSession::CheckPermissions}). A command that commits its own transaction answers a
+ * denial as a failed commit: a generic error "Error committing transaction ..." around the 901.
  */
 final class QueueProducerCommands {
 
@@ -34,6 +42,21 @@ final class QueueProducerCommands {
 
   private InMemoryCluster cluster() {
     return state.cluster();
+  }
+
+  private static QueueProducers producersOf(InMemoryCluster cluster, CommandRequest request) {
+    return cluster.asUser(request.user()).queueProducers();
+  }
+
+  /** Runs a command that commits its own transaction, answering a denied check as its commit. */
+  private static <T> T committingItself(Supplier<T> command) {
+    try {
+      return command.get();
+    } catch (AccessDeniedException e) {
+      String transaction = e.transaction().map(t -> " " + t.value()).orElse("");
+      throw CommandError.wrap(
+          "Error committing transaction" + transaction, EmulatorState.toCommandError(e));
+    }
   }
 
   private static ProducerSessionId session(CommandRequest request) {
@@ -51,10 +74,13 @@ final class QueueProducerCommands {
     ProducerSessionId session = session(request);
     state.requireMounted(session.producer());
     Optional<Object> userMeta = userMeta(request);
+    QueueProducers producers = producersOf(cluster(), request);
     ProducerSession created =
-        userMeta.isPresent()
-            ? cluster().queueProducers().createSession(session, userMeta.get())
-            : cluster().queueProducers().createSession(session);
+        committingItself(
+            () ->
+                userMeta.isPresent()
+                    ? producers.createSession(session, userMeta.get())
+                    : producers.createSession(session));
     ObjectNode out = JsonNodeFactory.instance.objectNode();
     out.put("epoch", created.epoch());
     out.put("sequence_number", created.sequenceNumber());
@@ -65,7 +91,11 @@ final class QueueProducerCommands {
   Object removeQueueProducerSession(CommandRequest request) {
     ProducerSessionId session = session(request);
     state.requireMounted(session.producer());
-    cluster().queueProducers().removeSession(session);
+    committingItself(
+        () -> {
+          producersOf(cluster(), request).removeSession(session);
+          return null;
+        });
     return JsonNodeFactory.instance.objectNode();
   }
 
@@ -96,9 +126,10 @@ final class QueueProducerCommands {
     if (transaction.isPresent()) {
       // The sticky pool checks the proxy; the cluster's transaction takes the buffered push.
       TransactionId id = state.pool().get(transaction.get(), request.proxyIndex()).id();
-      result = cluster().queueProducers().push(push, id);
+      // A denied check fails that transaction's commit, not this push.
+      result = producersOf(cluster(), request).push(push, id);
     } else {
-      result = cluster().queueProducers().push(push);
+      result = committingItself(() -> producersOf(cluster(), request).push(push));
     }
     ObjectNode out = JsonNodeFactory.instance.objectNode();
     out.put("last_sequence_number", result.lastSequenceNumber());

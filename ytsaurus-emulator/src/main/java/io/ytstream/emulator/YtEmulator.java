@@ -100,7 +100,7 @@ public final class YtEmulator implements AutoCloseable {
           new ProxyHandler(
               i,
               commands,
-              options.token(),
+              options.tokenUsers(),
               endpoints,
               options.showPorts(),
               streamFaults,
@@ -178,7 +178,9 @@ public final class YtEmulator implements AutoCloseable {
               entry.body(),
               WireFormat.fromSpec(entry.inputFormat()),
               WireFormat.json(false),
-              Math.min(entry.proxyIndex(), options.proxyCount() - 1));
+              Math.min(entry.proxyIndex(), options.proxyCount() - 1),
+              // The journal holds only what succeeded; replaying it needs no permission checks.
+              InMemoryCluster.ROOT_USER);
       try {
         Object result = spec.handler().run(request);
         if (!entry.resultTx().isEmpty()) {

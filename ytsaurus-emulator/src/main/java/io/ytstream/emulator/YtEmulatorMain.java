@@ -9,8 +9,9 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code java -cp ... io.ytstream.emulator.YtEmulatorMain [--port 8000] [--proxies 2] [--token T]
- * [--state-dir DIR] [--cluster-name NAME] [--show-ports B] [--max-rows-per-pull N] [--tls KEYSTORE
- * --tls-password P | --tls-self-signed DIR]}: runs the emulator until interrupted.
+ * [--user TOKEN=NAME ...] [--state-dir DIR] [--cluster-name NAME] [--show-ports B]
+ * [--max-rows-per-pull N] [--tls KEYSTORE --tls-password P | --tls-self-signed DIR]}: runs the
+ * emulator until interrupted.
  */
 public final class YtEmulatorMain {
 
@@ -49,7 +50,10 @@ public final class YtEmulatorMain {
             + emulator.clusterName()
             + ") listening on "
             + emulator.proxyUrls()
-            + (options.token().isPresent() ? ", token required" : ", no token required")
+            + (options.tokenUsers().isEmpty() ? ", no token required" : ", token required")
+            + (options.users().isEmpty()
+                ? ""
+                : ", users " + new java.util.TreeSet<>(options.users().values()))
             + options.stateDir().map(d -> ", state in " + d).orElse("")
             + options.tls().map(t -> ", TLS with " + t.path()).orElse(""));
     command
@@ -67,7 +71,7 @@ public final class YtEmulatorMain {
 
   static String usage() {
     return "usage: YtEmulatorMain [--port N (default 8000; 0 = any)] [--proxies N (default 2)]"
-        + " [--token TOKEN] [--state-dir DIR] [--cluster-name NAME] [--show-ports true|false]"
+        + " [--token TOKEN (acts as root)] [--user TOKEN=NAME (repeatable)] [--state-dir DIR] [--cluster-name NAME] [--show-ports true|false]"
         + " [--max-rows-per-pull N] [--rows-per-store N (default 10000)] [--tls KEYSTORE.p12 --tls-password PASSWORD | --tls-self-signed DIR]";
   }
 
@@ -94,6 +98,14 @@ public final class YtEmulatorMain {
         case "--port" -> options = options.withPort(parseInt(arg, value));
         case "--proxies" -> options = options.withProxyCount(parseInt(arg, value));
         case "--token" -> options = options.withToken(value);
+        case "--user" -> {
+          int equals = value.lastIndexOf('=');
+          if (equals <= 0 || equals == value.length() - 1) {
+            throw new IllegalArgumentException(
+                "--user " + redacted(value) + ": give TOKEN=NAME, e.g. --user alice-token=alice");
+          }
+          options = options.withUser(value.substring(0, equals), value.substring(equals + 1));
+        }
         case "--state-dir" -> options = options.withStateDir(Path.of(value));
         case "--cluster-name" -> options = options.withClusterName(value);
         case "--show-ports" -> options = options.withShowPorts(parseBoolean(arg, value));
@@ -136,5 +148,11 @@ public final class YtEmulatorMain {
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(option + " takes a number, got " + value, e);
     }
+  }
+
+  /** A {@code --user} value for an error message: the name, never the token. */
+  private static String redacted(String value) {
+    int equals = value.lastIndexOf('=');
+    return equals < 0 ? "<token>" : "<token>" + value.substring(equals);
   }
 }

@@ -1,0 +1,290 @@
+package io.ytstream.emulator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.ytstream.emulator.RawHttp.Reply;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Write permission of queue producer commands over raw HTTP. Pinned to: the native client's check
+ * of {@code write} on every table a tablet transaction modifies, when it commits ({@code
+ * yt/yt/ytlib/api/native/transaction.cpp}, {@code TTableCommitSession::CheckPermissions}, {@code
+ * DoCommit} wrapping the failure in "Error committing transaction"); the error text ({@code
+ * yt/yt/client/api/security_client.cpp}, {@code TCheckPermissionResult::ToError}: code 901,
+ * attributes {@code user} and {@code permission}); the matching of entries ({@code
+ * yt/yt/server/lib/security_server/permission_checker-inl.h}: a matching deny wins, no matching
+ * allow denies, {@code inherit_acl=%false} stops at the node).
+ */
+class AclConformanceTest {
+
+  private static final String ROOT_TOKEN = "root-secret";
+  private static final String ALICE_TOKEN = "alice-secret";
+  private static final String BOB_TOKEN = "bob-secret";
+
+  @RegisterExtension
+  final YtEmulatorExtension yt =
+      new YtEmulatorExtension(
+          EmulatorOptions.defaults()
+              .withToken(ROOT_TOKEN)
+              .withUser(ALICE_TOKEN, "alice")
+              .withUser(BOB_TOKEN, "bob"));
+
+  private final RawHttp root = new RawHttp(ROOT_TOKEN);
+  private final RawHttp alice = new RawHttp(ALICE_TOKEN);
+  private final RawHttp bob = new RawHttp(BOB_TOKEN);
+
+  private String base() {
+    return yt.emulator().url();
+  }
+
+  private static Reply ok(Reply reply) {
+    assertEquals(200, reply.status(), reply.text());
+    return reply;
+  }
+
+  private static String ace(String action, String subject) {
+    return "{\"action\":\""
+        + action
+        + "\",\"subjects\":[\""
+        + subject
+        + "\"],\"permissions\":[\"write\"]}";
+  }
+
+  private void directory(String path, String attributes) {
+    ok(
+        root.command(
+            "POST",
+            base(),
+            "create",
+            "{\"path\":\""
+                + path
+                + "\",\"type\":\"map_node\",\"recursive\":true,\"attributes\":"
+                + attributes
+                + "}"));
+  }
+
+  /** A mounted queue {@code queue} and a producer {@code producer} with a session {@code s}. */
+  private String setUp(String queue, String producer) {
+    ok(
+        root.command(
+            "POST",
+            base(),
+            "create",
+            "{\"path\":\""
+                + queue
+                + "\",\"type\":\"table\",\"attributes\":{\"dynamic\":true,"
+                + "\"schema\":[{\"name\":\"value\",\"type\":\"string\"}]}}"));
+    ok(root.command("POST", base(), "mount_table", "{\"path\":\"" + queue + "\"}"));
+    ok(
+        root.command(
+            "POST",
+            base(),
+            "create",
+            "{\"path\":\"" + producer + "\",\"type\":\"queue_producer\"}"));
+    String session =
+        "\"producer_path\":\""
+            + producer
+            + "\",\"queue_path\":\""
+            + queue
+            + "\",\"session_id\":\"s\"";
+    ok(root.command("POST", base(), "create_queue_producer_session", "{" + session + "}"));
+    return session;
+  }
+
+  private Reply push(RawHttp as, String session, String extra, String value) {
+    return as.put(
+        base(),
+        "push_queue_producer",
+        "{" + session + ",\"epoch\":0,\"sequence_number\":0" + extra + "}",
+        "{\"value\":\"" + value + "\"}\n");
+  }
+
+  private List<String> values(String queue) {
+    List<String> values = new ArrayList<>();
+    ok(root.command("GET", base(), "select_rows", "{\"query\":\"value from [" + queue + "]\"}"))
+        .rows()
+        .forEach(r -> values.add(r.path("value").asText()));
+    return values;
+  }
+
+  /** The 901 inside a failed commit: generic code 1 "Error committing transaction ...". */
+  private static JsonNode deniedInsideCommit(Reply reply) {
+    assertEquals(400, reply.status(), reply.text());
+    JsonNode error = reply.json();
+    assertEquals(1, error.path("code").asInt(), error.toString());
+    assertTrue(
+        error.path("message").asText().startsWith("Error committing transaction "),
+        error.toString());
+    assertEquals("1", reply.header("X-YT-Response-Code"));
+    JsonNode inner = error.path("inner_errors").path(0);
+    assertEquals(901, inner.path("code").asInt(), error.toString());
+    assertEquals("write", inner.path("attributes").path("permission").asText(), error.toString());
+    return inner;
+  }
+
+  @Test
+  void aPushNoEntryAllowsIsACommitErrorAroundAuthorizationError() {
+    directory("//home", "{\"acl\":[" + ace("allow", "alice") + "]}");
+    String session = setUp("//home/q", "//home/p");
+
+    JsonNode denied = deniedInsideCommit(push(bob, session, "", "a"));
+
+    assertEquals(
+        "Access denied for user \"bob\": \"write\" permission is not allowed by any matching ACE",
+        denied.path("message").asText());
+    assertEquals("bob", denied.path("attributes").path("user").asText());
+    assertEquals(List.of(), values("//home/q"));
+  }
+
+  @Test
+  void anAllowEntryOnTheParentLetsThePushThrough() {
+    directory("//home", "{\"acl\":[" + ace("allow", "alice") + "]}");
+    String session = setUp("//home/q", "//home/p");
+
+    JsonNode answer = ok(push(alice, session, "", "a")).json();
+
+    assertEquals(0, answer.path("last_sequence_number").asLong(), answer.toString());
+    assertEquals(0, answer.path("skipped_row_count").asLong(), answer.toString());
+    assertEquals(List.of("a"), values("//home/q"));
+  }
+
+  @Test
+  void aDenyEntryWinsOverAnAllowAndTheMessageNamesWhere() {
+    directory("//home", "{\"acl\":[" + ace("allow", "users") + "]}");
+    directory("//home/inner", "{\"acl\":[" + ace("deny", "alice") + "]}");
+    String session = setUp("//home/inner/q", "//home/inner/p");
+
+    JsonNode denied = deniedInsideCommit(push(alice, session, "", "a"));
+    ok(push(bob, session, "", "b"));
+
+    assertEquals(
+        "Access denied for user \"alice\": \"write\" permission is denied for \"alice\" by ACE at"
+            + " node //home/inner",
+        denied.path("message").asText());
+    assertEquals(List.of("b"), values("//home/inner/q"));
+  }
+
+  @Test
+  void thePushNeedsWriteOnTheProducerAsWellAsTheQueue() {
+    directory("//queues", "{\"acl\":[" + ace("allow", "alice") + "]}");
+    directory("//producers", "{\"acl\":[" + ace("allow", "bob") + "]}");
+    String session = setUp("//queues/q", "//producers/p");
+
+    deniedInsideCommit(push(alice, session, "", "a"));
+    deniedInsideCommit(push(bob, session, "", "b"));
+
+    assertEquals(List.of(), values("//queues/q"));
+  }
+
+  @Test
+  void inheritAclFalseStopsTheParentsEntries() {
+    directory("//home", "{\"acl\":[" + ace("allow", "alice") + "]}");
+    directory("//home/sealed", "{\"inherit_acl\":false}");
+    String session = setUp("//home/sealed/q", "//home/sealed/p");
+
+    deniedInsideCommit(push(alice, session, "", "a"));
+
+    JsonNode attributes =
+        ok(root.command("GET", base(), "get", "{\"path\":\"//home/sealed/@\"}"))
+            .json()
+            .path("value");
+    assertFalse(attributes.path("inherit_acl").asBoolean(true), attributes.toString());
+  }
+
+  @Test
+  void aPushInsideATransactionIsDeniedWhenTheTransactionCommits() {
+    directory("//home", "{\"acl\":[" + ace("allow", "alice") + "]}");
+    String session = setUp("//home/q", "//home/p");
+    String tx =
+        ok(bob.command("POST", base(), "start_transaction", "{\"type\":\"tablet\"}"))
+            .json()
+            .path("transaction_id")
+            .asText();
+
+    Reply pushed = push(bob, session, ",\"transaction_id\":\"" + tx + "\"", "a");
+    Reply committed =
+        bob.command("POST", base(), "commit_transaction", "{\"transaction_id\":\"" + tx + "\"}");
+
+    ok(pushed);
+    JsonNode denied = deniedInsideCommit(committed);
+    assertTrue(committed.json().path("message").asText().endsWith(tx), committed.text());
+    assertEquals("bob", denied.path("attributes").path("user").asText());
+    assertEquals(List.of(), values("//home/q"));
+  }
+
+  @Test
+  void sessionCommandsNeedWriteOnTheProducer() {
+    directory("//home", "{\"acl\":[" + ace("allow", "alice") + "]}");
+    String session = setUp("//home/q", "//home/p");
+
+    deniedInsideCommit(
+        bob.command("POST", base(), "create_queue_producer_session", "{" + session + "}"));
+    deniedInsideCommit(
+        bob.command("POST", base(), "remove_queue_producer_session", "{" + session + "}"));
+    JsonNode created =
+        ok(alice.command("POST", base(), "create_queue_producer_session", "{" + session + "}"))
+            .json();
+
+    assertEquals(1, created.path("epoch").asLong(), created.toString());
+  }
+
+  @Test
+  void theTokenGivenAsTokenActsAsTheSuperuserRoot() {
+    directory("//home", "{\"acl\":[" + ace("deny", "everyone") + "]}");
+    String session = setUp("//home/q", "//home/p");
+
+    ok(push(root, session, "", "a"));
+
+    assertEquals(List.of("a"), values("//home/q"));
+  }
+
+  @Test
+  void getAnswersTheAclGivenAtCreate() {
+    directory("//home", "{\"acl\":[" + ace("allow", "alice") + "]}");
+
+    JsonNode acl =
+        ok(root.command("GET", base(), "get", "{\"path\":\"//home/@acl\"}")).json().path("value");
+
+    assertEquals(1, acl.size(), acl.toString());
+    assertEquals("allow", acl.path(0).path("action").asText());
+    assertEquals("alice", acl.path(0).path("subjects").path(0).asText());
+    assertEquals("write", acl.path(0).path("permissions").path(0).asText());
+    assertEquals("object_and_descendants", acl.path(0).path("inheritance_mode").asText());
+  }
+
+  @Test
+  void aMalformedAclIsRefusedAndCreatesNothing() {
+    Reply reply =
+        root.command(
+            "POST",
+            base(),
+            "create",
+            "{\"path\":\"//home\",\"type\":\"map_node\",\"attributes\":{\"acl\":[{\"action\":"
+                + "\"permit\",\"subjects\":[\"alice\"],\"permissions\":[\"write\"]}]}}");
+
+    assertEquals(400, reply.status(), reply.text());
+    String message = reply.json().path("message").asText();
+    assertTrue(message.contains("acl") && message.contains("\"allow\""), message);
+    JsonNode exists =
+        ok(root.command("GET", base(), "exists", "{\"path\":\"//home\"}")).json().path("value");
+    assertFalse(exists.asBoolean(), exists.toString());
+  }
+
+  @Test
+  void aUserTokenIsAcceptedAndAnUnknownOneIsStill401() {
+    Reply known = alice.command("GET", base(), "exists", "{\"path\":\"//home\"}");
+    Reply unknown =
+        new RawHttp("nobody-secret").command("GET", base(), "exists", "{\"path\":\"//home\"}");
+
+    ok(known);
+    assertEquals(401, unknown.status(), unknown.text());
+    assertEquals(111, unknown.errorCode());
+    assertFalse(unknown.text().contains("nobody-secret"), unknown.text());
+  }
+}
