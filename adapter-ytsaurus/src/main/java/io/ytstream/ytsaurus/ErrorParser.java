@@ -37,7 +37,9 @@ final class ErrorParser {
     List<Integer> inner = new ArrayList<>();
     int code;
     String message;
+    Optional<AccessDenial> denial = Optional.empty();
     if (error != null) {
+      denial = AccessDenial.find(error);
       code = error.path("code").asInt(status);
       collectInnerCodes(error, inner);
       message = describe(error, 0);
@@ -66,11 +68,14 @@ final class ErrorParser {
                 + "): "
                 + message
                 + "; give a valid token in yt.token, YT_TOKEN or ~/.yt/token"
-            : command + " failed: " + message;
+            : denial.isPresent()
+                ? denial.get().describe(command, "on a node it uses", message)
+                : command + " failed: " + message;
     if (token != null) {
       safe = token.redact(safe);
+      message = token.redact(message);
     }
-    return new YtHttpException(code, safe, inner, status, command);
+    return new YtHttpException(code, safe, inner, status, command, denial, message);
   }
 
   /**

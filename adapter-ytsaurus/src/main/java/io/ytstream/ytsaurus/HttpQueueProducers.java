@@ -21,6 +21,10 @@ import java.util.Optional;
  * creation sent twice bumps the epoch twice, which fences no one but older writers; a removal sent
  * twice removes nothing more. A push inside a transaction is sent once: a second copy in the same
  * transaction would be buffered again, as the session is read at the transaction's start.
+ *
+ * <p>A refused permission check (the server checks {@code write} on the tables a command's
+ * transaction modifies: the queue and the producer for a push, the producer for a session change)
+ * is reported with the user, the permission and the paths involved.
  */
 final class HttpQueueProducers implements QueueProducers {
 
@@ -40,24 +44,45 @@ final class HttpQueueProducers implements QueueProducers {
 
   @Override
   public ProducerSession createSession(ProducerSessionId session) {
-    return create(params(session));
+    return create(session, params(session));
   }
 
   @Override
   public ProducerSession createSession(ProducerSessionId session, Object userMeta) {
     ObjectNode params = params(session);
     params.set("user_meta", UserMetaJson.toJson(userMeta));
-    return create(params);
+    return create(session, params);
   }
 
-  private ProducerSession create(ObjectNode params) {
+  /** A denied check named with the paths of {@code session}; other errors unchanged. */
+  private static YtHttpException explained(
+      YtHttpException e, String command, ProducerSessionId session, boolean push) {
+    if (e.accessDenial().isEmpty()) {
+      return e;
+    }
+    String where =
+        push
+            ? "that a push needs on both the queue "
+                + session.queue().value()
+                + " and the producer "
+                + session.producer().value()
+            : "that a session change needs on the producer " + session.producer().value();
+    return e.withMessage(e.accessDenial().get().describe(command, where, e.serverMessage()));
+  }
+
+  private ProducerSession create(ProducerSessionId session, ObjectNode params) {
     YtHttpClient client = cluster.client();
-    JsonNode answer =
-        client.structured(
-            client.primaryProxy(),
-            Command.CREATE_QUEUE_PRODUCER_SESSION,
-            params,
-            Repeat.IDEMPOTENT);
+    JsonNode answer;
+    try {
+      answer =
+          client.structured(
+              client.primaryProxy(),
+              Command.CREATE_QUEUE_PRODUCER_SESSION,
+              params,
+              Repeat.IDEMPOTENT);
+    } catch (YtHttpException e) {
+      throw explained(e, "create_queue_producer_session", session, false);
+    }
     return new ProducerSession(
         number(answer, "epoch"),
         number(answer, "sequence_number"),
@@ -67,11 +92,15 @@ final class HttpQueueProducers implements QueueProducers {
   @Override
   public void removeSession(ProducerSessionId session) {
     YtHttpClient client = cluster.client();
-    client.structured(
-        client.primaryProxy(),
-        Command.REMOVE_QUEUE_PRODUCER_SESSION,
-        params(session),
-        Repeat.IDEMPOTENT);
+    try {
+      client.structured(
+          client.primaryProxy(),
+          Command.REMOVE_QUEUE_PRODUCER_SESSION,
+          params(session),
+          Repeat.IDEMPOTENT);
+    } catch (YtHttpException e) {
+      throw explained(e, "remove_queue_producer_session", session, false);
+    }
   }
 
   @Override
@@ -98,8 +127,13 @@ final class HttpQueueProducers implements QueueProducers {
 
   private PushResult send(ProducerPush push, ObjectNode params, URI proxy, Repeat repeat) {
     byte[] rows = cluster.rows().encode(push.rows(), cluster.columnTypes(push.session().queue()));
-    JsonNode answer =
-        cluster.client().structured(proxy, Command.PUSH_QUEUE_PRODUCER, params, rows, repeat);
+    JsonNode answer;
+    try {
+      answer =
+          cluster.client().structured(proxy, Command.PUSH_QUEUE_PRODUCER, params, rows, repeat);
+    } catch (YtHttpException e) {
+      throw explained(e, "push_queue_producer", push.session(), true);
+    }
     return new PushResult(
         number(answer, "last_sequence_number"), number(answer, "skipped_row_count"));
   }

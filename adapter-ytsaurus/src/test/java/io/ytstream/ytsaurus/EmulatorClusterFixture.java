@@ -10,8 +10,10 @@ import io.ytstream.ports.TableDescription.Column;
 import io.ytstream.ports.contract.ClusterFixture;
 import io.ytstream.ports.spi.YtCluster;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -20,7 +22,8 @@ import java.util.Set;
  * proxies, a required token, a manual clock). Tables, consumers, registrations, trims and reshards
  * go through real v4 commands; the test knobs a real proxy has no command for (the clock, the
  * per-tablet row limit, a cap on rows per pull, an unknown commit outcome, which the emulator turns
- * into a dropped connection) are set on the emulator's in-memory cluster.
+ * into a dropped connection) are set on the emulator's in-memory cluster. The users of {@link
+ * ClusterFixture#USERS} each have a token of their own ({@link #clusterAs}).
  */
 final class EmulatorClusterFixture implements ClusterFixture {
 
@@ -31,6 +34,9 @@ final class EmulatorClusterFixture implements ClusterFixture {
   private final YtsaurusCluster cluster;
   private final HttpClusterAdmin admin;
   private final YPath root = YPath.of("//home/contract");
+  private final boolean https;
+  private final RowWireFormat rowFormat;
+  private final List<YtsaurusCluster> userClusters = new ArrayList<>();
 
   EmulatorClusterFixture() {
     this(false);
@@ -45,20 +51,33 @@ final class EmulatorClusterFixture implements ClusterFixture {
    * travel in {@code rowFormat}.
    */
   EmulatorClusterFixture(boolean https, RowWireFormat rowFormat) {
+    this.https = https;
+    this.rowFormat = rowFormat;
     EmulatorOptions options = EmulatorOptions.defaults().withClock(clock).withToken(TOKEN);
+    for (String user : USERS) {
+      options = options.withUser(userToken(user), user);
+    }
     if (https) {
       options = options.withTls(Certificate.SHARED.serverKeyStore());
     }
     emulator = YtEmulator.start(options);
+    cluster = connect(TOKEN);
+    admin = new HttpClusterAdmin(cluster);
+    admin.createMapNode(root);
+  }
+
+  private static String userToken(String user) {
+    return user + "-contract-token";
+  }
+
+  private YtsaurusCluster connect(String token) {
     YtsaurusClientConfig config =
-        YtsaurusClientConfig.of(emulator.url(), Optional.of(OAuthToken.of(TOKEN)))
+        YtsaurusClientConfig.of(emulator.url(), Optional.of(OAuthToken.of(token)))
             .withRowFormat(rowFormat);
     if (https) {
       config = config.withCaCertificates(Certificate.SHARED.certificatePem());
     }
-    cluster = YtsaurusCluster.connect(config);
-    admin = new HttpClusterAdmin(cluster);
-    admin.createMapNode(root);
+    return YtsaurusCluster.connect(config);
   }
 
   /** One self-signed certificate per test JVM: keytool takes a second, a handshake does not. */
@@ -88,7 +107,23 @@ final class EmulatorClusterFixture implements ClusterFixture {
         Capability.CONTROLLED_CLOCK,
         Capability.SMALL_ROW_LIMIT,
         Capability.SHORT_READS,
-        Capability.UNKNOWN_COMMIT_OUTCOME);
+        Capability.UNKNOWN_COMMIT_OUTCOME,
+        Capability.ACCESS_CONTROL);
+  }
+
+  @Override
+  public synchronized YtCluster clusterAs(String user) {
+    if (!USERS.contains(user)) {
+      throw new IllegalArgumentException("no token for user " + user + "; users: " + USERS);
+    }
+    YtsaurusCluster connected = connect(userToken(user));
+    userClusters.add(connected);
+    return connected;
+  }
+
+  @Override
+  public void createDirectory(YPath path, List<Map<String, Object>> acl) {
+    admin.createMapNode(path, acl);
   }
 
   @Override
@@ -158,6 +193,7 @@ final class EmulatorClusterFixture implements ClusterFixture {
 
   @Override
   public void close() {
+    userClusters.forEach(YtsaurusCluster::close);
     cluster.close();
     emulator.close();
   }

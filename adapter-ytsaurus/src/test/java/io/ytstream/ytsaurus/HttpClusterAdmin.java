@@ -1,5 +1,6 @@
 package io.ytstream.ytsaurus;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ytstream.core.error.YtErrorCode;
@@ -9,6 +10,7 @@ import io.ytstream.core.schema.TableSchemaJson;
 import io.ytstream.ports.TableDescription.Column;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Sets a cluster up with real v4 commands ({@code create} with a schema and {@code dynamic}, {@code
@@ -19,6 +21,7 @@ import java.util.List;
 final class HttpClusterAdmin {
 
   private static final Duration WAIT = Duration.ofSeconds(60);
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final YtsaurusCluster cluster;
 
@@ -36,6 +39,16 @@ final class HttpClusterAdmin {
 
   void createMapNode(YPath path) {
     cluster.checkpoints().createDirectories(path);
+  }
+
+  /** {@code create} of a map node (and its parents) with the {@code acl} attribute {@code acl}. */
+  void createMapNode(YPath path, List<Map<String, Object>> acl) {
+    ObjectNode params = client().params();
+    params.put("path", path.value());
+    params.put("type", "map_node");
+    params.put("recursive", true);
+    params.putObject("attributes").set("acl", JSON.valueToTree(acl));
+    call(Command.CREATE, params);
   }
 
   void createOrderedTable(YPath path, List<Column> columns, int tabletCount) {
