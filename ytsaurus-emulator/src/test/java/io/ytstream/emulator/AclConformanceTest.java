@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ytstream.emulator.RawHttp.Reply;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Write permission of queue producer commands over raw HTTP. Pinned to: the native client's check
@@ -256,6 +258,33 @@ class AclConformanceTest {
     assertEquals("alice", acl.path(0).path("subjects").path(0).asText());
     assertEquals("write", acl.path(0).path("permissions").path(0).asText());
     assertEquals("object_and_descendants", acl.path(0).path("inheritance_mode").asText());
+  }
+
+  @Test
+  void anAclGivenAtCreateSurvivesARestartWithAStateDir(@TempDir Path state) {
+    EmulatorOptions options =
+        EmulatorOptions.defaults()
+            .withToken(ROOT_TOKEN)
+            .withUser(BOB_TOKEN, "bob")
+            .withStateDir(state);
+    String create =
+        "{\"path\":\"//home\",\"type\":\"map_node\",\"attributes\":{\"acl\":["
+            + ace("deny", "bob")
+            + "],\"inherit_acl\":false}}";
+    try (YtEmulator first = YtEmulator.start(options)) {
+      ok(root.command("POST", first.url(), "create", create));
+    }
+
+    try (YtEmulator second = YtEmulator.start(options)) {
+      JsonNode attributes =
+          ok(root.command("GET", second.url(), "get", "{\"path\":\"//home/@\"}"))
+              .json()
+              .path("value");
+
+      assertEquals(
+          "deny", attributes.path("acl").path(0).path("action").asText(), attributes.toString());
+      assertFalse(attributes.path("inherit_acl").asBoolean(true), attributes.toString());
+    }
   }
 
   @Test
