@@ -14,8 +14,8 @@ import java.util.TreeSet;
  * names the permission and one of its subjects is the user or a group the user is in. The first
  * matching deny decides at once (deny wins over every allow, wherever each sits); otherwise a
  * matching allow grants; with neither the access is denied ("not allowed by any matching ACE").
- * Superusers ({@code root} and those added) are never checked, as {@code IsSuperuser} short-cuts
- * the master's check.
+ * Superusers ({@code root} and those added) are never checked (the master's {@code IsSuperuser},
+ * {@code security_manager.cpp}).
  *
  * <p>Groups: {@code everyone} holds every user, {@code users} every user but {@code guest}; other
  * groups and group membership are not modelled. Not thread-safe: the cluster calls it under its
