@@ -71,11 +71,13 @@ final class Driver {
 
     /**
      * Whether the step can move the consumer or change what the invariants look at (the checker
-     * skips the others, to keep the simulation fast).
+     * skips the others, to keep the simulation fast). In producer mode a task's pushes move the
+     * producer's sessions, which the checker follows push by push.
      */
-    boolean mayMoveConsumerOrOutput() {
+    boolean mayMoveConsumerOrOutput(SimMode mode) {
       return switch (this) {
         case PLAN, COMMIT_SOURCES, SINK_COMMIT -> true;
+        case TASK -> mode == SimMode.PRODUCER;
         default -> false;
       };
     }
@@ -512,9 +514,13 @@ final class Driver {
       }
       return;
     }
-    int chunk = w.writeChunk();
-    // A failing attempt dies before its first chunk (arg even) or after it (arg odd).
+    // A failing attempt dies before its first chunk or push (arg even) or after it (arg odd).
     int failAfter = failArg < 0 ? -1 : failArg % 2;
+    if (w.mode() == SimMode.PRODUCER) {
+      pushTaskOutput(out, failAfter);
+      return;
+    }
+    int chunk = w.writeChunk();
     int written = 0;
     for (int from = 0; from < out.size(); from += chunk) {
       if (written == failAfter) {
@@ -530,6 +536,45 @@ final class Driver {
     }
     if (failAfter >= 0) {
       throw new IllegalStateException("simulated task failure after all its chunks");
+    }
+  }
+
+  /**
+   * Producer mode's DataWriter: the attempt pushes its rows through the producer's sessions, which
+   * the server deduplicates, so every attempt writes (Spark's commit coordinator only matters to
+   * sinks that commit on the driver). Each source partition's rows go to one tablet of the output
+   * queue, which keeps them in order.
+   */
+  private void pushTaskOutput(List<Row> out, int failAfter) {
+    SourceRowPushes pushes = new SourceRowPushes(ctx.io, ctx.mutant.protocol());
+    int[] pushed = {0};
+    Runnable beforePush =
+        () -> {
+          if (pushed[0] == failAfter) {
+            throw new IllegalStateException(
+                "simulated task failure after " + pushed[0] + " pushes");
+          }
+          pushed[0]++;
+        };
+    int from = 0;
+    while (from < out.size()) {
+      long p = (Long) out.get(from).get("p");
+      List<Row> rows = new ArrayList<>();
+      int to = from;
+      for (; to < out.size() && (Long) out.get(to).get("p") == p; to++) {
+        rows.add(out.get(to).with("$tablet_index", p % w.outputTablets()));
+      }
+      PartitionId partition = w.partitions().get((int) p);
+      pushes.pushPartition(
+          (int) p,
+          queueKeys[w.queues().indexOf(partition.queue())],
+          partition.index(),
+          rows,
+          beforePush);
+      from = to;
+    }
+    if (failAfter >= 0) {
+      throw new IllegalStateException("simulated task failure after all its pushes");
     }
   }
 
