@@ -57,6 +57,9 @@ final class FaultyPorts
   /** What runs when {@link SimFault#INTERLEAVE} fires; null while only one driver is live. */
   private IntConsumer interleave;
 
+  /** Rows of the pushes answered so far that the cluster skipped as already written. */
+  private long skippedPushRows;
+
   /** What runs when {@link SimFault#STALLED_ADVANCE} fires; null while a zombie runs. */
   private TakeOver stall;
 
@@ -217,7 +220,14 @@ final class FaultyPorts
       // What a retried task or a new driver does first: create the session, bumping its epoch.
       cluster.ports().queueProducers().createSession(push.session());
     }
-    return ownTransaction(() -> cluster.ports().queueProducers().push(push));
+    PushResult result = ownTransaction(() -> cluster.ports().queueProducers().push(push));
+    skippedPushRows += result.skippedRowCount();
+    return result;
+  }
+
+  /** Rows of answered pushes that the cluster skipped because their sessions held them. */
+  long skippedPushRows() {
+    return skippedPushRows;
   }
 
   @Override

@@ -236,6 +236,7 @@ final class SimulationRun {
         verifier.rowsOut,
         verifier.lost,
         verifier.duplicated,
+        ctx.io.skippedPushRows(),
         ctx.queryFailures,
         step,
         ctx.traceText());
