@@ -43,5 +43,15 @@ public enum ProtocolMutant {
    * A fenced producer push (3102) takes the session back: it removes the session, creates it again
    * and pushes at the new epoch, so the session forgets the sequence numbers it held.
    */
-  FENCED_PUSH_RESETS_SESSION
+  FENCED_PUSH_RESETS_SESSION,
+  /**
+   * Every task of a micro-batch opens the session of task partition 0, so the tasks' shares of one
+   * batch share one session and its numbers.
+   */
+  SESSION_SHARED_BY_TASKS,
+  /**
+   * A share is pushed even when its session already holds a later batch (a lagging driver re-runs
+   * an old batch): the server skips every row, and the push sets the session's user_meta back.
+   */
+  PUSH_BEHIND_LATER_BATCH
 }

@@ -40,10 +40,17 @@ public final class PushBatchShare {
 
   private final QueueProducers producers;
   private final PushThroughProducerSession pushes;
+  private final ProtocolMutant mutant;
 
   public PushBatchShare(QueueProducers producers) {
+    this(producers, ProtocolMutant.NONE);
+  }
+
+  /** For the simulation's mutant tests only (see {@link ProtocolMutant}). */
+  public PushBatchShare(QueueProducers producers, ProtocolMutant mutant) {
     this.producers = Objects.requireNonNull(producers, "producers");
-    this.pushes = new PushThroughProducerSession(producers);
+    this.mutant = Objects.requireNonNull(mutant, "mutant");
+    this.pushes = new PushThroughProducerSession(producers, mutant);
   }
 
   /**
@@ -77,7 +84,12 @@ public final class PushBatchShare {
    * attempt of the same task is fenced from now on.
    */
   public OpenSession open(YPath producer, YPath queue, String queryId, int taskPartition) {
-    ProducerSessionId id = sessionOf(producer, queue, queryId, taskPartition);
+    ProducerSessionId id =
+        sessionOf(
+            producer,
+            queue,
+            queryId,
+            mutant == ProtocolMutant.SESSION_SHARED_BY_TASKS ? 0 : taskPartition);
     ProducerSession session = producers.createSession(id);
     return new OpenSession(
         id,
@@ -108,7 +120,9 @@ public final class PushBatchShare {
     Objects.requireNonNull(session, "session");
     BatchShareDecision decision =
         BatchShareNumbering.decide(batchId, rows.size(), session.sequenceNumber());
-    if (!decision.pushes()) {
+    if (!decision.pushes()
+        && !(mutant == ProtocolMutant.PUSH_BEHIND_LATER_BATCH
+            && decision.action() == BatchShareDecision.Action.LATER_BATCH_PUSHED)) {
       return new BatchShareOutcome(decision, Optional.empty());
     }
     checkTabletLimit(session, batchId, rows, maxRowsPerTablet);
