@@ -2,9 +2,11 @@ package io.ytstream.simulation;
 
 import io.ytstream.application.AdvanceConsumer;
 import io.ytstream.application.BatchNotCommittedException;
+import io.ytstream.application.BatchShareOutcome;
 import io.ytstream.application.CommitTransactionalBatch;
 import io.ytstream.application.ConsumerFencedException;
 import io.ytstream.application.PlanMicroBatch;
+import io.ytstream.application.PushBatchShare;
 import io.ytstream.application.ReadRanges;
 import io.ytstream.core.delivery.CheckpointRecovery;
 import io.ytstream.core.error.YtErrorCode;
@@ -32,6 +34,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
 
@@ -39,8 +42,8 @@ import java.util.TreeMap;
  * One incarnation of the Spark driver with the ytstream source and sink, as a queue of Spark's
  * steps run one at a time. It holds Spark's order and nothing else: every protocol decision is made
  * by the application's use cases, the same classes the Spark adapter runs ({@link PlanMicroBatch},
- * {@link ReadRanges}, {@link AdvanceConsumer}, {@link CommitTransactionalBatch}), over the ports
- * with the schedule's faults.
+ * {@link ReadRanges}, {@link AdvanceConsumer}, {@link CommitTransactionalBatch}, {@link
+ * PushBatchShare}), over the ports with the schedule's faults.
  *
  * <p>The order is Spark 4.2's {@code MicroBatchExecution} (sql/core/.../streaming/runtime/
  * MicroBatchExecution.scala): recover from the logs ({@code populateStartOffsets}); plan ({@code
@@ -111,6 +114,12 @@ final class Driver {
   private static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(30);
   private static final int MAX_TASK_FAILURES = 4;
 
+  /** Producer mode: the query id that names the sessions (Spark's, kept by the checkpoint). */
+  static final String QUERY_ID = "sim-query";
+
+  /** Producer mode: the cluster's rows per tablet in one transaction (YTsaurus's default). */
+  private static final long MAX_ROWS_PER_TABLET = 100_000;
+
   private final SimContext ctx;
   private final Workload w;
   final int id;
@@ -126,6 +135,7 @@ final class Driver {
   private final PlanMicroBatch planner;
   private final AdvanceConsumer advancer;
   private final CommitTransactionalBatch committer;
+  private final PushBatchShare shares;
   private final Map<QueueId, ConsumerId> consumers = new TreeMap<>();
 
   private boolean initialized;
@@ -201,6 +211,7 @@ final class Driver {
     this.advancer =
         new AdvanceConsumer(ctx.io, Workload.CONSUMER, w.queues(), ctx.mutant.protocol());
     this.committer = new CommitTransactionalBatch(ctx.io, ctx.mutant.protocol());
+    this.shares = new PushBatchShare(ctx.io, ctx.mutant.protocol());
   }
 
   /** The old driver goes on with its batch (and at most one more) after a new one took over. */
@@ -517,7 +528,7 @@ final class Driver {
     // A failing attempt dies before its first chunk or push (arg even) or after it (arg odd).
     int failAfter = failArg < 0 ? -1 : failArg % 2;
     if (w.mode() == SimMode.PRODUCER) {
-      pushTaskOutput(out, failAfter);
+      pushShare(out, failAfter, task);
       return;
     }
     int chunk = w.writeChunk();
@@ -540,41 +551,42 @@ final class Driver {
   }
 
   /**
-   * Producer mode's DataWriter: the attempt pushes its rows through the producer's sessions, which
-   * the server deduplicates, so every attempt writes (Spark's commit coordinator only matters to
-   * sinks that commit on the driver). Each source partition's rows go to one tablet of the output
-   * queue, which keeps them in order.
+   * Producer mode's DataWriter: the attempt opens its task partition's session (which fences every
+   * earlier attempt) and pushes its share of the batch through {@link PushBatchShare}, which
+   * numbers it from the batch id, so every attempt may write and the server skips a replay (Spark's
+   * commit coordinator only matters to sinks that commit on the driver). Each source partition's
+   * rows go to one tablet of the output queue, which keeps them in order.
    */
-  private void pushTaskOutput(List<Row> out, int failAfter) {
-    SourceRowPushes pushes = new SourceRowPushes(ctx.io, ctx.mutant.protocol());
-    int[] pushed = {0};
-    Runnable beforePush =
-        () -> {
-          if (pushed[0] == failAfter) {
-            throw new IllegalStateException(
-                "simulated task failure after " + pushed[0] + " pushes");
-          }
-          pushed[0]++;
-        };
-    int from = 0;
-    while (from < out.size()) {
-      long p = (Long) out.get(from).get("p");
-      List<Row> rows = new ArrayList<>();
-      int to = from;
-      for (; to < out.size() && (Long) out.get(to).get("p") == p; to++) {
-        rows.add(out.get(to).with("$tablet_index", p % w.outputTablets()));
-      }
-      PartitionId partition = w.partitions().get((int) p);
-      pushes.pushPartition(
-          (int) p,
-          queueKeys[w.queues().indexOf(partition.queue())],
-          partition.index(),
-          rows,
-          beforePush);
-      from = to;
+  private void pushShare(List<Row> out, int failAfter, int task) {
+    PushBatchShare.OpenSession session =
+        shares.open(Workload.PRODUCER, Workload.OUTPUT, QUERY_ID, task);
+    if (failAfter == 0) {
+      throw new IllegalStateException("simulated task failure before its push");
     }
-    if (failAfter >= 0) {
-      throw new IllegalStateException("simulated task failure after all its pushes");
+    List<Row> rows = new ArrayList<>(out.size());
+    for (Row row : out) {
+      rows.add(row.with("$tablet_index", (Long) row.get("p") % w.outputTablets()));
+    }
+    BatchShareOutcome outcome =
+        shares.push(session, batch.id, rows, MAX_ROWS_PER_TABLET, Optional.of(batch.end));
+    if (ctx.tracing()) {
+      ctx.trace(
+          "d"
+              + id
+              + " task "
+              + task
+              + " share of batch "
+              + batch.id
+              + ": "
+              + outcome.decision().action()
+              + ", "
+              + outcome.writtenRowCount()
+              + " written, "
+              + outcome.skippedRowCount()
+              + " skipped");
+    }
+    if (failAfter > 0) {
+      throw new IllegalStateException("simulated task failure after its push");
     }
   }
 

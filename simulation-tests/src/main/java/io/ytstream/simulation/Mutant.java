@@ -59,6 +59,17 @@ public enum Mutant {
   /** Producer: a push whose outcome is unknown is taken as landed, not sent again. */
   UNKNOWN_PUSH_AS_WRITTEN(
       SimMode.PRODUCER, ProtocolMutant.UNKNOWN_PUSH_AS_WRITTEN, Verifier.Invariant.LOST_ROW),
+  /** Producer: every task of a batch opens one session, so shares of a batch share its numbers. */
+  SESSION_SHARED_BY_TASKS(
+      SimMode.PRODUCER, ProtocolMutant.SESSION_SHARED_BY_TASKS, Verifier.Invariant.LOST_ROW),
+  /**
+   * Producer: a share is pushed although its session holds a later batch; every row is skipped, but
+   * the session's user_meta goes back to the old batch.
+   */
+  PUSH_BEHIND_LATER_BATCH(
+      SimMode.PRODUCER,
+      ProtocolMutant.PUSH_BEHIND_LATER_BATCH,
+      Verifier.Invariant.USER_META_MATCHES_OUTPUT),
   /** Producer: a fenced push removes and recreates the session, which forgets its numbers. */
   FENCED_PUSH_RESETS_SESSION(
       SimMode.PRODUCER,

@@ -118,8 +118,8 @@ final class OutputLedger {
 
   /**
    * Takes in a change of the table; each added row that matches no input row goes to {@code
-   * corrupt}, in table order; in producer mode, each added row that is not after its partition's
-   * newest output row in source order goes to {@code outOfOrder}.
+   * corrupt}, in table order; in producer mode, each added row new to the output that comes after a
+   * later row of its partition (in source order) goes to {@code outOfOrder}.
    */
   void apply(
       TableDelta delta,
@@ -155,7 +155,8 @@ final class OutputLedger {
         int o = (int) (key >>> 40);
         long rowAndCopy = key & ((1L << 40) - 1);
         if (w.mode() == SimMode.PRODUCER) {
-          if (rowAndCopy <= newest[o]) {
+          // A copy new to the output after a later one is out of order; a repeat is a duplicate.
+          if (rowAndCopy < newest[o] && count(o, rowAndCopy >>> 2, (int) (key & 3)) == 0) {
             outOfOrder.accept(
                 w.partitions().get(o)
                     + " row "

@@ -1,8 +1,11 @@
 package io.ytstream.simulation;
 
-import io.ytstream.core.model.PartitionId;
-import io.ytstream.core.model.QueueId;
+import io.ytstream.core.delivery.BatchShareNumbering;
+import io.ytstream.core.model.OffsetsJson;
+import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.core.model.YPath;
 import io.ytstream.ports.Row;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -10,10 +13,13 @@ import java.util.function.BiConsumer;
 
 /**
  * Producer mode's checks on the sessions of {@link Workload#PRODUCER}, read from the cluster
- * directly: a session's sequence number and epoch never go back (the server only ever raises them;
- * a session removed and created again restarts at -1 and 0, and its replayed rows are written
- * again), and its user_meta names the source position of the newest row the output holds for it, so
- * a writer that recovers from user_meta resumes where the output is.
+ * directly. A session's sequence number and epoch never go back: the server only ever raises them,
+ * and a session removed and created again restarts at -1 and 0, so its replayed rows are written
+ * again. The batch a session's user_meta records ({@code PushBatchShare}'s {@code PushedBatch}) is
+ * the one its numbers hold, with the end offsets the checkpoint logged for it, and those cover
+ * every row the output holds. A push whose rows are all skipped still replaces the session's
+ * user_meta (the in-memory cluster does so, {@code ProducerPushes}), so a share pushed behind a
+ * later batch would set it back.
  */
 final class ProducerSessionChecks {
 
@@ -83,48 +89,96 @@ final class ProducerSessionChecks {
   }
 
   /**
-   * Every session that has written a row names in its user_meta the source partition and row of the
-   * newest output row it wrote, and that is the newest output row of that partition.
+   * Every session that has written a row records in its user_meta the batch it holds: its numbers
+   * are that batch's ({@code sequence_number} is the batch's base plus its row count, less one),
+   * its source end offsets are the ones the checkpoint logged for that batch, and no output row of
+   * any partition lies at or beyond the highest end offset the sessions record for it, so the
+   * user_meta accounts for everything the output holds.
    */
   void checkUserMeta(OutputLedger ledger) {
+    long[] recordedEnd = new long[w.partitions().size()];
     for (Row row : sessions) {
       String id = (String) row.get("session_id");
       long sequenceNumber = (Long) row.get("sequence_number");
-      Object meta = row.get("user_meta");
       if (sequenceNumber < 0) {
         continue;
       }
+      Object meta = row.get("user_meta");
       if (!(meta instanceof Map<?, ?> m)
-          || !(m.get("source_queue") instanceof String queue)
-          || !(m.get("source_tablet_index") instanceof Long tablet)
-          || !(m.get("source_row_index") instanceof Long sourceRow)) {
+          || !(m.get("batch_id") instanceof Long batch)
+          || !(m.get("row_count") instanceof Long rows)
+          || !(m.get("source_end_offsets") instanceof String end)) {
         violate.accept(
             Verifier.Invariant.USER_META_MATCHES_OUTPUT,
             "session "
                 + id
-                + " wrote up to sequence number "
+                + " holds sequence number "
                 + sequenceNumber
                 + " but its user_meta "
                 + meta
-                + " names no source position");
+                + " records no batch, row count and source end offsets");
         continue;
       }
-      int o = w.ordinal(new PartitionId(QueueId.parseKey(queue), tablet.intValue()));
-      long newest = o < 0 ? -2 : ledger.newestRow(o);
-      if (newest < sourceRow) {
+      long expected = BatchShareNumbering.base(batch) + rows - 1;
+      if (sequenceNumber != expected) {
         violate.accept(
             Verifier.Invariant.USER_META_MATCHES_OUTPUT,
             "session "
                 + id
-                + "'s user_meta says "
-                + queue
-                + "#"
-                + tablet
-                + " row "
-                + sourceRow
-                + " was pushed, the output's newest row of it is "
-                + newest);
+                + " holds sequence number "
+                + sequenceNumber
+                + ", but its user_meta records "
+                + rows
+                + " row(s) of batch "
+                + batch
+                + ", which end at "
+                + expected);
+      }
+      String logged = loggedEnd(batch);
+      if (!end.equals(logged)) {
+        violate.accept(
+            Verifier.Invariant.USER_META_MATCHES_OUTPUT,
+            "session "
+                + id
+                + "'s user_meta records source end offsets "
+                + end
+                + " for batch "
+                + batch
+                + ", the checkpoint logged "
+                + logged);
+        continue;
+      }
+      StreamOffsets offsets = OffsetsJson.parse(end);
+      for (int i = 0; i < offsets.size(); i++) {
+        int o = w.ordinal(offsets.partitionAt(i));
+        if (o >= 0) {
+          recordedEnd[o] = Math.max(recordedEnd[o], offsets.offsetAt(i));
+        }
       }
     }
+    for (int o = 0; o < recordedEnd.length; o++) {
+      long newest = ledger.newestRow(o);
+      if (newest >= recordedEnd[o]) {
+        violate.accept(
+            Verifier.Invariant.USER_META_MATCHES_OUTPUT,
+            "the output holds row "
+                + newest
+                + " of "
+                + w.partitions().get(o)
+                + ", but no session's user_meta records an end offset past "
+                + recordedEnd[o]);
+        return;
+      }
+    }
+  }
+
+  /** The end offsets the checkpoint logged for batch {@code batch}, as the log's JSON. */
+  private String loggedEnd(long batch) {
+    YPath log = Workload.CHECKPOINT.child("offsets").child(Long.toString(batch));
+    if (cluster.ports().checkpoints().status(log).isEmpty()) {
+      return "(no offsets/" + batch + ")";
+    }
+    String text = new String(cluster.ports().checkpoints().readFile(log), StandardCharsets.UTF_8);
+    return text.startsWith("v1\n") ? text.substring(3) : text;
   }
 }

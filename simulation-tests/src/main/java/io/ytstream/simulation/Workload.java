@@ -75,8 +75,8 @@ record Workload(
     partitions.sort(null);
     QueryKind query =
         switch (mode) {
-          case IDEMPOTENT, PRODUCER -> random.nextBoolean() ? QueryKind.MAP : QueryKind.FILTER;
-          case AT_LEAST_ONCE ->
+          case IDEMPOTENT -> random.nextBoolean() ? QueryKind.MAP : QueryKind.FILTER;
+          case AT_LEAST_ONCE, PRODUCER ->
               new QueryKind[] {QueryKind.MAP, QueryKind.FILTER, QueryKind.FLAT_MAP}
                   [random.nextInt(3)];
           case TRANSACTIONAL -> QueryKind.values()[random.nextInt(QueryKind.values().length)];
