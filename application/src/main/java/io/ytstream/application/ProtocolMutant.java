@@ -22,5 +22,36 @@ public enum ProtocolMutant {
   /** The planner ignores {@code max_rows_per_partition} (and the per-tablet cap). */
   IGNORE_MAX_ROWS_CAP,
   /** Trimmed rows are skipped silently: no data-loss report, no failure. */
-  IGNORE_TRIMMED_ROWS
+  IGNORE_TRIMMED_ROWS,
+  /**
+   * A producer push numbers its rows from 0, their index within the push, instead of from the base
+   * the caller derived, so every push after the first few is skipped as already written.
+   */
+  PUSH_NUMBERED_FROM_ZERO,
+  /** A producer push leaves the session's user_meta as it was instead of recording its position. */
+  PUSH_WITHOUT_USER_META,
+  /**
+   * A fenced producer push (3102) is reported as written, so the task succeeds without its rows.
+   */
+  FENCED_PUSH_AS_WRITTEN,
+  /**
+   * A producer push whose outcome is unknown (a lost answer or a lost request) is taken as landed
+   * instead of being sent again.
+   */
+  UNKNOWN_PUSH_AS_WRITTEN,
+  /**
+   * A fenced producer push (3102) takes the session back: it removes the session, creates it again
+   * and pushes at the new epoch, so the session forgets the sequence numbers it held.
+   */
+  FENCED_PUSH_RESETS_SESSION,
+  /**
+   * Every task of a micro-batch opens the session of task partition 0, so the tasks' shares of one
+   * batch share one session and its numbers.
+   */
+  SESSION_SHARED_BY_TASKS,
+  /**
+   * A share is pushed even when its session already holds a later batch (a lagging driver re-runs
+   * an old batch): the server skips every row, and the push sets the session's user_meta back.
+   */
+  PUSH_BEHIND_LATER_BATCH
 }

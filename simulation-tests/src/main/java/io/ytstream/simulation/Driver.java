@@ -2,9 +2,11 @@ package io.ytstream.simulation;
 
 import io.ytstream.application.AdvanceConsumer;
 import io.ytstream.application.BatchNotCommittedException;
+import io.ytstream.application.BatchShareOutcome;
 import io.ytstream.application.CommitTransactionalBatch;
 import io.ytstream.application.ConsumerFencedException;
 import io.ytstream.application.PlanMicroBatch;
+import io.ytstream.application.PushBatchShare;
 import io.ytstream.application.ReadRanges;
 import io.ytstream.core.delivery.CheckpointRecovery;
 import io.ytstream.core.error.YtErrorCode;
@@ -32,6 +34,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
 
@@ -39,8 +42,8 @@ import java.util.TreeMap;
  * One incarnation of the Spark driver with the ytstream source and sink, as a queue of Spark's
  * steps run one at a time. It holds Spark's order and nothing else: every protocol decision is made
  * by the application's use cases, the same classes the Spark adapter runs ({@link PlanMicroBatch},
- * {@link ReadRanges}, {@link AdvanceConsumer}, {@link CommitTransactionalBatch}), over the ports
- * with the schedule's faults.
+ * {@link ReadRanges}, {@link AdvanceConsumer}, {@link CommitTransactionalBatch}, {@link
+ * PushBatchShare}), over the ports with the schedule's faults.
  *
  * <p>The order is Spark 4.2's {@code MicroBatchExecution} (sql/core/.../streaming/runtime/
  * MicroBatchExecution.scala): recover from the logs ({@code populateStartOffsets}); plan ({@code
@@ -71,11 +74,13 @@ final class Driver {
 
     /**
      * Whether the step can move the consumer or change what the invariants look at (the checker
-     * skips the others, to keep the simulation fast).
+     * skips the others, to keep the simulation fast). In producer mode a task's pushes move the
+     * producer's sessions, which the checker follows push by push.
      */
-    boolean mayMoveConsumerOrOutput() {
+    boolean mayMoveConsumerOrOutput(SimMode mode) {
       return switch (this) {
         case PLAN, COMMIT_SOURCES, SINK_COMMIT -> true;
+        case TASK -> mode == SimMode.PRODUCER;
         default -> false;
       };
     }
@@ -109,6 +114,12 @@ final class Driver {
   private static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(30);
   private static final int MAX_TASK_FAILURES = 4;
 
+  /** Producer mode: the query id that names the sessions (Spark's, kept by the checkpoint). */
+  static final String QUERY_ID = "sim-query";
+
+  /** Producer mode: the cluster's rows per tablet in one transaction (YTsaurus's default). */
+  private static final long MAX_ROWS_PER_TABLET = 100_000;
+
   private final SimContext ctx;
   private final Workload w;
   final int id;
@@ -124,6 +135,7 @@ final class Driver {
   private final PlanMicroBatch planner;
   private final AdvanceConsumer advancer;
   private final CommitTransactionalBatch committer;
+  private final PushBatchShare shares;
   private final Map<QueueId, ConsumerId> consumers = new TreeMap<>();
 
   private boolean initialized;
@@ -199,6 +211,7 @@ final class Driver {
     this.advancer =
         new AdvanceConsumer(ctx.io, Workload.CONSUMER, w.queues(), ctx.mutant.protocol());
     this.committer = new CommitTransactionalBatch(ctx.io, ctx.mutant.protocol());
+    this.shares = new PushBatchShare(ctx.io, ctx.mutant.protocol());
   }
 
   /** The old driver goes on with its batch (and at most one more) after a new one took over. */
@@ -512,9 +525,13 @@ final class Driver {
       }
       return;
     }
-    int chunk = w.writeChunk();
-    // A failing attempt dies before its first chunk (arg even) or after it (arg odd).
+    // A failing attempt dies before its first chunk or push (arg even) or after it (arg odd).
     int failAfter = failArg < 0 ? -1 : failArg % 2;
+    if (w.mode() == SimMode.PRODUCER) {
+      pushShare(out, failAfter, task);
+      return;
+    }
+    int chunk = w.writeChunk();
     int written = 0;
     for (int from = 0; from < out.size(); from += chunk) {
       if (written == failAfter) {
@@ -530,6 +547,46 @@ final class Driver {
     }
     if (failAfter >= 0) {
       throw new IllegalStateException("simulated task failure after all its chunks");
+    }
+  }
+
+  /**
+   * Producer mode's DataWriter: the attempt opens its task partition's session (which fences every
+   * earlier attempt) and pushes its share of the batch through {@link PushBatchShare}, which
+   * numbers it from the batch id, so every attempt may write and the server skips a replay (Spark's
+   * commit coordinator only matters to sinks that commit on the driver). Each source partition's
+   * rows go to one tablet of the output queue, which keeps them in order.
+   */
+  private void pushShare(List<Row> out, int failAfter, int task) {
+    PushBatchShare.OpenSession session =
+        shares.open(Workload.PRODUCER, Workload.OUTPUT, QUERY_ID, task);
+    if (failAfter == 0) {
+      throw new IllegalStateException("simulated task failure before its push");
+    }
+    List<Row> rows = new ArrayList<>(out.size());
+    for (Row row : out) {
+      rows.add(row.with("$tablet_index", (Long) row.get("p") % w.outputTablets()));
+    }
+    BatchShareOutcome outcome =
+        shares.push(session, batch.id, rows, MAX_ROWS_PER_TABLET, Optional.of(batch.end));
+    if (ctx.tracing()) {
+      ctx.trace(
+          "d"
+              + id
+              + " task "
+              + task
+              + " share of batch "
+              + batch.id
+              + ": "
+              + outcome.decision().action()
+              + ", "
+              + outcome.writtenRowCount()
+              + " written, "
+              + outcome.skippedRowCount()
+              + " skipped");
+    }
+    if (failAfter > 0) {
+      throw new IllegalStateException("simulated task failure after its push");
     }
   }
 

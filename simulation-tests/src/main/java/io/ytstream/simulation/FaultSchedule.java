@@ -20,8 +20,14 @@ public final class FaultSchedule {
     }
   }
 
-  /** The kinds a schedule mixes at random (all but the one drawn on its own). */
-  private static final SimFault[] MIXED = mixed();
+  /**
+   * The kinds a schedule mixes at random: all but the one drawn on its own and those of producer
+   * mode, so adding the producer kinds left the other modes' schedules as they were.
+   */
+  private static final SimFault[] MIXED = mixed(false);
+
+  /** Producer mode's mix: the others' kinds and the push faults. */
+  private static final SimFault[] MIXED_PRODUCER = mixed(true);
 
   private final List<Fault> faults;
 
@@ -63,8 +69,9 @@ public final class FaultSchedule {
       return new FaultSchedule(faults);
     }
     int count = 1 + random.nextInt(10);
+    SimFault[] mix = mode == SimMode.PRODUCER ? MIXED_PRODUCER : MIXED;
     for (int i = 0; i < count; i++) {
-      SimFault kind = MIXED[random.nextInt(MIXED.length)];
+      SimFault kind = mix[random.nextInt(mix.length)];
       if (kind == SimFault.ROW_LIMIT && mode != SimMode.TRANSACTIONAL) {
         kind = SimFault.CRASH_AFTER_STEP;
       }
@@ -73,6 +80,7 @@ public final class FaultSchedule {
             case "step" -> batches * 10;
             case "commit" -> batches * (mode == SimMode.TRANSACTIONAL ? 1 : 3) + 2;
             case "task" -> batches * 3;
+            case "push" -> batches * 4;
             case "call" -> batches * 25;
             case "zombie call" -> 24;
             default -> 1;
@@ -88,10 +96,11 @@ public final class FaultSchedule {
     return new FaultSchedule(faults);
   }
 
-  private static SimFault[] mixed() {
+  private static SimFault[] mixed(boolean producer) {
     List<SimFault> kinds = new ArrayList<>();
     for (SimFault kind : SimFault.values()) {
-      if (kind != SimFault.STALLED_ADVANCE) {
+      boolean push = kind.event().equals("push");
+      if (kind != SimFault.STALLED_ADVANCE && (producer || !push)) {
         kinds.add(kind);
       }
     }

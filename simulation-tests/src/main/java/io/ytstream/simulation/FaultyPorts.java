@@ -13,8 +13,13 @@ import io.ytstream.ports.CheckpointStore;
 import io.ytstream.ports.ConsumerOffsets;
 import io.ytstream.ports.NodeStatus;
 import io.ytstream.ports.OutputTables;
+import io.ytstream.ports.ProducerPush;
+import io.ytstream.ports.ProducerSession;
+import io.ytstream.ports.ProducerSessionId;
+import io.ytstream.ports.PushResult;
 import io.ytstream.ports.QueueMetadata;
 import io.ytstream.ports.QueuePartitionReader;
+import io.ytstream.ports.QueueProducers;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TabletTransaction;
@@ -25,12 +30,17 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.IntConsumer;
+import java.util.function.Supplier;
 
 /**
  * The ports as the protocol sees them, with the schedule's cluster-side faults injected: transient
  * proxy errors (503, nothing applied) on any call, and on transaction commits a lock conflict
- * (1700, nothing applied) or an outcome reported as unknown after the commit was applied. Wrapping
- * keeps the in-memory cluster's own semantics untouched.
+ * (1700, nothing applied) or an outcome reported as unknown after the commit was applied. Queue
+ * producer pushes, each a tablet transaction of its own, get the same two faults, and two of their
+ * own: the request lost before it reached the server (nothing applied, outcome unknown to the
+ * writer), and another writer creating the session just before the push, so the server fences it
+ * (3102). Wrapping keeps the in-memory cluster's own semantics untouched: every producer error the
+ * writer sees is the cluster's answer, or a transport failure.
  */
 final class FaultyPorts
     implements QueuePartitionReader,
@@ -38,13 +48,17 @@ final class FaultyPorts
         ConsumerOffsets,
         TabletTransactions,
         OutputTables,
-        CheckpointStore {
+        CheckpointStore,
+        QueueProducers {
 
   private final SimCluster cluster;
   private final FaultClock faults;
 
   /** What runs when {@link SimFault#INTERLEAVE} fires; null while only one driver is live. */
   private IntConsumer interleave;
+
+  /** Rows of the pushes answered so far that the cluster skipped as already written. */
+  private long skippedPushRows;
 
   /** What runs when {@link SimFault#STALLED_ADVANCE} fires; null while a zombie runs. */
   private TakeOver stall;
@@ -124,15 +138,24 @@ final class FaultyPorts
    * an unknown outcome (applied, response lost), like a batch transaction's commit.
    */
   private void ownTransaction(Runnable write) {
+    ownTransaction(
+        () -> {
+          write.run();
+          return null;
+        });
+  }
+
+  private <T> T ownTransaction(Supplier<T> write) {
     if (faults.fires(SimFault.LOCK_CONFLICT)) {
       throw new YtException(YtErrorCode.TRANSACTION_LOCK_CONFLICT, "simulated row lock conflict");
     }
     boolean unknown = faults.fires(SimFault.COMMIT_UNKNOWN);
-    write.run();
+    T result = write.get();
     if (unknown) {
       throw new CommitOutcomeUnknownException(
           "simulated lost response (the write was applied)", null);
     }
+    return result;
   }
 
   @Override
@@ -160,6 +183,57 @@ final class FaultyPorts
     advanceInFlight("advance_consumer", partition, oldOffset, newOffset);
     ownTransaction(
         () -> cluster.ports().consumerOffsets().advance(consumer, partition, oldOffset, newOffset));
+  }
+
+  @Override
+  public ProducerSession createSession(ProducerSessionId session) {
+    call("create_queue_producer_session");
+    return cluster.ports().queueProducers().createSession(session);
+  }
+
+  @Override
+  public ProducerSession createSession(ProducerSessionId session, Object userMeta) {
+    call("create_queue_producer_session");
+    return cluster.ports().queueProducers().createSession(session, userMeta);
+  }
+
+  @Override
+  public void removeSession(ProducerSessionId session) {
+    call("remove_queue_producer_session");
+    cluster.ports().queueProducers().removeSession(session);
+  }
+
+  /**
+   * A push in a tablet transaction of its own: a lock conflict or an answer lost after the push
+   * landed, as any one-call write; or the request lost before it landed; or a newer writer of the
+   * session just before it, which the cluster itself fences.
+   */
+  @Override
+  public PushResult push(ProducerPush push) {
+    call("push_queue_producer");
+    if (faults.fires(SimFault.PUSH_REQUEST_LOST)) {
+      throw new CommitOutcomeUnknownException(
+          "simulated connection reset while sending push_queue_producer (nothing was applied)",
+          null);
+    }
+    if (faults.fires(SimFault.SESSION_TAKEN_OVER)) {
+      // What a retried task or a new driver does first: create the session, bumping its epoch.
+      cluster.ports().queueProducers().createSession(push.session());
+    }
+    PushResult result = ownTransaction(() -> cluster.ports().queueProducers().push(push));
+    skippedPushRows += result.skippedRowCount();
+    return result;
+  }
+
+  /** Rows of answered pushes that the cluster skipped because their sessions held them. */
+  long skippedPushRows() {
+    return skippedPushRows;
+  }
+
+  @Override
+  public PushResult push(ProducerPush push, TransactionId transaction) {
+    call("push_queue_producer in transaction");
+    return cluster.ports().queueProducers().push(push, transaction);
   }
 
   @Override

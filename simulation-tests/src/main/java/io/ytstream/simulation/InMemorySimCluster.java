@@ -55,6 +55,31 @@ final class InMemorySimCluster implements SimCluster {
   }
 
   @Override
+  public void createOutputQueue(YPath queue, List<String> columns, int tablets) {
+    List<Column> schema = new ArrayList<>();
+    for (String c : columns) {
+      schema.add(new Column(c, "int64", false, false));
+    }
+    cluster.createOrderedTable(queue, schema, tablets);
+    readers.put(queue, new IncrementalTableReader(cluster, queue, List.of()));
+  }
+
+  @Override
+  public void createQueueProducer(YPath producer) {
+    cluster.createQueueProducer(producer);
+  }
+
+  @Override
+  public List<Row> producerSessions(YPath producer) {
+    return cluster.outputTables().readAll(producer);
+  }
+
+  @Override
+  public long producerStamp(YPath producer) {
+    return cluster.lastWriteTimestamp(producer);
+  }
+
+  @Override
   public void createSortedTable(YPath table, List<String> keyColumns, List<String> valueColumns) {
     List<Column> schema = new ArrayList<>();
     for (String c : keyColumns) {

@@ -41,7 +41,40 @@ public enum Mutant {
       SimMode.TRANSACTIONAL, ProtocolMutant.IGNORE_MAX_ROWS_CAP, Verifier.Invariant.BATCH_BOUND),
   /** Trimmed rows are skipped silently: no data-loss report, no failure. */
   IGNORE_TRIMMED_ROWS(
-      SimMode.IDEMPOTENT, ProtocolMutant.IGNORE_TRIMMED_ROWS, Verifier.Invariant.SILENT_DATA_LOSS);
+      SimMode.IDEMPOTENT, ProtocolMutant.IGNORE_TRIMMED_ROWS, Verifier.Invariant.SILENT_DATA_LOSS),
+  /**
+   * Producer: a push numbers its rows from 0 instead of its base, so later pushes are skipped as
+   * already written.
+   */
+  PUSH_NUMBERED_FROM_ZERO(
+      SimMode.PRODUCER, ProtocolMutant.PUSH_NUMBERED_FROM_ZERO, Verifier.Invariant.LOST_ROW),
+  /** Producer: a push does not record its source position in the session's user_meta. */
+  PUSH_WITHOUT_USER_META(
+      SimMode.PRODUCER,
+      ProtocolMutant.PUSH_WITHOUT_USER_META,
+      Verifier.Invariant.USER_META_MATCHES_OUTPUT),
+  /** Producer: a fenced push (3102) is reported as written. */
+  FENCED_PUSH_AS_WRITTEN(
+      SimMode.PRODUCER, ProtocolMutant.FENCED_PUSH_AS_WRITTEN, Verifier.Invariant.LOST_ROW),
+  /** Producer: a push whose outcome is unknown is taken as landed, not sent again. */
+  UNKNOWN_PUSH_AS_WRITTEN(
+      SimMode.PRODUCER, ProtocolMutant.UNKNOWN_PUSH_AS_WRITTEN, Verifier.Invariant.LOST_ROW),
+  /** Producer: every task of a batch opens one session, so shares of a batch share its numbers. */
+  SESSION_SHARED_BY_TASKS(
+      SimMode.PRODUCER, ProtocolMutant.SESSION_SHARED_BY_TASKS, Verifier.Invariant.LOST_ROW),
+  /**
+   * Producer: a share is pushed although its session holds a later batch; every row is skipped, but
+   * the session's user_meta goes back to the old batch.
+   */
+  PUSH_BEHIND_LATER_BATCH(
+      SimMode.PRODUCER,
+      ProtocolMutant.PUSH_BEHIND_LATER_BATCH,
+      Verifier.Invariant.USER_META_MATCHES_OUTPUT),
+  /** Producer: a fenced push removes and recreates the session, which forgets its numbers. */
+  FENCED_PUSH_RESETS_SESSION(
+      SimMode.PRODUCER,
+      ProtocolMutant.FENCED_PUSH_RESETS_SESSION,
+      Verifier.Invariant.SESSION_MONOTONIC);
 
   private final SimMode targetMode;
   private final ProtocolMutant protocol;

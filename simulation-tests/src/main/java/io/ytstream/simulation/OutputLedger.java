@@ -37,6 +37,12 @@ final class OutputLedger {
   /** Per partition: rows below this are behind the consumer. */
   private final long[] covered;
 
+  /**
+   * Producer mode: per partition, {@code row * 4 + copy} of its newest output row (-1 for none). A
+   * partition's rows all go to one tablet of the output queue, which keeps them in push order.
+   */
+  private final long[] newest;
+
   /** Rows that match no input row (yet): not counted, looked at again on every apply. */
   private final List<Row> unmatched = new ArrayList<>();
 
@@ -63,6 +69,8 @@ final class OutputLedger {
     int n = w.partitions().size();
     counts = new int[n][64];
     covered = new long[n];
+    newest = new long[n];
+    Arrays.fill(newest, -1);
   }
 
   long rows() {
@@ -71,6 +79,11 @@ final class OutputLedger {
 
   long covered(int ordinal) {
     return covered[ordinal];
+  }
+
+  /** Producer mode: the row index of partition {@code ordinal}'s newest output row, or -1. */
+  long newestRow(int ordinal) {
+    return newest[ordinal] < 0 ? -1 : newest[ordinal] >>> 2;
   }
 
   int count(int ordinal, long row, int copy) {
@@ -105,9 +118,13 @@ final class OutputLedger {
 
   /**
    * Takes in a change of the table; each added row that matches no input row goes to {@code
-   * corrupt}, in table order.
+   * corrupt}, in table order; in producer mode, each added row new to the output that comes after a
+   * later row of its partition (in source order) goes to {@code outOfOrder}.
    */
-  void apply(TableDelta delta, java.util.function.Consumer<Row> corrupt) {
+  void apply(
+      TableDelta delta,
+      java.util.function.Consumer<Row> corrupt,
+      java.util.function.Consumer<String> outOfOrder) {
     rows = delta.rowCount();
     for (Row row : delta.removed()) {
       if (aggregate) {
@@ -135,7 +152,25 @@ final class OutputLedger {
         unmatched.add(row);
         corrupt.accept(row);
       } else {
-        add((int) (key >>> 40), (key >>> 2) & ((1L << 38) - 1), (int) (key & 3), 1);
+        int o = (int) (key >>> 40);
+        long rowAndCopy = key & ((1L << 40) - 1);
+        if (w.mode() == SimMode.PRODUCER) {
+          // A copy new to the output after a later one is out of order; a repeat is a duplicate.
+          if (rowAndCopy < newest[o] && count(o, rowAndCopy >>> 2, (int) (key & 3)) == 0) {
+            outOfOrder.accept(
+                w.partitions().get(o)
+                    + " row "
+                    + (rowAndCopy >>> 2)
+                    + " copy "
+                    + (rowAndCopy & 3)
+                    + " came into the output after row "
+                    + (newest[o] >>> 2)
+                    + " copy "
+                    + (newest[o] & 3));
+          }
+          newest[o] = Math.max(newest[o], rowAndCopy);
+        }
+        add(o, rowAndCopy >>> 2, (int) (key & 3), 1);
       }
     }
   }

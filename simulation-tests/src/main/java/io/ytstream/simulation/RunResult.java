@@ -2,7 +2,10 @@ package io.ytstream.simulation;
 
 import java.util.List;
 
-/** What one seed did and found. */
+/**
+ * What one seed did and found; {@code skippedPushRows} counts the rows of answered producer pushes
+ * that the cluster skipped as already written (producer mode's replays, deduplicated).
+ */
 record RunResult(
     long seed,
     String workload,
@@ -14,6 +17,7 @@ record RunResult(
     long rowsOut,
     long lost,
     long duplicated,
+    long skippedPushRows,
     long queryFailures,
     long steps,
     String trace) {

@@ -22,6 +22,18 @@ interface SimCluster {
 
   void createOrderedTable(YPath table, List<String> columns);
 
+  /** An ordered table of {@code tablets} tablets that queue producers push into. */
+  void createOutputQueue(YPath queue, List<String> columns, int tablets);
+
+  /** A queue producer: the table that holds the sessions of the writers of a queue. */
+  void createQueueProducer(YPath producer);
+
+  /** For the checker: every session row of {@code producer}, in key order. */
+  List<Row> producerSessions(YPath producer);
+
+  /** A stamp that changes whenever a session of {@code producer} may have (a write to it). */
+  long producerStamp(YPath producer);
+
   void createSortedTable(YPath table, List<String> keyColumns, List<String> valueColumns);
 
   /** Appends rows to one queue partition (a producer outside the query). */

@@ -43,7 +43,18 @@ public enum SimFault {
    * goes on as a zombie (counted over the live driver's consumer advances, one-call or in a batch
    * transaction, while no zombie runs).
    */
-  STALLED_ADVANCE("advance");
+  STALLED_ADVANCE("advance"),
+  /**
+   * Producer mode: a push request is lost on its way to the server. Nothing is applied and the
+   * writer sees a transport failure, so it cannot tell this from an answer lost after the push
+   * landed ({@link #COMMIT_UNKNOWN} on a push).
+   */
+  PUSH_REQUEST_LOST("push"),
+  /**
+   * Producer mode: just before a push, another writer creates its session (a retried or speculative
+   * task, a new driver), which bumps the session's epoch, and the server fences the push (3102).
+   */
+  SESSION_TAKEN_OVER("push");
 
   private final String event;
 
@@ -52,8 +63,8 @@ public enum SimFault {
   }
 
   /**
-   * What the fault's occurrence counter counts: step, commit, task, call, zombie call, advance or
-   * run.
+   * What the fault's occurrence counter counts: step, commit, task, call, zombie call, advance,
+   * push or run.
    */
   public String event() {
     return event;

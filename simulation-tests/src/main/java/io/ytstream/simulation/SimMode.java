@@ -1,29 +1,32 @@
 package io.ytstream.simulation;
 
-import io.ytstream.core.delivery.DeliveryMode;
 import java.util.Locale;
 
 /** The delivery mode a simulation runs, by its command-line name. */
 public enum SimMode {
-  TRANSACTIONAL(DeliveryMode.TRANSACTIONAL),
-  IDEMPOTENT(DeliveryMode.IDEMPOTENT_RECEIVER),
-  AT_LEAST_ONCE(DeliveryMode.AT_LEAST_ONCE);
+  /** One tablet transaction per batch holds the output and the consumer advance. */
+  TRANSACTIONAL(true),
+  /** Upserts keyed by source position into a sorted table. */
+  IDEMPOTENT(true),
+  /** Chunks of output, each its own transaction; duplicates are counted. */
+  AT_LEAST_ONCE(false),
+  /**
+   * Pushes into an output queue through queue producer sessions, which the server deduplicates by
+   * sequence number; the consumer advances as in at-least-once.
+   */
+  PRODUCER(true);
 
-  private final DeliveryMode delivery;
+  private final boolean exactlyOnce;
 
-  SimMode(DeliveryMode delivery) {
-    this.delivery = delivery;
-  }
-
-  public DeliveryMode delivery() {
-    return delivery;
+  SimMode(boolean exactlyOnce) {
+    this.exactlyOnce = exactlyOnce;
   }
 
   public boolean exactlyOnce() {
-    return delivery.isExactlyOnce();
+    return exactlyOnce;
   }
 
-  /** {@code transactional}, {@code idempotent} or {@code at-least-once}. */
+  /** {@code transactional}, {@code idempotent}, {@code at-least-once} or {@code producer}. */
   public String cliName() {
     return name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
@@ -35,6 +38,6 @@ public enum SimMode {
       }
     }
     throw new IllegalArgumentException(
-        "unknown mode '" + name + "': use transactional, idempotent or at-least-once");
+        "unknown mode '" + name + "': use transactional, idempotent, at-least-once or producer");
   }
 }

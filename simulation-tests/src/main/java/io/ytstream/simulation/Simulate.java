@@ -10,7 +10,7 @@ import java.util.Locale;
  * The command line:
  *
  * <pre>
- * simulate --mode transactional|idempotent|at-least-once --seeds N [--partitions P]
+ * simulate --mode transactional|idempotent|at-least-once|producer --seeds N [--partitions P]
  *          [--mutant NAME|all] [--replay SEED [--schedule TEXT]] [--batches B] [--first-seed S]
  * </pre>
  *
@@ -29,6 +29,7 @@ public final class Simulate {
     long rowsOut;
     long lost;
     long duplicated;
+    long skippedPushRows;
     long failedSeeds;
     long queryFailures;
     final long[] faults = new long[SimFault.values().length];
@@ -41,6 +42,7 @@ public final class Simulate {
       rowsOut += r.rowsOut();
       lost += r.lost();
       duplicated += r.duplicated();
+      skippedPushRows += r.skippedPushRows();
       queryFailures += r.queryFailures();
       for (SimFault f : SimFault.values()) {
         faults[f.ordinal()] += r.fired(f);
@@ -252,6 +254,9 @@ public final class Simulate {
     out.printf(Locale.ROOT, "%-22s %d%n", "rows out", t.rowsOut);
     out.printf(Locale.ROOT, "%-22s %d%n", "lost", t.lost);
     out.printf(Locale.ROOT, "%-22s %d%n", "duplicated", t.duplicated);
+    if (mode == SimMode.PRODUCER) {
+      out.printf(Locale.ROOT, "%-22s %d%n", "rows skipped (dedup)", t.skippedPushRows);
+    }
     out.printf(Locale.ROOT, "%-22s %d%n", "seeds with violations", t.failedSeeds);
     out.printf(Locale.ROOT, "%-22s %s%n", "mutants caught", mutantsCaught);
     out.printf(Locale.ROOT, "%-22s %.2f s%n", "wall time", seconds);

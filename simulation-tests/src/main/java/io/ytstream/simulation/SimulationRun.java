@@ -156,7 +156,7 @@ final class SimulationRun {
               ctx.trace("fault: d" + live.driver.id + " runs inside a call of the zombie");
               for (int i = 0; i <= arg && !live.stopped; i++) {
                 Driver.Kind k = live.stepDriver();
-                if (k == null || k.mayMoveConsumerOrOutput()) {
+                if (k == null || k.mayMoveConsumerOrOutput(w.mode())) {
                   verifier.afterStep(k == Driver.Kind.SINK_COMMIT);
                 }
               }
@@ -179,7 +179,7 @@ final class SimulationRun {
         ctx.trace("zombie d" + live.zombie.id + " stops");
         live.zombie = null;
       }
-      if (trimArg >= 0 || kind == null || kind.mayMoveConsumerOrOutput()) {
+      if (trimArg >= 0 || kind == null || kind.mayMoveConsumerOrOutput(w.mode())) {
         verifier.afterStep(kind == Driver.Kind.SINK_COMMIT);
       }
       if (step >= w.produceSteps()
@@ -236,6 +236,7 @@ final class SimulationRun {
         verifier.rowsOut,
         verifier.lost,
         verifier.duplicated,
+        ctx.io.skippedPushRows(),
         ctx.queryFailures,
         step,
         ctx.traceText());
@@ -324,7 +325,7 @@ final class SimulationRun {
               + " steps");
       for (int i = 0; i < steps && !stopped; i++) {
         Driver.Kind k = stepDriver();
-        if (k == null || k.mayMoveConsumerOrOutput()) {
+        if (k == null || k.mayMoveConsumerOrOutput(ctx.workload.mode())) {
           verifier.afterStep(k == Driver.Kind.SINK_COMMIT);
         }
       }
@@ -380,6 +381,9 @@ final class SimulationRun {
     cluster.createConsumer(Workload.CONSUMER, w.queues());
     if (w.query() == QueryKind.AGGREGATE) {
       cluster.createOrderedTable(Workload.OUTPUT, List.of("k", "n"));
+    } else if (w.mode() == SimMode.PRODUCER) {
+      cluster.createOutputQueue(Workload.OUTPUT, List.of("p", "r", "i", "v"), w.outputTablets());
+      cluster.createQueueProducer(Workload.PRODUCER);
     } else if (w.mode() == SimMode.IDEMPOTENT) {
       cluster.createSortedTable(
           Workload.OUTPUT,

@@ -47,7 +47,13 @@ final class Verifier {
     /** An output row matches no input row, or has the wrong value. */
     CORRUPT_OUTPUT("garbage write"),
     /** The query stopped making progress without reporting why (liveness). */
-    STUCK("stuck (liveness)");
+    STUCK("stuck (liveness)"),
+    /** Producer mode: a partition's rows are in the output queue out of source order. */
+    OUTPUT_ORDER("nonmonotonic send (output out of source order)"),
+    /** Producer mode: a session's sequence number or epoch went back. */
+    SESSION_MONOTONIC("nonmonotonic sequence numbers"),
+    /** Producer mode: a session's user_meta names another source position than the output's. */
+    USER_META_MATCHES_OUTPUT("user_meta disagrees with the output");
 
     private final String anomaly;
 
@@ -76,6 +82,10 @@ final class Verifier {
   private final int[] inputCount;
   private long[] lastConsumer;
   private final OutputLedger ledger;
+
+  /** Producer mode's session checks; null in the other modes. */
+  private final ProducerSessionChecks sessions;
+
   private long[] consumerCache;
   private long consumerCacheStamp;
   private final Map<Invariant, Violation> violations = new EnumMap<>(Invariant.class);
@@ -93,6 +103,8 @@ final class Verifier {
     inputCount = new int[n];
     lastConsumer = new long[n];
     ledger = new OutputLedger(ctx, this);
+    sessions =
+        w.mode() == SimMode.PRODUCER ? new ProducerSessionChecks(w, cluster, this::violate) : null;
   }
 
   void recordInput(int ordinal, long value) {
@@ -199,6 +211,9 @@ final class Verifier {
       changed |= c[o] != lastConsumer[o];
     }
     lastConsumer = c;
+    if (sessions != null) {
+      changed |= sessions.refresh();
+    }
     if (changed || (mayHaveCommitted && w.mode() == SimMode.TRANSACTIONAL)) {
       checkOutput(c, false);
     }
@@ -270,8 +285,13 @@ final class Verifier {
   private void checkOutput(long[] c, boolean last) {
     ledger.apply(
         cluster.readChanges(Workload.OUTPUT),
-        row -> violate(Invariant.CORRUPT_OUTPUT, "output row " + row + " matches no input row"));
+        row -> violate(Invariant.CORRUPT_OUTPUT, "output row " + row + " matches no input row"),
+        detail -> violate(Invariant.OUTPUT_ORDER, detail));
     ledger.cover(c);
+    if (sessions != null) {
+      sessions.refresh();
+      sessions.checkUserMeta(ledger);
+    }
     if (last) {
       rowsOut = ledger.rows();
     }

@@ -26,11 +26,15 @@ record Workload(
     int batches,
     int produceSteps,
     int reduceTasks,
-    int addedPartitions) {
+    int addedPartitions,
+    int outputTablets) {
 
   static final ConsumerId CONSUMER = ConsumerId.of("primary", "//sim/consumer");
   static final YPath OUTPUT = YPath.of("//sim/output");
   static final YPath CHECKPOINT = YPath.of("//sim/checkpoint");
+
+  /** Producer mode: the queue producer whose sessions number the pushes into {@link #OUTPUT}. */
+  static final YPath PRODUCER = YPath.of("//sim/producer");
 
   /**
    * @param partitionsOrZero total partitions over all queues (1..16), or 0 to draw it from the seed
@@ -72,7 +76,7 @@ record Workload(
     QueryKind query =
         switch (mode) {
           case IDEMPOTENT -> random.nextBoolean() ? QueryKind.MAP : QueryKind.FILTER;
-          case AT_LEAST_ONCE ->
+          case AT_LEAST_ONCE, PRODUCER ->
               new QueryKind[] {QueryKind.MAP, QueryKind.FILTER, QueryKind.FLAT_MAP}
                   [random.nextInt(3)];
           case TRANSACTIONAL -> QueryKind.values()[random.nextInt(QueryKind.values().length)];
@@ -84,6 +88,10 @@ record Workload(
     int writeChunk = 1 + random.nextInt(5);
     int pullLimit = 1 + random.nextInt(8);
     int reduceTasks = 1 + random.nextInt(2);
+    // Producer mode's output queue: 1-3 tablets, from a stream of its own (as the added
+    // partitions).
+    int outputTablets =
+        mode == SimMode.PRODUCER ? 1 + new SplittableRandom(seed * 131 + 3).nextInt(3) : 1;
     return new Workload(
         mode,
         List.copyOf(queues),
@@ -96,7 +104,8 @@ record Workload(
         batches,
         batches * 6,
         reduceTasks,
-        added);
+        added,
+        outputTablets);
   }
 
   /** The partitions a queue has before any reshard. */

@@ -10,8 +10,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Every mode over {@code simulation.seeds} seeds (2,000 in CI, 100,000 with {@code -Psoak}): no
- * violation, nothing lost, nothing duplicated in the exactly-once modes, and duplicates seen in
- * at-least-once (so the duplicate counter is not blind).
+ * violation, nothing lost, nothing duplicated in the exactly-once modes, duplicates seen in
+ * at-least-once (so the duplicate counter is not blind), and in producer mode rows the server
+ * skipped as already written (so replays and lost answers did reach the deduplication).
  */
 class SeedsPerModeTest {
 
@@ -42,6 +43,9 @@ class SeedsPerModeTest {
       faults += n;
     }
     assertTrue(faults > seeds(), "faults were injected: " + faults);
+    if (mode == SimMode.PRODUCER) {
+      assertTrue(totals.skippedPushRows > 0, "producer mode must replay pushes the server skips");
+    }
     if (mode.exactlyOnce()) {
       assertEquals(0, totals.duplicated, "duplicates in " + mode);
     } else {
