@@ -125,7 +125,11 @@ public final class YtMicroBatchStream
             planner,
             advancer,
             spec.consumer(),
-            Optional.of(new FindOffsetByTimestamp(cluster.queueRangeReader())));
+            // Asked for only when starting_timestamp places a new query.
+            Optional.of(
+                new FindOffsetByTimestamp(
+                    (partition, offset, maxRows) ->
+                        cluster.queueRangeReader().pull(partition, offset, maxRows))));
     this.boundary =
         new RealTimeBatchBoundary(planner, advancer, this::boundsReadAhead, this::moveConsumer);
   }
