@@ -8,6 +8,7 @@ import io.ytstream.spark.config.UserInputErrors;
 import io.ytstream.spark.source.YtInputPartition;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
@@ -24,20 +25,29 @@ final class YtBatch implements Batch {
 
   private final YtStaticReadSpec spec;
   private final AtomicLong plannedLostRows;
-  private InputPartition[] planned;
+  private final AtomicReference<InputPartition[]> planned;
 
-  YtBatch(YtStaticReadSpec spec, AtomicLong plannedLostRows) {
+  /**
+   * @param planned the scan's plan, shared by every batch Spark asks the scan for: the range is the
+   *     one seen the first time, and its skipped rows are counted once
+   */
+  YtBatch(
+      YtStaticReadSpec spec,
+      AtomicLong plannedLostRows,
+      AtomicReference<InputPartition[]> planned) {
     this.spec = spec;
     this.plannedLostRows = plannedLostRows;
+    this.planned = planned;
   }
 
   @Override
   public InputPartition[] planInputPartitions() {
-    // Spark may ask more than once; the range is the one seen the first time.
-    if (planned == null) {
-      planned = plan();
+    synchronized (planned) {
+      if (planned.get() == null) {
+        planned.set(plan());
+      }
+      return planned.get().clone();
     }
-    return planned.clone();
   }
 
   private InputPartition[] plan() {
