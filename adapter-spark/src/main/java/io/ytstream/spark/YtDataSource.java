@@ -1,5 +1,6 @@
 package io.ytstream.spark;
 
+import io.ytstream.spark.batch.YtStaticReadSpec;
 import io.ytstream.spark.checkpoint.YtFileSystem;
 import io.ytstream.spark.config.OptionScope;
 import io.ytstream.spark.config.YtOptions;
@@ -16,7 +17,8 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
  * The {@code yt} data source: {@code spark.readStream.format("yt").option("consumer_path",
- * "//c").load("//q")} and {@code writeStream.format("yt").option("path", "//out")}.
+ * "//c").load("//q")}, a static read of a range {@code spark.read.format("yt").load("//q")}, and
+ * {@code writeStream.format("yt").option("path", "//out")}.
  *
  * <p>Reading infers the schema from the queue and checks the source (queue, mount, consumer,
  * options) at {@code load()}, so bad input fails before any query starts. Writing takes the
@@ -42,6 +44,10 @@ public final class YtDataSource implements TableProvider, DataSourceRegister {
   @Override
   public StructType inferSchema(CaseInsensitiveStringMap options) {
     YtOptions opts = YtOptions.of(options.asCaseSensitiveMap(), OptionScope.READ);
+    if (!opts.hasConsumerPath()) {
+      // A static read, or a stream that will be told at its start that it needs a consumer.
+      return YtStaticReadSpec.schema(opts, YtSettings.of(SparkSession.active()));
+    }
     return YtSourceSpec.resolve(opts, YtSettings.of(SparkSession.active())).schema();
   }
 

@@ -1,5 +1,7 @@
 package io.ytstream.spark;
 
+import io.ytstream.spark.batch.YtBatchScan;
+import io.ytstream.spark.batch.YtStaticReadSpec;
 import io.ytstream.spark.checkpoint.HadoopConfs;
 import io.ytstream.spark.config.OptionScope;
 import io.ytstream.spark.config.YtOptions;
@@ -16,6 +18,8 @@ import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.SupportsWrite;
 import org.apache.spark.sql.connector.catalog.TableCapability;
 import org.apache.spark.sql.connector.metric.CustomMetric;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
+import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.connector.read.streaming.MicroBatchStream;
@@ -24,7 +28,7 @@ import org.apache.spark.sql.connector.write.WriteBuilder;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
-/** A queue to read or a dynamic table to write, as Spark sees it. */
+/** A queue to read (a stream or a static read of a range) or a dynamic table to write. */
 final class YtTable implements SupportsRead, SupportsWrite {
 
   private final StructType schema;
@@ -50,6 +54,7 @@ final class YtTable implements SupportsRead, SupportsWrite {
   public Set<TableCapability> capabilities() {
     return EnumSet.of(
         TableCapability.MICRO_BATCH_READ,
+        TableCapability.BATCH_READ,
         TableCapability.STREAMING_WRITE,
         TableCapability.BATCH_WRITE,
         TableCapability.TRUNCATE);
@@ -68,10 +73,15 @@ final class YtTable implements SupportsRead, SupportsWrite {
     return new YtWriteBuilder(info);
   }
 
-  /** The streaming scan; the source is validated again when the query starts. */
+  /**
+   * The scan of a stream or of a static read (Spark asks for one or the other); the source is
+   * validated again when the query or the read starts. Without {@code consumer_path} the schema is
+   * the queues' as a static read sees them.
+   */
   private static final class YtScan implements Scan {
     private final YtOptions options;
     private YtSourceSpec spec;
+    private YtBatchScan staticScan;
 
     YtScan(YtOptions options) {
       this.options = options;
@@ -84,9 +94,31 @@ final class YtTable implements SupportsRead, SupportsWrite {
       return spec;
     }
 
+    private YtBatchScan staticScan() {
+      if (staticScan == null) {
+        staticScan =
+            new YtBatchScan(
+                YtStaticReadSpec.resolve(options, YtSettings.of(SparkSession.active())));
+      }
+      return staticScan;
+    }
+
     @Override
     public StructType readSchema() {
+      if (!options.hasConsumerPath()) {
+        return YtStaticReadSpec.schema(options, YtSettings.of(SparkSession.active()));
+      }
       return spec().schema();
+    }
+
+    @Override
+    public Batch toBatch() {
+      return staticScan().toBatch();
+    }
+
+    @Override
+    public CustomTaskMetric[] reportDriverMetrics() {
+      return staticScan == null ? new CustomTaskMetric[0] : staticScan.reportDriverMetrics();
     }
 
     @Override

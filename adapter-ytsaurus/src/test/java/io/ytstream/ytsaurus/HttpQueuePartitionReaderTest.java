@@ -64,4 +64,43 @@ class HttpQueuePartitionReaderTest {
       }
     }
   }
+
+  @Test
+  void aReadWithoutAConsumerIsOnePullQueueWithNoConsumerPath() {
+    try (YtEmulator emulator = YtEmulator.start()) {
+      List<String> commands = new ArrayList<>();
+      try (YtsaurusCluster cluster =
+          YtsaurusCluster.connect(
+              YtsaurusClientConfig.of(emulator.url(), Optional.empty())
+                  .withRequestLogger(
+                      r -> {
+                        if (r.command().startsWith("pull")) {
+                          commands.add(r.command() + " " + r.parameters());
+                        }
+                      }))) {
+        HttpClusterAdmin admin = new HttpClusterAdmin(cluster);
+        YPath queue = YPath.of("//home/q");
+        admin.createOrderedTable(
+            queue,
+            List.of(Columns.value("value", "string"), Columns.value("$timestamp", "uint64")),
+            1);
+        List<Row> rows = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+          rows.add(Row.of("value", "v" + i));
+        }
+        cluster.outputTables().append(queue, rows);
+        PartitionId p = new PartitionId(new QueueId("emulator", queue), 0);
+        commands.clear();
+
+        List<QueueRow> read = cluster.queueRangeReader().pull(p, 1, 10);
+
+        assertEquals(List.of(1L, 2L, 3L), read.stream().map(QueueRow::rowIndex).toList());
+        assertEquals("v1", read.get(0).data().get("value"));
+        assertTrue(read.get(0).timestamp().isPresent(), "$timestamp is passed on");
+        assertEquals(1, commands.size(), commands.toString());
+        assertTrue(commands.get(0).startsWith("pull_queue {"), commands.get(0));
+        assertTrue(!commands.get(0).contains("consumer_path"), commands.get(0));
+      }
+    }
+  }
 }

@@ -9,6 +9,7 @@ import io.ytstream.core.plan.DataLossException;
 import io.ytstream.core.plan.DataLossPolicy;
 import io.ytstream.ports.QueueMetadata;
 import io.ytstream.ports.QueuePartitionReader;
+import io.ytstream.ports.QueueRangeReader;
 import io.ytstream.ports.QueueRow;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -17,7 +18,8 @@ import java.util.Objects;
 import java.util.RandomAccess;
 
 /**
- * Reads one task's ranges, row by row, in short pulls through the consumer.
+ * Reads one task's ranges, row by row, in short pulls through the consumer (a stream's batch), or
+ * without one (a static read, {@link #withoutConsumer}).
  *
  * <ul>
  *   <li>A pull that starts past the offset asked for means rows were trimmed before being read:
@@ -32,9 +34,13 @@ import java.util.RandomAccess;
  */
 public final class ReadRanges {
 
-  private final QueuePartitionReader reader;
+  /** One pull of a partition, through the consumer or not. */
+  private interface Pull {
+    List<QueueRow> pull(PartitionId partition, long offset, int maxRows);
+  }
+
+  private final Pull reader;
   private final QueueMetadata metadata;
-  private final ConsumerId consumer;
   private final Iterator<OffsetRange> ranges;
   private final int pullRows;
   private final DataLossPolicy policy;
@@ -71,12 +77,41 @@ public final class ReadRanges {
       DataLossPolicy policy,
       LostRows lostRows,
       ProtocolMutant mutant) {
+    this(pullOf(reader, consumer), metadata, ranges, pullRows, policy, lostRows, mutant);
+  }
+
+  /** A static read's task: the same reads with {@code pull_queue}, no consumer. */
+  public static ReadRanges withoutConsumer(
+      QueueRangeReader reader,
+      QueueMetadata metadata,
+      List<OffsetRange> ranges,
+      int pullRows,
+      DataLossPolicy policy,
+      LostRows lostRows) {
+    Objects.requireNonNull(reader, "reader");
+    return new ReadRanges(
+        reader::pull, metadata, ranges, pullRows, policy, lostRows, ProtocolMutant.NONE);
+  }
+
+  private static Pull pullOf(QueuePartitionReader reader, ConsumerId consumer) {
+    Objects.requireNonNull(reader, "reader");
+    Objects.requireNonNull(consumer, "consumer");
+    return (partition, offset, maxRows) -> reader.pull(consumer, partition, offset, maxRows);
+  }
+
+  private ReadRanges(
+      Pull reader,
+      QueueMetadata metadata,
+      List<OffsetRange> ranges,
+      int pullRows,
+      DataLossPolicy policy,
+      LostRows lostRows,
+      ProtocolMutant mutant) {
     if (pullRows < 1) {
       throw new IllegalArgumentException("pullRows must be >= 1, got " + pullRows);
     }
-    this.reader = Objects.requireNonNull(reader, "reader");
+    this.reader = reader;
     this.metadata = Objects.requireNonNull(metadata, "metadata");
-    this.consumer = Objects.requireNonNull(consumer, "consumer");
     this.ranges = List.copyOf(ranges).iterator();
     this.pullRows = pullRows;
     this.policy = Objects.requireNonNull(policy, "policy");
@@ -130,7 +165,7 @@ public final class ReadRanges {
   private void pull() {
     int want = (int) Math.min(pullRows, range.upper() - next);
     PartitionId partition = range.partition();
-    List<QueueRow> rows = reader.pull(consumer, partition, next, want);
+    List<QueueRow> rows = reader.pull(partition, next, want);
     long first;
     if (rows.isEmpty()) {
       long trimmed = trimmedRowCount(partition);

@@ -23,7 +23,9 @@ import java.util.Optional;
  *   <li><b>A new checkpoint</b> starts where the consumer stands, at each partition's first row
  *       where it has no offset, or, when the consumer has no position at all, where option {@code
  *       starting_offsets} says ({@link PlanMicroBatch#initialOffsets(QueueBounds, StreamOffsets,
- *       Optional)}). A restart ignores that option: the checkpoint is the position.
+ *       Optional)}) or, for {@code starting_timestamp}, each partition's first row at or after that
+ *       time ({@link FindOffsetByTimestamp}). A restart ignores both: the checkpoint is the
+ *       position.
  * </ul>
  */
 public final class ResumeOrStartQuery {
@@ -31,6 +33,7 @@ public final class ResumeOrStartQuery {
   private final PlanMicroBatch planner;
   private final AdvanceConsumer advancer;
   private final ConsumerId consumer;
+  private final Optional<FindOffsetByTimestamp> byTime;
 
   /** What a checkpoint recorded when it was new: the consumer and the first batch's start. */
   public record Recorded(ConsumerId consumer, StreamOffsets initial) {
@@ -41,9 +44,19 @@ public final class ResumeOrStartQuery {
   }
 
   public ResumeOrStartQuery(PlanMicroBatch planner, AdvanceConsumer advancer, ConsumerId consumer) {
+    this(planner, advancer, consumer, Optional.empty());
+  }
+
+  /** With {@code byTime}, a new checkpoint may start at a time ({@code starting_timestamp}). */
+  public ResumeOrStartQuery(
+      PlanMicroBatch planner,
+      AdvanceConsumer advancer,
+      ConsumerId consumer,
+      Optional<FindOffsetByTimestamp> byTime) {
     this.planner = Objects.requireNonNull(planner, "planner");
     this.advancer = Objects.requireNonNull(advancer, "advancer");
     this.consumer = Objects.requireNonNull(consumer, "consumer");
+    this.byTime = Objects.requireNonNull(byTime, "byTime");
   }
 
   /**
@@ -78,6 +91,32 @@ public final class ResumeOrStartQuery {
       }
       return recorded.get().initial();
     }
+    if (starting.isPresent() && starting.get() instanceof StartingOffsets.AtTimestamp t) {
+      return atTimestamp(t.epochMillis());
+    }
     return planner.initialOffsets(planner.readBounds(), advancer.read(), starting);
+  }
+
+  /** A new checkpoint's start at a time: refused, as starting_offsets is, where the consumer is. */
+  private StreamOffsets atTimestamp(long epochMillis) {
+    StreamOffsets consumerNow = advancer.read();
+    if (!consumerNow.isEmpty()) {
+      throw new IllegalArgumentException(
+          "option starting_timestamp is for a query the consumer has no position for, but"
+              + " consumer "
+              + consumer.path()
+              + " already holds offsets "
+              + consumerNow.asMap()
+              + ": the consumer is where this query starts (it is what the query advances and"
+              + " what other readers of the consumer see). Remove starting_timestamp to go on from"
+              + " the consumer, or register a new consumer for the queue to start elsewhere");
+    }
+    FindOffsetByTimestamp finder =
+        byTime.orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "a start by time needs the queue's rows: build ResumeOrStartQuery with a"
+                        + " FindOffsetByTimestamp"));
+    return finder.offsets(planner.readBounds(), epochMillis, "starting_timestamp");
   }
 }

@@ -21,6 +21,7 @@ class ArchitectureTest {
   /** Core's protocol decisions: the application's use cases call them, adapters do not. */
   static final String[] PROTOCOL_DECISIONS = {
     "io.ytstream.core.plan.BatchPlanner",
+    "io.ytstream.core.plan.StaticReadPlanner",
     "io.ytstream.core.plan.StartOffsetResolver",
     "io.ytstream.core.plan.TaskAssigner",
     "io.ytstream.core.delivery.TransactionalBatchCommit",
@@ -98,6 +99,34 @@ class ArchitectureTest {
             "io.ytstream.spark.sink",
             "io.ytstream.spark.source",
             "a batch's ranges come from the checkpoint, not from the source's objects")
+        .check(production);
+  }
+
+  @Test
+  void theStreamAndTheSinkKnowNothingOfStaticReads() {
+    ArchitectureRules.doesNotDependOn(
+            "io.ytstream.spark.source",
+            "io.ytstream.spark.batch",
+            "a static read builds on the stream's task reader, never the other way round")
+        .check(production);
+    ArchitectureRules.doesNotDependOn(
+            "io.ytstream.spark.sink",
+            "io.ytstream.spark.batch",
+            "writing has nothing to do with reading a range")
+        .check(production);
+  }
+
+  @Test
+  void aStaticReadUsesNoCheckpointNorRealTimeMachinery() {
+    ArchitectureRules.doesNotDependOn(
+            "io.ytstream.spark.batch",
+            "io.ytstream.spark.checkpoint",
+            "a static read has no checkpoint: it moves no consumer and keeps no offsets")
+        .check(production);
+    ArchitectureRules.doesNotDependOn(
+            "io.ytstream.spark.batch",
+            "io.ytstream.spark.realtime",
+            "a static read's tasks end at their range, they are not real-time tasks")
         .check(production);
   }
 

@@ -59,4 +59,9 @@ public final class UserInputErrors {
     }
     return partitionsFailed(queue, e);
   }
+
+  /** A pull without a consumer (a static read): only the queue can be wrong. */
+  public static RuntimeException pullFailed(YPath queue, RuntimeException e) {
+    return partitionsFailed(queue, e);
+  }
 }

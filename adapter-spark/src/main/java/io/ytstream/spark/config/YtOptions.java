@@ -189,8 +189,9 @@ public final class YtOptions {
             .orElseThrow(
                 () ->
                     new IllegalArgumentException(
-                        "option consumer_path is missing: reading a queue needs a registered"
-                            + " consumer, e.g. .option(\"consumer_path\", \"//home/consumer\")")));
+                        "option consumer_path is missing: a streaming read of a queue needs a"
+                            + " registered consumer, e.g. .option(\"consumer_path\","
+                            + " \"//home/consumer\") (a static read, spark.read, needs none)")));
   }
 
   public YPath outputPath() {
@@ -317,35 +318,130 @@ public final class YtOptions {
 
   /** {@code starting_offsets}, if given: {@code earliest}, {@code latest} or JSON per partition. */
   public Optional<StartingOffsets> startingOffsets() {
-    Optional<String> raw = get(STARTING_OFFSETS);
+    return offsets(STARTING_OFFSETS);
+  }
+
+  /**
+   * Where a new stream starts when its consumer has no position: {@code starting_offsets}, or
+   * {@code starting_timestamp}; not both.
+   */
+  public Optional<StartingOffsets> streamStart() {
+    return position(STARTING_OFFSETS, STARTING_TIMESTAMP);
+  }
+
+  /** A static read's start: {@code starting_offsets} or {@code starting_timestamp}; earliest. */
+  public StartingOffsets staticStart() {
+    return position(STARTING_OFFSETS, STARTING_TIMESTAMP).orElse(new StartingOffsets.Earliest());
+  }
+
+  /**
+   * A static read's end (exclusive): {@code ending_offsets} or {@code ending_timestamp}; latest.
+   */
+  public StartingOffsets staticEnd() {
+    return position(ENDING_OFFSETS, ENDING_TIMESTAMP).orElse(new StartingOffsets.Latest());
+  }
+
+  /** The name of the option that gave a static read's start ({@code starting_offsets} if none). */
+  public String staticStartOption() {
+    return get(STARTING_TIMESTAMP).isPresent() ? STARTING_TIMESTAMP : STARTING_OFFSETS;
+  }
+
+  /** The name of the option that gave a static read's end ({@code ending_offsets} if none). */
+  public String staticEndOption() {
+    return get(ENDING_TIMESTAMP).isPresent() ? ENDING_TIMESTAMP : ENDING_OFFSETS;
+  }
+
+  private Optional<StartingOffsets> position(String offsetsOption, String timestampOption) {
+    Optional<StartingOffsets> byOffsets = offsets(offsetsOption);
+    Optional<String> time = get(timestampOption);
+    if (time.isEmpty()) {
+      return byOffsets;
+    }
+    if (byOffsets.isPresent()) {
+      throw new IllegalArgumentException(
+          "options "
+              + offsetsOption
+              + " and "
+              + timestampOption
+              + " both say where the read "
+              + (offsetsOption.equals(STARTING_OFFSETS) ? "starts" : "ends")
+              + ": give one of them");
+    }
+    long millis;
+    try {
+      millis = Long.parseLong(time.get().trim());
+    } catch (NumberFormatException e) {
+      millis = -1;
+    }
+    if (millis < 0) {
+      throw new IllegalArgumentException(
+          "option "
+              + timestampOption
+              + " must be milliseconds since the epoch (a whole number >= 0, as Kafka's"
+              + " timestamps; e.g. 1704067200000 for 2024-01-01T00:00:00Z), got '"
+              + time.get()
+              + "'");
+    }
+    return Optional.of(new StartingOffsets.AtTimestamp(millis));
+  }
+
+  private Optional<StartingOffsets> offsets(String name) {
+    Optional<String> raw = get(name);
     if (raw.isEmpty()) {
       return Optional.empty();
     }
     try {
       return Optional.of(StartingOffsets.parse(raw.get()));
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("option starting_offsets: " + e.getMessage(), e);
+      throw new IllegalArgumentException("option " + name + ": " + e.getMessage(), e);
     }
   }
 
   /**
-   * The options a streaming read does not take (a static read's range), as Kafka's source refuses
+   * The options a streaming read does not take (a static read's end), as Kafka's source refuses
    * {@code endingOffsets} in a stream.
    */
   public void checkStreaming() {
-    for (String name : List.of(ENDING_OFFSETS, STARTING_TIMESTAMP, ENDING_TIMESTAMP)) {
+    for (String name : List.of(ENDING_OFFSETS, ENDING_TIMESTAMP)) {
       if (get(name).isPresent()) {
         throw new IllegalArgumentException(
             "option "
                 + name
                 + " is for a static read (spark.read); a streaming read does not take it: remove"
-                + " it"
-                + (name.equals(STARTING_TIMESTAMP)
-                    ? ", and give the start of a new query with starting_offsets"
-                    : ", a stream runs until it is stopped (Trigger.AvailableNow stops at the end"
-                        + " seen when it began)"));
+                + " it, a stream runs until it is stopped (Trigger.AvailableNow stops at the end"
+                + " seen when it began)");
       }
     }
+  }
+
+  /** The options a static read does not take: it reads without a consumer and has no triggers. */
+  public void checkStatic() {
+    if (get(CONSUMER_PATH).isPresent()) {
+      throw new IllegalArgumentException(
+          "option consumer_path is for a streaming read (spark.readStream); a static read"
+              + " (spark.read) reads a range without any consumer and moves none: remove it, and"
+              + " give the range with starting_offsets / ending_offsets or starting_timestamp /"
+              + " ending_timestamp");
+    }
+    for (String name : List.of(MAX_ROWS_PER_TRIGGER, MIN_ROWS_PER_TRIGGER, MAX_TRIGGER_DELAY)) {
+      if (get(name).isPresent()) {
+        throw new IllegalArgumentException(
+            "option "
+                + name
+                + " sizes a stream's triggers; a static read (spark.read) has none: remove it"
+                + " (max_rows_per_partition bounds the rows of each task of a static read)");
+      }
+    }
+  }
+
+  /** Whether option {@code consumer_path} is given. */
+  public boolean hasConsumerPath() {
+    return get(CONSUMER_PATH).isPresent();
+  }
+
+  /** The most rows one task of a static read reads: {@code max_rows_per_partition}. */
+  public long maxRowsPerStaticTask() {
+    return maxRowsPerPartition();
   }
 
   public PlanLimits planLimits() {

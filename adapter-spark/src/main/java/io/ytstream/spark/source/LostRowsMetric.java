@@ -22,7 +22,7 @@ public final class LostRowsMetric extends CustomSumMetric {
     return "trimmed rows skipped while reading (fail_on_data_loss=false)";
   }
 
-  static CustomTaskMetric taskValue(long rows) {
+  public static CustomTaskMetric taskValue(long rows) {
     return new CustomTaskMetric() {
       @Override
       public String name() {

@@ -8,8 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.connector.read.InputPartition;
 
-/** The ranges one task reads, in a form Java serialization ships to executors. */
-final class YtInputPartition implements InputPartition {
+/**
+ * The ranges one task reads, in a form Java serialization ships to executors (a micro-batch's task
+ * and a static read's).
+ */
+public final class YtInputPartition implements InputPartition {
 
   private static final long serialVersionUID = 1L;
 
@@ -35,11 +38,11 @@ final class YtInputPartition implements InputPartition {
 
   private final ArrayList<Range> ranges = new ArrayList<>();
 
-  YtInputPartition(List<OffsetRange> ranges) {
+  public YtInputPartition(List<OffsetRange> ranges) {
     ranges.forEach(r -> this.ranges.add(new Range(r)));
   }
 
-  List<OffsetRange> ranges() {
+  public List<OffsetRange> ranges() {
     List<OffsetRange> out = new ArrayList<>();
     ranges.forEach(r -> out.add(r.toRange()));
     return out;

@@ -1,12 +1,14 @@
 package io.ytstream.spark.source;
 
 import io.ytstream.application.AdvanceConsumer;
+import io.ytstream.application.FindOffsetByTimestamp;
 import io.ytstream.application.PlanMicroBatch;
 import io.ytstream.application.RealTimeBatchBoundary;
 import io.ytstream.application.ResumeOrStartQuery;
 import io.ytstream.application.TriggerPacing;
 import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.model.StartingOffsets;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.plan.QueueBounds;
 import io.ytstream.core.plan.TaskAssignment;
@@ -118,7 +120,16 @@ public final class YtMicroBatchStream
             spec.limits());
     this.pacing = new TriggerPacing(planner);
     this.advancer = new AdvanceConsumer(cluster.consumerOffsets(), spec.consumer(), spec.queues());
-    this.resume = new ResumeOrStartQuery(planner, advancer, spec.consumer());
+    this.resume =
+        new ResumeOrStartQuery(
+            planner,
+            advancer,
+            spec.consumer(),
+            // Asked for only when starting_timestamp places a new query.
+            Optional.of(
+                new FindOffsetByTimestamp(
+                    (partition, offset, maxRows) ->
+                        cluster.queueRangeReader().pull(partition, offset, maxRows))));
     this.boundary =
         new RealTimeBatchBoundary(planner, advancer, this::boundsReadAhead, this::moveConsumer);
   }
@@ -138,7 +149,11 @@ public final class YtMicroBatchStream
         new SourceMetadata(spec.consumer(), start).writeIfAbsent(metadataDir, hadoopConf);
     LOG.info(
         "yt source starts from {}: {}",
-        spec.startingOffsets().isPresent() ? "option starting_offsets" : "the consumer",
+        spec.startingOffsets().isEmpty()
+            ? "the consumer"
+            : spec.startingOffsets().get() instanceof StartingOffsets.AtTimestamp
+                ? "option starting_timestamp"
+                : "option starting_offsets",
         written.initial());
     return new YtOffset(written.initial());
   }

@@ -3,6 +3,7 @@ package io.ytstream.spark.source;
 import io.ytstream.application.ReadRanges;
 import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.OffsetRange;
+import io.ytstream.core.plan.DataLoss;
 import io.ytstream.core.plan.DataLossPolicy;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.spi.YtCluster;
@@ -19,9 +20,10 @@ import org.slf4j.LoggerFactory;
 /**
  * A micro-batch task: the application's {@link ReadRanges} over the cluster's ports, each row
  * converted for Spark. Trimmed rows skipped under {@code fail_on_data_loss=false} are counted in
- * the task's {@link LostRowsMetric}.
+ * the task's {@link LostRowsMetric}. A static read's task is the same without a consumer ({@link
+ * #withoutConsumer}).
  */
-final class YtPartitionReader implements PartitionReader<InternalRow> {
+public final class YtPartitionReader implements PartitionReader<InternalRow> {
 
   private static final Logger LOG = LoggerFactory.getLogger(YtPartitionReader.class);
   static final int PULL_ROWS = 10_000;
@@ -55,11 +57,54 @@ final class YtPartitionReader implements PartitionReader<InternalRow> {
             consumer,
             ranges,
             PULL_ROWS,
-            failOnDataLoss ? DataLossPolicy.FAIL : DataLossPolicy.SKIP_AND_REPORT,
-            loss -> {
-              lostRows += loss.lostRows();
-              LOG.warn("skipping trimmed rows (fail_on_data_loss=false): {}", loss);
-            });
+            policy(failOnDataLoss),
+            this::skipped);
+  }
+
+  private YtPartitionReader(
+      YtCluster cluster,
+      List<OffsetRange> ranges,
+      List<ColumnSpec> columns,
+      boolean includeServiceColumns,
+      boolean multiQueue,
+      boolean failOnDataLoss) {
+    this.cluster = cluster;
+    this.converter = new QueueRowConverter(columns, includeServiceColumns, multiQueue);
+    this.read =
+        ReadRanges.withoutConsumer(
+            (partition, offset, maxRows) -> {
+              try {
+                return cluster.queueRangeReader().pull(partition, offset, maxRows);
+              } catch (RuntimeException e) {
+                throw UserInputErrors.pullFailed(partition.queue().path(), e);
+              }
+            },
+            cluster.queueMetadata(),
+            ranges,
+            PULL_ROWS,
+            policy(failOnDataLoss),
+            this::skipped);
+  }
+
+  /** A static read's task: the ranges read with {@code pull_queue}, no consumer. */
+  public static YtPartitionReader withoutConsumer(
+      YtCluster cluster,
+      List<OffsetRange> ranges,
+      List<ColumnSpec> columns,
+      boolean includeServiceColumns,
+      boolean multiQueue,
+      boolean failOnDataLoss) {
+    return new YtPartitionReader(
+        cluster, ranges, columns, includeServiceColumns, multiQueue, failOnDataLoss);
+  }
+
+  private static DataLossPolicy policy(boolean failOnDataLoss) {
+    return failOnDataLoss ? DataLossPolicy.FAIL : DataLossPolicy.SKIP_AND_REPORT;
+  }
+
+  private void skipped(DataLoss loss) {
+    lostRows += loss.lostRows();
+    LOG.warn("skipping trimmed rows (fail_on_data_loss=false): {}", loss);
   }
 
   @Override

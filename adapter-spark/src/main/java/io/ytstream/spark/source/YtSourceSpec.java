@@ -45,13 +45,10 @@ public record YtSourceSpec(
 
   public static YtSourceSpec resolve(YtOptions options, YtSettings settings) {
     YPath consumerPath = options.consumerPath();
-    List<YPath> queuePaths = options.queuePaths();
     PlanLimits limits = options.planLimits();
     TriggerLimit trigger = options.triggerLimit();
-    Optional<StartingOffsets> starting = options.startingOffsets();
-    boolean includeService = options.includeServiceColumns();
+    Optional<StartingOffsets> starting = options.streamStart();
     boolean failOnDataLoss = options.failOnDataLoss();
-    boolean typeV3 = TypeV3Options.reading(options);
     ClusterRef ref = settings.cluster(options);
     try (YtCluster cluster = ref.connect()) {
       ConsumerId consumer = new ConsumerId(cluster.name(), consumerPath);
@@ -60,11 +57,39 @@ public record YtSourceSpec(
       } catch (RuntimeException e) {
         throw UserInputErrors.describeFailed(consumerPath, "consumer (option consumer_path)", e);
       }
+      Queues queues = Queues.describe(cluster, options, Optional.of(consumer));
+      if (starting.isPresent() && starting.get() instanceof StartingOffsets.AtTimestamp) {
+        queues.requireTimestamp("starting_timestamp");
+      }
+      return new YtSourceSpec(
+          ref,
+          consumer,
+          queues.ids(),
+          queues.columns(),
+          options.includeServiceColumns(),
+          limits,
+          trigger,
+          starting,
+          failOnDataLoss,
+          settings.transactional());
+    }
+  }
+
+  /**
+   * The queues a read names, checked as the source checks them (queues, mounted, one schema;
+   * registered for the consumer when there is one), and the columns a row of them has in Spark.
+   */
+  public record Queues(
+      List<QueueId> ids, List<ColumnSpec> columns, List<TableDescription> described) {
+
+    public static Queues describe(
+        YtCluster cluster, YtOptions options, Optional<ConsumerId> consumer) {
+      boolean typeV3 = TypeV3Options.reading(options);
       List<QueueId> queues = new ArrayList<>();
       List<Column> schema = null;
       YPath schemaOf = null;
       List<TableDescription> described = new ArrayList<>();
-      for (YPath path : queuePaths) {
+      for (YPath path : options.queuePaths()) {
         TableDescription d;
         try {
           d = cluster.tableMetadata().describe(path);
@@ -102,25 +127,35 @@ public record YtSourceSpec(
       for (Column c : schema) {
         columns.add(ColumnSpec.forRead(c.name(), c.typeV3(), typeV3));
       }
-      if (includeService) {
+      if (options.includeServiceColumns()) {
         columns.addAll(YtTypes.systemColumns(described));
       }
-      return new YtSourceSpec(
-          ref,
-          consumer,
-          List.copyOf(queues),
-          List.copyOf(columns),
-          includeService,
-          limits,
-          trigger,
-          starting,
-          failOnDataLoss,
-          settings.transactional());
+      return new Queues(List.copyOf(queues), List.copyOf(columns), List.copyOf(described));
+    }
+
+    /** Refuses a position by time on a queue whose schema does not declare {@code $timestamp}. */
+    public void requireTimestamp(String option) {
+      for (TableDescription d : described) {
+        if (d.columns().stream().noneMatch(c -> c.name().equals("$timestamp"))) {
+          throw new IllegalArgumentException(
+              "option "
+                  + option
+                  + " finds rows by their $timestamp, but queue "
+                  + d.path()
+                  + " does not declare $timestamp in its schema: use a row index"
+                  + " (starting_offsets / ending_offsets), or create the queue with a"
+                  + " {name=\"$timestamp\"; type=uint64} column");
+        }
+      }
     }
   }
 
-  /** Mounted, and the consumer registered: a pull of one row from partition 0 proves both. */
-  private static void checkReadable(YtCluster cluster, ConsumerId consumer, QueueId queue) {
+  /**
+   * Mounted, and the consumer registered: a pull of one row from partition 0 proves both (without a
+   * consumer, a {@code pull_queue} proves the mount).
+   */
+  private static void checkReadable(
+      YtCluster cluster, Optional<ConsumerId> consumer, QueueId queue) {
     List<PartitionBounds> partitions;
     try {
       partitions = cluster.queueMetadata().partitions(queue);
@@ -130,12 +165,18 @@ public record YtSourceSpec(
     if (partitions.isEmpty()) {
       throw new IllegalArgumentException("queue " + queue.path() + " has no tablets");
     }
+    PartitionId first = new PartitionId(queue, 0);
+    long offset = partitions.get(0).trimmedRowCount();
     try {
-      cluster
-          .queueReader()
-          .pull(consumer, new PartitionId(queue, 0), partitions.get(0).trimmedRowCount(), 1);
+      if (consumer.isPresent()) {
+        cluster.queueReader().pull(consumer.get(), first, offset, 1);
+      } else {
+        cluster.queueRangeReader().pull(first, offset, 1);
+      }
     } catch (RuntimeException e) {
-      throw UserInputErrors.pullFailed(queue.path(), consumer.path(), e);
+      throw consumer.isPresent()
+          ? UserInputErrors.pullFailed(queue.path(), consumer.get().path(), e)
+          : UserInputErrors.pullFailed(queue.path(), e);
     }
   }
 
@@ -157,6 +198,12 @@ public record YtSourceSpec(
   }
 
   public StructType schema() {
+    return schemaOf(columns, includeServiceColumns, multiQueue());
+  }
+
+  /** A queue row in Spark: its columns, then the service columns when asked for. */
+  public static StructType schemaOf(
+      List<ColumnSpec> columns, boolean includeServiceColumns, boolean multiQueue) {
     List<StructField> fields = new ArrayList<>();
     for (ColumnSpec c : columns) {
       fields.add(DataTypes.createStructField(c.name(), c.sparkType(), true));
@@ -165,7 +212,7 @@ public record YtSourceSpec(
       fields.add(
           DataTypes.createStructField(ServiceColumns.TABLET_INDEX, DataTypes.LongType, false));
       fields.add(DataTypes.createStructField(ServiceColumns.ROW_INDEX, DataTypes.LongType, false));
-      if (multiQueue()) {
+      if (multiQueue) {
         fields.add(DataTypes.createStructField(ServiceColumns.QUEUE, DataTypes.StringType, false));
       }
     }

@@ -10,7 +10,9 @@ import java.util.TreeMap;
  * startingOffsets} says it: {@code earliest} (each partition's first row still in the queue),
  * {@code latest} (its end: only rows that arrive later), or per partition as JSON, {@code
  * {"//home/q": {"0": 42, "1": -2}}}, where {@value #EARLIEST} means earliest and {@value #LATEST}
- * latest.
+ * latest; or, from option {@code starting_timestamp}, the first row committed at or after a time
+ * ({@link AtTimestamp}). A static read's end ({@code ending_offsets}, exclusive) has the same
+ * forms.
  */
 public sealed interface StartingOffsets {
 
@@ -33,6 +35,18 @@ public sealed interface StartingOffsets {
       TreeMap<YPath, Map<Integer, Long>> copy = new TreeMap<>();
       offsets.forEach((q, p) -> copy.put(q, Collections.unmodifiableSortedMap(new TreeMap<>(p))));
       offsets = Collections.unmodifiableSortedMap(copy);
+    }
+  }
+
+  /**
+   * Each partition's first row whose {@code $timestamp} is at or after {@code epochMillis}
+   * (milliseconds since the epoch, compared at the server's one-second resolution: {@link
+   * YtTimestamps#lowestAtEpochMillis}), or its end when there is none. Finding those rows takes
+   * reads, so this is turned into {@link Specific} offsets before the resolver sees it.
+   */
+  record AtTimestamp(long epochMillis) implements StartingOffsets {
+    public AtTimestamp {
+      YtTimestamps.lowestAtEpochMillis(epochMillis);
     }
   }
 

@@ -79,6 +79,21 @@ public final class StartOffsetResolver {
    *     leaves out one of its partitions, or names a partition or an offset beyond the queue
    */
   public static StreamOffsets resolve(StartingOffsets starting, QueueBounds bounds) {
+    return resolve(starting, bounds, "starting_offsets");
+  }
+
+  /**
+   * As {@link #resolve(StartingOffsets, QueueBounds)}, for the option named {@code option} (a
+   * static read's {@code ending_offsets} has the same forms), which the errors name.
+   *
+   * @throws IllegalArgumentException also for {@link StartingOffsets.AtTimestamp}: the caller finds
+   *     the rows of a time and passes their offsets
+   */
+  public static StreamOffsets resolve(StartingOffsets starting, QueueBounds bounds, String option) {
+    if (starting instanceof StartingOffsets.AtTimestamp) {
+      throw new IllegalArgumentException(
+          "a start by time is resolved into offsets by reading the queue, not here");
+    }
     StreamOffsets.Builder start = StreamOffsets.builder(bounds.size());
     Map<YPath, Map<Integer, Long>> specific =
         starting instanceof StartingOffsets.Specific s ? s.offsets() : Map.of();
@@ -89,7 +104,9 @@ public final class StartOffsetResolver {
     for (YPath named : specific.keySet()) {
       if (!read.contains(named)) {
         throw new IllegalArgumentException(
-            "option starting_offsets names "
+            "option "
+                + option
+                + " names "
                 + named
                 + ", which this query does not read (it reads "
                 + read
@@ -109,7 +126,9 @@ public final class StartOffsetResolver {
         Long given = ofQueue == null ? null : ofQueue.get(partition.index());
         if (given == null) {
           throw new IllegalArgumentException(
-              "option starting_offsets has no offset for "
+              "option "
+                  + option
+                  + " has no offset for "
                   + partition.queue().path()
                   + " partition "
                   + partition.index()
@@ -122,7 +141,9 @@ public final class StartOffsetResolver {
                 : given == StartingOffsets.LATEST ? b.totalRowCount() : given;
         if (offset > b.totalRowCount()) {
           throw new IllegalArgumentException(
-              "option starting_offsets starts "
+              "option "
+                  + option
+                  + (option.startsWith("ending") ? " ends " : " starts ")
                   + partition.queue().path()
                   + " partition "
                   + partition.index()
@@ -145,7 +166,9 @@ public final class StartOffsetResolver {
       for (int index : q.getValue().keySet()) {
         if (index >= partitions) {
           throw new IllegalArgumentException(
-              "option starting_offsets names "
+              "option "
+                  + option
+                  + " names "
                   + q.getKey()
                   + " partition "
                   + index
