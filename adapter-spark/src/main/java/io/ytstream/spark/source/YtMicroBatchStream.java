@@ -167,8 +167,10 @@ public final class YtMicroBatchStream
     StreamOffsets consumer;
     QueueBounds bounds;
     if (!realTime) {
-      consumer = advancer.bringLevel(start);
       bounds = planner.readBounds();
+      // Before the consumer follows start: a start the queue no longer fits must not move it.
+      PlanMicroBatch.checkPositions(start, bounds);
+      consumer = advancer.bringLevel(start);
     } else {
       RealTimeBatchBoundary.Planning planning = boundary.atLatestOffset(start);
       bounds = planning.bounds();
