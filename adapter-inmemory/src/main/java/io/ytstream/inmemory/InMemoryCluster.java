@@ -11,6 +11,7 @@ import io.ytstream.ports.OutputTables;
 import io.ytstream.ports.QueueMetadata;
 import io.ytstream.ports.QueuePartitionReader;
 import io.ytstream.ports.QueueProducers;
+import io.ytstream.ports.QueueRangeReader;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription.Column;
 import io.ytstream.ports.TableMetadata;
@@ -33,7 +34,7 @@ import java.util.List;
 public final class InMemoryCluster implements io.ytstream.ports.spi.YtCluster {
 
   private final ClusterState state;
-  private final QueuePartitionReader queueReader;
+  private final InMemoryQueueReader queueReader;
   private final QueueMetadata queueMetadata;
   private final ConsumerOffsets consumerOffsets;
   private final TabletTransactions transactions;
@@ -70,6 +71,11 @@ public final class InMemoryCluster implements io.ytstream.ports.spi.YtCluster {
 
   @Override
   public QueuePartitionReader queueReader() {
+    return queueReader;
+  }
+
+  @Override
+  public QueueRangeReader queueRangeReader() {
     return queueReader;
   }
 

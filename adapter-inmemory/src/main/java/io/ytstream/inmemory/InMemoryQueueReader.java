@@ -4,6 +4,7 @@ import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.YPath;
 import io.ytstream.ports.QueuePartitionReader;
+import io.ytstream.ports.QueueRangeReader;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
 import java.util.ArrayList;
@@ -14,8 +15,9 @@ import java.util.OptionalLong;
  * {@code pull_queue_consumer}: checks the consumer and its registration (901), then returns rows
  * from {@code max(offset, trimmed_row_count)}. A trimmed offset is silently skipped, as on a real
  * tablet node. Reads can be made short on purpose with {@link InMemoryCluster#setMaxRowsPerPull}.
+ * {@code pull_queue} is the same read without the consumer's checks.
  */
-final class InMemoryQueueReader implements QueuePartitionReader {
+final class InMemoryQueueReader implements QueuePartitionReader, QueueRangeReader {
 
   private final ClusterState cluster;
 
@@ -32,9 +34,27 @@ final class InMemoryQueueReader implements QueuePartitionReader {
     }
   }
 
+  @Override
+  public List<QueueRow> pull(PartitionId partition, long offset, int maxRows) {
+    synchronized (cluster) {
+      return cluster.faults().call(ClusterOperation.PULL, () -> read(partition, offset, maxRows));
+    }
+  }
+
   private List<QueueRow> read(
       ConsumerId consumer, PartitionId partition, long offset, int maxRows) {
     YPath queuePath = partition.queue().path();
+    checkArguments(queuePath, offset, maxRows);
+    cluster.checkLocal(consumer);
+    cluster.checkLocal(partition.queue());
+    cluster.consumerTable(consumer.path());
+    if (!cluster.registrations().isRegistered(queuePath, consumer.path())) {
+      throw ClusterErrors.notRegistered(consumer.toString(), partition.queue().key());
+    }
+    return read(partition, offset, maxRows);
+  }
+
+  private static void checkArguments(YPath queuePath, long offset, int maxRows) {
     if (offset < 0) {
       throw new IllegalArgumentException(
           "Cannot read table " + queuePath.value() + " at a negative offset " + offset);
@@ -42,12 +62,12 @@ final class InMemoryQueueReader implements QueuePartitionReader {
     if (maxRows <= 0) {
       throw new IllegalArgumentException("maxRows must be > 0, got " + maxRows);
     }
-    cluster.checkLocal(consumer);
+  }
+
+  private List<QueueRow> read(PartitionId partition, long offset, int maxRows) {
+    YPath queuePath = partition.queue().path();
+    checkArguments(queuePath, offset, maxRows);
     cluster.checkLocal(partition.queue());
-    cluster.consumerTable(consumer.path());
-    if (!cluster.registrations().isRegistered(queuePath, consumer.path())) {
-      throw ClusterErrors.notRegistered(consumer.toString(), partition.queue().key());
-    }
     OrderedTable table = cluster.orderedTable(queuePath);
     OrderedTablet tablet = cluster.tablet(queuePath, partition.index());
     boolean withTimestamp = table.schema().declares(StoredSchema.TIMESTAMP);

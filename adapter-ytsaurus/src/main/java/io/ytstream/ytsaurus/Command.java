@@ -15,6 +15,7 @@ enum Command {
   WRITE_FILE("write_file", "PUT", true, Output.STRUCTURED),
   READ_FILE("read_file", "GET", true, Output.BINARY),
   GET_TABLET_INFOS("get_tablet_infos", "POST", false, Output.STRUCTURED),
+  PULL_QUEUE("pull_queue", "GET", true, Output.TABULAR),
   PULL_QUEUE_CONSUMER("pull_queue_consumer", "GET", true, Output.TABULAR),
   ADVANCE_QUEUE_CONSUMER("advance_queue_consumer", "POST", false, Output.STRUCTURED),
   // The names before the rename, which the driver still registers for the same commands

@@ -5,6 +5,7 @@ import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.schema.YtType;
 import io.ytstream.ports.QueuePartitionReader;
+import io.ytstream.ports.QueueRangeReader;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.RowLayout;
@@ -18,18 +19,19 @@ import java.util.Map;
 import java.util.OptionalLong;
 
 /**
- * One {@code pull_queue_consumer} with an explicit offset per call. The answer may be short (a
- * tablet node stops at {@code max_row_count}, {@code max_data_weight} or the end of one store,
- * reference 3.1); that is passed on as it is, since the port allows short reads and its callers
- * loop until their range is read (in Spark, {@code YtPartitionReader}). Looping here as well would
- * only hide the short reads the contract suite checks callers against.
+ * One {@code pull_queue_consumer} with an explicit offset per call, or one {@code pull_queue} (the
+ * same read without a consumer) for {@link QueueRangeReader}. The answer may be short (a tablet
+ * node stops at {@code max_row_count}, {@code max_data_weight} or the end of one store, reference
+ * 3.1); that is passed on as it is, since the port allows short reads and its callers loop until
+ * their range is read (in Spark, {@code YtPartitionReader}). Looping here as well would only hide
+ * the short reads the contract suite checks callers against.
  *
  * <p>Every returned {@code $row_index} is checked: the first may be above the requested offset
  * (those rows were trimmed; the caller sees it and reports data loss), but after that they must be
  * contiguous. Should an answer skip a row, only the contiguous prefix is returned, so the caller's
  * next pull sees the gap at its start instead of rows silently missing in the middle.
  */
-final class HttpQueuePartitionReader implements QueuePartitionReader {
+final class HttpQueuePartitionReader implements QueuePartitionReader, QueueRangeReader {
 
   static final String TABLET_INDEX = "$tablet_index";
   static final String ROW_INDEX = "$row_index";
@@ -44,6 +46,20 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
 
   @Override
   public List<QueueRow> pull(ConsumerId consumer, PartitionId partition, long offset, int maxRows) {
+    checkArguments(partition, offset, maxRows);
+    cluster.checkLocal(consumer.cluster(), consumer.toString());
+    ObjectNode params = cluster.client().params();
+    params.put("consumer_path", consumer.path().value());
+    return pull(params, partition, offset, maxRows, true);
+  }
+
+  @Override
+  public List<QueueRow> pull(PartitionId partition, long offset, int maxRows) {
+    checkArguments(partition, offset, maxRows);
+    return pull(cluster.client().params(), partition, offset, maxRows, false);
+  }
+
+  private static void checkArguments(PartitionId partition, long offset, int maxRows) {
     if (offset < 0) {
       throw new IllegalArgumentException(
           "cannot read " + partition + " at a negative offset " + offset);
@@ -51,7 +67,10 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
     if (maxRows <= 0) {
       throw new IllegalArgumentException("maxRows must be > 0, got " + maxRows);
     }
-    cluster.checkLocal(consumer.cluster(), consumer.toString());
+  }
+
+  private List<QueueRow> pull(
+      ObjectNode params, PartitionId partition, long offset, int maxRows, boolean viaConsumer) {
     YtHttpClient client = cluster.client();
     URI proxy = cluster.heavyProxies().forHeavyCommand();
     // A queue on another cluster is read without its schema: columns arrive as plain YSON values.
@@ -59,8 +78,6 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
         partition.queue().cluster().equals(cluster.name())
             ? cluster.columnTypes(partition.queue().path())
             : Map.of();
-    ObjectNode params = client.params();
-    params.put("consumer_path", consumer.path().value());
     params.put(
         "queue_path",
         Paths.queuePath(cluster.name(), partition.queue().cluster(), partition.queue().path()));
@@ -68,9 +85,18 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
     params.put("offset", offset);
     params.put("max_row_count", maxRows);
     byte[] body =
-        client.sendRenamed(
-            proxy, Command.PULL_QUEUE_CONSUMER, Command.PULL_CONSUMER, params, null, Repeat.READ);
-    QueueRowCollector rows = new QueueRowCollector(partition, offset, maxRows);
+        viaConsumer
+            ? client.sendRenamed(
+                proxy,
+                Command.PULL_QUEUE_CONSUMER,
+                Command.PULL_CONSUMER,
+                params,
+                null,
+                Repeat.READ)
+            : client.send(proxy, Command.PULL_QUEUE, params, null, Repeat.READ);
+    QueueRowCollector rows =
+        new QueueRowCollector(
+            viaConsumer ? "pull_queue_consumer" : "pull_queue", partition, offset, maxRows);
     cluster.rows().decode(body, types, rows);
     return rows.rows();
   }
@@ -91,6 +117,7 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
     private static final int WEIGHT = 4;
     private static final int OTHER_SYSTEM = 5;
 
+    private final String command;
     private final PartitionId partition;
     private final long offset;
     private final int maxRows;
@@ -111,7 +138,8 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
     private Object timestamp;
     private Object cumulativeDataWeight;
 
-    QueueRowCollector(PartitionId partition, long offset, int maxRows) {
+    QueueRowCollector(String command, PartitionId partition, long offset, int maxRows) {
+      this.command = command;
       this.partition = partition;
       this.offset = offset;
       this.maxRows = maxRows;
@@ -174,7 +202,8 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
       if (rows.isEmpty()) {
         if (row.rowIndex() < offset) {
           throw new YtTransportException(
-              "pull_queue_consumer on "
+              command
+                  + " on "
                   + partition
                   + " at offset "
                   + offset
@@ -194,13 +223,12 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
       OptionalLong index = UntypedValues.integer(rowIndex);
       if (index.isEmpty()) {
         throw new YtTransportException(
-            "pull_queue_consumer returned a row without $row_index for " + partition, null);
+            command + " returned a row without $row_index for " + partition, null);
       }
       OptionalLong t = UntypedValues.integer(tablet);
       if (t.isPresent() && t.getAsLong() != partition.index()) {
         throw new YtTransportException(
-            "pull_queue_consumer for " + partition + " returned a row of tablet " + t.getAsLong(),
-            null);
+            command + " for " + partition + " returned a row of tablet " + t.getAsLong(), null);
       }
       return new QueueRow(
           partition.index(),

@@ -12,6 +12,7 @@ import io.ytstream.ports.OutputTables;
 import io.ytstream.ports.QueueMetadata;
 import io.ytstream.ports.QueuePartitionReader;
 import io.ytstream.ports.QueueProducers;
+import io.ytstream.ports.QueueRangeReader;
 import io.ytstream.ports.TableMetadata;
 import io.ytstream.ports.TabletTransactions;
 import io.ytstream.ports.TimeSource;
@@ -36,7 +37,7 @@ public final class YtsaurusCluster implements YtCluster {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final ConsumerRowQueries consumerRows;
 
-  private final QueuePartitionReader queueReader = new HttpQueuePartitionReader(this);
+  private final HttpQueuePartitionReader queueReader = new HttpQueuePartitionReader(this);
   private final QueueMetadata queueMetadata = new HttpQueueMetadata(this);
   private final ConsumerOffsets consumerOffsets = new HttpConsumerOffsets(this);
   private final TabletTransactions transactions = new HttpTabletTransactions(this);
@@ -134,6 +135,11 @@ public final class YtsaurusCluster implements YtCluster {
 
   @Override
   public QueuePartitionReader queueReader() {
+    return queueReader;
+  }
+
+  @Override
+  public QueueRangeReader queueRangeReader() {
     return queueReader;
   }
 

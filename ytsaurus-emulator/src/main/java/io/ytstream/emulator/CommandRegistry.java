@@ -28,6 +28,7 @@ final class CommandRegistry {
     add(specs, "reshard_table", "null", "structured", true, false, cypress::reshardTable);
     add(specs, "get_tablet_infos", "null", "structured", true, false, tables::getTabletInfos);
     add(specs, "trim_rows", "null", "structured", true, true, tables::trimRows);
+    add(specs, "pull_queue", "null", "tabular", false, true, tables::pullQueue);
     add(specs, "pull_queue_consumer", "null", "tabular", false, true, tables::pullQueueConsumer);
     add(specs, "pull_consumer", "null", "tabular", false, true, tables::pullQueueConsumer);
     add(

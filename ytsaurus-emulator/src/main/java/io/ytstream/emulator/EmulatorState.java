@@ -2,6 +2,7 @@ package io.ytstream.emulator;
 
 import io.ytstream.core.error.YtException;
 import io.ytstream.core.model.YPath;
+import io.ytstream.core.model.YtTimestamps;
 import io.ytstream.inmemory.InMemoryCluster;
 import io.ytstream.ports.TimeSource;
 import java.util.ArrayList;
@@ -72,9 +73,13 @@ final class EmulatorState {
     return Long.toHexString(n) + "-" + Long.toHexString(cluster.time().nowMillis()) + "-12f-e0de";
   }
 
-  /** A timestamp for {@code barrier_timestamp}: milliseconds shifted like YTsaurus timestamps. */
+  /**
+   * A timestamp for {@code barrier_timestamp}: every commit so far is at or below it, in the
+   * server's hybrid form ({@link YtTimestamps}), as the commit timestamps in {@code $timestamp}.
+   */
   long timestamp() {
-    return (cluster.time().nowMillis() / 1000) << 30;
+    return Math.max(
+        YtTimestamps.lowestAtEpochMillis(cluster.time().nowMillis()), cluster.lastTimestamp());
   }
 
   /** An in-memory cluster error as the wire error: its code and message, inner codes nested. */

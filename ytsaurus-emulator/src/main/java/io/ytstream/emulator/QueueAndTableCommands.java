@@ -55,6 +55,45 @@ final class QueueAndTableCommands {
 
   // ---- queues ----
 
+  /**
+   * {@code pull_queue}: the queue's rows without a consumer ({@code yt/yt/client/driver/
+   * queue_commands.cpp}, {@code TPullQueueCommand}: {@code queue_path}, a required {@code offset},
+   * {@code partition_index}, {@code max_row_count}, {@code max_data_weight}), read as {@code
+   * pull_queue_consumer} reads them.
+   */
+  Object pullQueue(CommandRequest request) {
+    String queueText = request.string("queue_path");
+    YPath queuePath = CommandRequest.parsePath(queueText);
+    state.requireMounted(queuePath);
+    int partitionIndex = Math.toIntExact(request.longValue("partition_index"));
+    long offset = request.longValue("offset");
+    if (offset < 0) {
+      throw CommandError.badRequest(
+          "Cannot read table " + queuePath + " at a negative offset " + offset);
+    }
+    long maxRows = request.optionalLong("max_row_count").orElse(1000L);
+    if (maxRows <= 0) {
+      throw CommandError.badRequest("max_row_count must be positive, got " + maxRows);
+    }
+    long maxDataWeight = request.optionalLong("max_data_weight").orElse(DEFAULT_MAX_DATA_WEIGHT);
+    if (maxDataWeight <= 0) {
+      throw CommandError.badRequest("max_data_weight must be positive, got " + maxDataWeight);
+    }
+    QueueId queue =
+        new QueueId(CommandRequest.clusterOf(queueText).orElse(state.clusterName()), queuePath);
+    PartitionId partition = new PartitionId(queue, partitionIndex);
+    List<QueueRow> rows =
+        cluster()
+            .queueRangeReader()
+            .pull(partition, offset, (int) Math.min(maxRows, Integer.MAX_VALUE));
+    List<Row> out = new ArrayList<>(rows.size());
+    PulledRows pulled = new PulledRows();
+    for (QueueRow row : rows) {
+      out.add(pulled.of(row));
+    }
+    return new CommandSpec.Tabular(out, types(describe(queuePath)), maxDataWeight);
+  }
+
   Object pullQueueConsumer(CommandRequest request) {
     String consumerText = request.string("consumer_path");
     String queueText = request.string("queue_path");

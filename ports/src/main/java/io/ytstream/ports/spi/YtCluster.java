@@ -6,6 +6,7 @@ import io.ytstream.ports.OutputTables;
 import io.ytstream.ports.QueueMetadata;
 import io.ytstream.ports.QueuePartitionReader;
 import io.ytstream.ports.QueueProducers;
+import io.ytstream.ports.QueueRangeReader;
 import io.ytstream.ports.TableMetadata;
 import io.ytstream.ports.TabletTransactions;
 import io.ytstream.ports.TimeSource;
@@ -41,6 +42,17 @@ public interface YtCluster extends AutoCloseable {
         getClass().getName()
             + " does not serve queue producers; use a connection from adapter-ytsaurus or"
             + " adapter-inmemory, or delegate queueProducers() in the wrapper");
+  }
+
+  /**
+   * Reads of a queue without a consumer ({@code pull_queue}). A connection that does not serve them
+   * (a wrapper written before they existed) says so rather than pretending.
+   */
+  default QueueRangeReader queueRangeReader() {
+    throw new UnsupportedOperationException(
+        getClass().getName()
+            + " does not serve reads without a consumer; use a connection from adapter-ytsaurus or"
+            + " adapter-inmemory, or delegate queueRangeReader() in the wrapper");
   }
 
   @Override
