@@ -365,7 +365,9 @@ public final class YtMicroBatchStream
   public Map<String, String> metrics(Optional<Offset> latestConsumedOffset) {
     Map<String, String> out = new TreeMap<>();
     out.put("lostRows", Long.toString(lostRows.get()));
-    QueueBounds bounds = lastBounds;
+    // Real-time Mode: the ends read in the background within the last second are the latest seen;
+    // the batch's own bounds date from its start, before the rows that arrived while it ran.
+    QueueBounds bounds = realTime ? boundsReadAhead().orElse(lastBounds) : lastBounds;
     if (bounds == null || latestConsumedOffset.isEmpty()) {
       return out;
     }
