@@ -81,6 +81,46 @@ class UntrustedQueuePositionsSparkTest {
   }
 
   @Test
+  void aBatchRunAgainAfterARestartIsCheckedToo() throws Exception {
+    TestCluster c = TestCluster.create(spark, "replayed");
+    c.queue("//q", 2).consumer("//c", "//q").orderedTable("//out", 1);
+    c.produce("//q", 0, 0, 4);
+    c.produce("//q", 1, 100, 104);
+    startOnce("replayed").awaitTermination();
+    assertEquals(8, c.rows("//out").size());
+    // Batch 0 logged in offsets/0 but not in commits/0: the restart runs it again as it was.
+    c.dropLastCommit("//ckpt/replayed");
+    c.cluster.checkpoints().delete(YPath.of("//q"), false);
+    c.queue("//q", 1).consumer("//c", "//q");
+    c.produce("//q", 0, 1000, 1009);
+    StreamingQuery again = startOnce("replayed");
+    StreamingQueryException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            StreamingQueryException.class, again::awaitTermination);
+    String m = messages(e);
+    assertTrue(
+        m.contains(
+            "queue //q has 1 partition(s) now, but the checkpoint holds offsets for partition 1 at"
+                + " offset 4."),
+        m);
+    assertEquals(8, c.rows("//out").size(), "nothing of the re-created queue was written");
+  }
+
+  private StreamingQuery startOnce(String name) throws Exception {
+    return spark
+        .readStream()
+        .format("yt")
+        .option("consumer_path", "//c")
+        .load("//q")
+        .writeStream()
+        .format("yt")
+        .option("path", "//out")
+        .option("checkpointLocation", "yt:///ckpt/" + name)
+        .trigger(Trigger.AvailableNow())
+        .start();
+  }
+
+  @Test
   void aQueueWithFewerRowsThanReadFailsTheQuery() throws Exception {
     String m = messages(recreatedUnderARunningQuery("truncated", 2, 2));
     assertTrue(

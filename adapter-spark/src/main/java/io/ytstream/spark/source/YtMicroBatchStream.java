@@ -210,9 +210,16 @@ public final class YtMicroBatchStream
 
   @Override
   public InputPartition[] planInputPartitions(Offset startOffset, Offset endOffset) {
+    StreamOffsets end = YtOffset.of(endOffset);
+    if (lastBounds == null) {
+      // A batch Spark runs again after a restart comes without latestOffset: its end, from the
+      // checkpoint, is checked against the queue once, as latestOffset checks every start.
+      QueueBounds bounds = readBounds();
+      PlanMicroBatch.checkPositions(end, bounds);
+      lastBounds = bounds;
+    }
     List<TaskAssignment> tasks =
-        PlanMicroBatch.tasks(
-            PlanMicroBatch.ranges(YtOffset.of(startOffset), YtOffset.of(endOffset)));
+        PlanMicroBatch.tasks(PlanMicroBatch.ranges(YtOffset.of(startOffset), end));
     InputPartition[] out = new InputPartition[tasks.size()];
     for (int i = 0; i < tasks.size(); i++) {
       out[i] = new YtInputPartition(tasks.get(i).ranges());
