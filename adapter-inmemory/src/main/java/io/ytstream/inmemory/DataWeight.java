@@ -7,7 +7,9 @@ import java.util.Map;
 
 /**
  * The logical size of a row, for {@code $cumulative_data_weight}. It follows YTsaurus' rule for
- * unversioned rows, so numbers look like a real cluster's:
+ * unversioned rows ({@code yt/yt/client/table_client/unversioned_row.cpp}, {@code GetDataWeight};
+ * the system columns: {@code yt/yt/server/node/tablet_node/ordered_dynamic_store.cpp}, {@code
+ * WriteRow}), so numbers look like a real cluster's:
  *
  * <ul>
  *   <li>a row weighs 1 plus the weight of each value;

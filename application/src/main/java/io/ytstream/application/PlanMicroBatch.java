@@ -14,6 +14,7 @@ import io.ytstream.core.plan.DataLossException;
 import io.ytstream.core.plan.DataLossPolicy;
 import io.ytstream.core.plan.PlanLimits;
 import io.ytstream.core.plan.QueueBounds;
+import io.ytstream.core.plan.QueuePositions;
 import io.ytstream.core.plan.StartOffsetResolver;
 import io.ytstream.core.plan.TaskAssigner;
 import io.ytstream.core.plan.TaskAssignment;
@@ -34,7 +35,9 @@ import java.util.TreeMap;
  *
  * <p>A partition the start offsets do not know (the queue was resharded) first gets an end of its
  * own with no rows: the batch that places it records where it starts, so the lower bound of every
- * later range is in the offset log and a range never has to guess a start.
+ * later range is in the offset log and a range never has to guess a start. A start the queue no
+ * longer fits (fewer partitions, or a partition ending before its offset) stops planning before
+ * anything is read or moved ({@link QueuePositions}).
  */
 public final class PlanMicroBatch {
 
@@ -152,9 +155,22 @@ public final class PlanMicroBatch {
   }
 
   /**
+   * Refuses {@code start} when the queue no longer fits it: a queue read has fewer partitions than
+   * {@code start} names, or a partition ends before its offset (re-created or truncated).
+   *
+   * @throws io.ytstream.core.plan.UntrustedPositionsException naming the queue, the partition and
+   *     the offsets seen, and what the user can do
+   */
+  public static void checkPositions(StreamOffsets start, QueueBounds bounds) {
+    QueuePositions.check(start, bounds);
+  }
+
+  /**
    * The end of the batch that starts at {@code start} (the end of the last committed batch). New
    * partitions are placed first, with no rows; otherwise the end is core's plan under the limits.
    *
+   * @throws io.ytstream.core.plan.UntrustedPositionsException when the queue no longer fits {@code
+   *     start} ({@link #checkPositions})
    * @throws io.ytstream.core.plan.DataLossException when rows were trimmed before being read and
    *     the policy is to fail
    */
@@ -176,6 +192,7 @@ public final class PlanMicroBatch {
       StreamOffsets consumerNow,
       TriggerLimit trigger,
       long msSinceLastBatch) {
+    checkPositions(start, bounds);
     StreamOffsets resolved = startOffsets(start, bounds, consumerNow);
     TreeMap<PartitionId, Long> added = new TreeMap<>();
     List<DataLoss> trimmedBeforePlaced = new ArrayList<>();

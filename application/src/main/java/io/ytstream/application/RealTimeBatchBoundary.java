@@ -16,7 +16,8 @@ import java.util.function.Supplier;
  * The driver's side of the boundary between two real-time batches, in Spark's order: {@link
  * #atLatestOffset} (the previous batch's end is durable), {@link #tasks} (one open-ended task per
  * partition), and after the tasks ran {@link #merge} (where they stopped is the batch's end), then
- * {@link #committed} once Spark logged it.
+ * {@link #committed} once Spark logged it. Both planning steps refuse a start the queue no longer
+ * fits ({@link PlanMicroBatch#checkPositions}), before the consumer moves or a task starts.
  *
  * <ul>
  *   <li><b>The consumer</b> follows durable ends only: the start handed to {@link #atLatestOffset}
@@ -82,8 +83,10 @@ public final class RealTimeBatchBoundary {
    * returned.
    */
   public Planning atLatestOffset(StreamOffsets start) {
-    moveConsumer.accept(start);
     QueueBounds bounds = boundsFor(start);
+    // Before the consumer follows: a start the queue no longer fits must not move it.
+    PlanMicroBatch.checkPositions(start, bounds);
+    moveConsumer.accept(start);
     boundsAt = new BoundsAt(start, bounds);
     return new Planning(bounds, consumerForUnplaced(start, bounds));
   }
@@ -96,6 +99,7 @@ public final class RealTimeBatchBoundary {
     BoundsAt known = boundsAt;
     QueueBounds bounds =
         known != null && known.start().equals(start) ? known.bounds() : planner.readBounds();
+    PlanMicroBatch.checkPositions(start, bounds);
     StreamOffsets resolved =
         planner.startOffsets(start, bounds, consumerForUnplaced(start, bounds));
     batchStart = resolved;

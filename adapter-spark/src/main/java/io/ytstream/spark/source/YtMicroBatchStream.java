@@ -2,16 +2,19 @@ package io.ytstream.spark.source;
 
 import io.ytstream.application.AdvanceConsumer;
 import io.ytstream.application.FindOffsetByTimestamp;
+import io.ytstream.application.MeasureLag;
 import io.ytstream.application.PlanMicroBatch;
 import io.ytstream.application.RealTimeBatchBoundary;
 import io.ytstream.application.ResumeOrStartQuery;
 import io.ytstream.application.TriggerPacing;
 import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StartingOffsets;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.plan.QueueBounds;
 import io.ytstream.core.plan.TaskAssignment;
+import io.ytstream.ports.TableDescription;
 import io.ytstream.ports.spi.YtCluster;
 import io.ytstream.spark.checkpoint.SourceMetadata;
 import io.ytstream.spark.config.UserInputErrors;
@@ -23,6 +26,7 @@ import io.ytstream.spark.realtime.RealTimeSlots;
 import io.ytstream.spark.realtime.YtPartitionOffset;
 import io.ytstream.spark.realtime.YtRealTimeInputPartition;
 import io.ytstream.spark.realtime.YtRealTimeReaderFactory;
+import io.ytstream.spark.types.ColumnSpec;
 import io.ytstream.spark.types.QueueRowConverter;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +36,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.ToLongFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.SparkContext;
@@ -99,6 +104,9 @@ public final class YtMicroBatchStream
   private volatile boolean realTime;
   private volatile BackgroundConsumerAdvance background;
   private volatile PrefetchedBounds prefetched;
+
+  /** Lag in bytes and seconds; made at the first report, when the queues' columns are read. */
+  private volatile MeasureLag lag;
 
   public YtMicroBatchStream(YtSourceSpec spec, String metadataPath, Configuration hadoopConf) {
     this.spec = spec;
@@ -182,8 +190,10 @@ public final class YtMicroBatchStream
     StreamOffsets consumer;
     QueueBounds bounds;
     if (!realTime) {
-      consumer = advancer.bringLevel(start);
       bounds = planner.readBounds();
+      // Before the consumer follows start: a start the queue no longer fits must not move it.
+      PlanMicroBatch.checkPositions(start, bounds);
+      consumer = advancer.bringLevel(start);
     } else {
       RealTimeBatchBoundary.Planning planning = boundary.atLatestOffset(start);
       bounds = planning.bounds();
@@ -215,9 +225,16 @@ public final class YtMicroBatchStream
 
   @Override
   public InputPartition[] planInputPartitions(Offset startOffset, Offset endOffset) {
+    StreamOffsets end = YtOffset.of(endOffset);
+    if (lastBounds == null) {
+      // A batch Spark runs again after a restart comes without latestOffset: its end, from the
+      // checkpoint, is checked against the queue once, as latestOffset checks every start.
+      QueueBounds bounds = readBounds();
+      PlanMicroBatch.checkPositions(end, bounds);
+      lastBounds = bounds;
+    }
     List<TaskAssignment> tasks =
-        PlanMicroBatch.tasks(
-            PlanMicroBatch.ranges(YtOffset.of(startOffset), YtOffset.of(endOffset)));
+        PlanMicroBatch.tasks(PlanMicroBatch.ranges(YtOffset.of(startOffset), end));
     InputPartition[] out = new InputPartition[tasks.size()];
     for (int i = 0; i < tasks.size(); i++) {
       out[i] = new YtInputPartition(tasks.get(i).ranges());
@@ -361,13 +378,18 @@ public final class YtMicroBatchStream
   /**
    * Rows behind per partition (the last seen end of each partition minus the consumed offset):
    * {@code minRowsBehindLatest}, {@code maxRowsBehindLatest}, {@code avgRowsBehindLatest}, {@code
-   * totalRowsBehindLatest}; and {@code lostRows}, rows skipped with fail_on_data_loss=false.
+   * totalRowsBehindLatest}; bytes behind ({@code min/max/avg/totalBytesBehindLatest}) where every
+   * queue declares {@code $cumulative_data_weight}, seconds behind ({@code
+   * min/max/avgSecondsBehindLatest}) where every queue declares {@code $timestamp} ({@link
+   * MeasureLag}); and {@code lostRows}, rows skipped with fail_on_data_loss=false.
    */
   @Override
   public Map<String, String> metrics(Optional<Offset> latestConsumedOffset) {
     Map<String, String> out = new TreeMap<>();
     out.put("lostRows", Long.toString(lostRows.get()));
-    QueueBounds bounds = lastBounds;
+    // Real-time Mode: the ends read in the background within the last second are the latest seen;
+    // the batch's own bounds date from its start, before the rows that arrived while it ran.
+    QueueBounds bounds = realTime ? boundsReadAhead().orElse(lastBounds) : lastBounds;
     if (bounds == null || latestConsumedOffset.isEmpty()) {
       return out;
     }
@@ -392,8 +414,72 @@ public final class YtMicroBatchStream
       out.put("maxRowsBehindLatest", Long.toString(max));
       out.put("avgRowsBehindLatest", String.format(Locale.ROOT, "%.1f", (double) total / n));
       out.put("totalRowsBehindLatest", Long.toString(total));
+      putBytesAndSeconds(out, bounds, consumed);
     }
     return out;
+  }
+
+  /** A report without bytes and seconds beats a failed query: a failed read leaves them out. */
+  private void putBytesAndSeconds(
+      Map<String, String> out, QueueBounds bounds, StreamOffsets consumed) {
+    MeasureLag.Lag measured;
+    try {
+      measured = lagMeasure().measure(bounds, consumed);
+    } catch (RuntimeException e) {
+      LOG.warn("yt source: lag in bytes and seconds left out of this progress report", e);
+      return;
+    }
+    if (measured.bytesKnown()) {
+      putSpread(out, "BytesBehindLatest", measured, p -> p.bytes().getAsLong(), true);
+    }
+    if (measured.secondsKnown()) {
+      putSpread(out, "SecondsBehindLatest", measured, p -> p.seconds().getAsLong(), false);
+    }
+  }
+
+  private static void putSpread(
+      Map<String, String> out,
+      String suffix,
+      MeasureLag.Lag measured,
+      ToLongFunction<MeasureLag.PartitionLag> value,
+      boolean withTotal) {
+    long min = Long.MAX_VALUE;
+    long max = 0;
+    long total = 0;
+    for (MeasureLag.PartitionLag p : measured.partitions()) {
+      long v = value.applyAsLong(p);
+      min = Math.min(min, v);
+      max = Math.max(max, v);
+      total += v;
+    }
+    out.put("min" + suffix, Long.toString(min));
+    out.put("max" + suffix, Long.toString(max));
+    out.put(
+        "avg" + suffix,
+        String.format(Locale.ROOT, "%.1f", (double) total / measured.partitions().size()));
+    if (withTotal) {
+      out.put("total" + suffix, Long.toString(total));
+    }
+  }
+
+  private MeasureLag lagMeasure() {
+    MeasureLag m = lag;
+    if (m == null) {
+      Map<QueueId, MeasureLag.LagColumns> declared = new TreeMap<>();
+      for (QueueId queue : spec.queues()) {
+        TableDescription d = cluster.tableMetadata().describe(queue.path());
+        boolean weight = false;
+        boolean timestamp = false;
+        for (TableDescription.Column c : d.columns()) {
+          weight |= c.name().equals(ColumnSpec.CUMULATIVE_DATA_WEIGHT);
+          timestamp |= c.name().equals(ColumnSpec.TIMESTAMP);
+        }
+        declared.put(queue, new MeasureLag.LagColumns(weight, timestamp));
+      }
+      m = new MeasureLag(cluster.queueReader(), spec.consumer(), declared);
+      lag = m;
+    }
+    return m;
   }
 
   private QueueBounds readBounds() {

@@ -17,8 +17,8 @@ public final class ColumnSpec implements Serializable {
 
   private static final long serialVersionUID = 2L;
 
-  static final String TIMESTAMP = "$timestamp";
-  static final String CUMULATIVE_DATA_WEIGHT = "$cumulative_data_weight";
+  public static final String TIMESTAMP = "$timestamp";
+  public static final String CUMULATIVE_DATA_WEIGHT = "$cumulative_data_weight";
 
   /** Where a read column's value comes from. */
   enum Source {
