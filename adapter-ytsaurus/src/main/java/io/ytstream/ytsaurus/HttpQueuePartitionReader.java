@@ -44,6 +44,18 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
 
   @Override
   public List<QueueRow> pull(ConsumerId consumer, PartitionId partition, long offset, int maxRows) {
+    return pull(consumer, partition, offset, maxRows, false);
+  }
+
+  /** Binary YSON carries text as bytes: with this, string and utf8 values stay {@code byte[]}. */
+  @Override
+  public List<QueueRow> pullKeepingTextBytes(
+      ConsumerId consumer, PartitionId partition, long offset, int maxRows) {
+    return pull(consumer, partition, offset, maxRows, true);
+  }
+
+  private List<QueueRow> pull(
+      ConsumerId consumer, PartitionId partition, long offset, int maxRows, boolean textAsBytes) {
     if (offset < 0) {
       throw new IllegalArgumentException(
           "cannot read " + partition + " at a negative offset " + offset);
@@ -71,7 +83,7 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
         client.sendRenamed(
             proxy, Command.PULL_QUEUE_CONSUMER, Command.PULL_CONSUMER, params, null, Repeat.READ);
     QueueRowCollector rows = new QueueRowCollector(partition, offset, maxRows);
-    cluster.rows().decode(body, types, rows);
+    cluster.rows().decode(body, types, textAsBytes, rows);
     return rows.rows();
   }
 
@@ -108,6 +120,11 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
     private RowLayout layout;
     private Object tablet;
     private Object rowIndex;
+    // $tablet_index and $row_index when they came as int64s (the common case), unboxed.
+    private boolean tabletIsLong;
+    private long tabletLong;
+    private boolean rowIndexIsLong;
+    private long rowIndexLong;
     private Object timestamp;
     private Object cumulativeDataWeight;
 
@@ -119,6 +136,53 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
 
     @Override
     public void column(String name, Object value) {
+      switch (roleAt(name)) {
+        case DATA -> addData(value);
+        case TABLET -> {
+          tablet = value;
+          tabletIsLong = false;
+        }
+        case ROW -> {
+          rowIndex = value;
+          rowIndexIsLong = false;
+        }
+        case TIME -> timestamp = value;
+        case WEIGHT -> cumulativeDataWeight = value;
+        default -> {
+          // Other system columns are not part of a queue row.
+        }
+      }
+    }
+
+    @Override
+    public void integer(String name, long value) {
+      switch (roleAt(name)) {
+        case DATA -> addData(value);
+        case TABLET -> {
+          tabletIsLong = true;
+          tabletLong = value;
+        }
+        case ROW -> {
+          rowIndexIsLong = true;
+          rowIndexLong = value;
+        }
+        case TIME -> timestamp = value;
+        case WEIGHT -> cumulativeDataWeight = value;
+        default -> {
+          // Other system columns are not part of a queue row.
+        }
+      }
+    }
+
+    private void addData(Object value) {
+      if (dataCount == data.length) {
+        data = Arrays.copyOf(data, dataCount * 2);
+      }
+      data[dataCount++] = value;
+    }
+
+    /** The role of the next column, {@code name}; worked out again only when the name changes. */
+    private int roleAt(String name) {
       int p = columns++;
       if (p == names.length) {
         names = Arrays.copyOf(names, p * 2);
@@ -130,21 +194,7 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
         roles[p] = roleOf(name);
         changed = true;
       }
-      switch (roles[p]) {
-        case DATA -> {
-          if (dataCount == data.length) {
-            data = Arrays.copyOf(data, dataCount * 2);
-          }
-          data[dataCount++] = value;
-        }
-        case TABLET -> tablet = value;
-        case ROW -> rowIndex = value;
-        case TIME -> timestamp = value;
-        case WEIGHT -> cumulativeDataWeight = value;
-        default -> {
-          // Other system columns are not part of a queue row.
-        }
-      }
+      return roles[p];
     }
 
     private static int roleOf(String name) {
@@ -169,6 +219,8 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
       changed = false;
       tablet = null;
       rowIndex = null;
+      tabletIsLong = false;
+      rowIndexIsLong = false;
       timestamp = null;
       cumulativeDataWeight = null;
       if (rows.isEmpty()) {
@@ -191,12 +243,13 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
     }
 
     private QueueRow toQueueRow() {
-      OptionalLong index = UntypedValues.integer(rowIndex);
+      OptionalLong index =
+          rowIndexIsLong ? OptionalLong.of(rowIndexLong) : UntypedValues.integer(rowIndex);
       if (index.isEmpty()) {
         throw new YtTransportException(
             "pull_queue_consumer returned a row without $row_index for " + partition, null);
       }
-      OptionalLong t = UntypedValues.integer(tablet);
+      OptionalLong t = tabletIsLong ? OptionalLong.of(tabletLong) : UntypedValues.integer(tablet);
       if (t.isPresent() && t.getAsLong() != partition.index()) {
         throw new YtTransportException(
             "pull_queue_consumer for " + partition + " returned a row of tablet " + t.getAsLong(),
