@@ -56,6 +56,12 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
 
   private List<QueueRow> pull(
       ConsumerId consumer, PartitionId partition, long offset, int maxRows, boolean textAsBytes) {
+    byte[] body = fetch(consumer, partition, offset, maxRows);
+    return decode(partition, offset, maxRows, body, textAsBytes);
+  }
+
+  /** The answer of one {@code pull_queue_consumer}, not decoded. */
+  byte[] fetch(ConsumerId consumer, PartitionId partition, long offset, int maxRows) {
     if (offset < 0) {
       throw new IllegalArgumentException(
           "cannot read " + partition + " at a negative offset " + offset);
@@ -66,11 +72,6 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
     cluster.checkLocal(consumer.cluster(), consumer.toString());
     YtHttpClient client = cluster.client();
     URI proxy = cluster.heavyProxies().forHeavyCommand();
-    // A queue on another cluster is read without its schema: columns arrive as plain YSON values.
-    Map<String, YtType> types =
-        partition.queue().cluster().equals(cluster.name())
-            ? cluster.columnTypes(partition.queue().path())
-            : Map.of();
     ObjectNode params = client.params();
     params.put("consumer_path", consumer.path().value());
     params.put(
@@ -79,9 +80,18 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
     params.put("partition_index", partition.index());
     params.put("offset", offset);
     params.put("max_row_count", maxRows);
-    byte[] body =
-        client.sendRenamed(
-            proxy, Command.PULL_QUEUE_CONSUMER, Command.PULL_CONSUMER, params, null, Repeat.READ);
+    return client.sendRenamed(
+        proxy, Command.PULL_QUEUE_CONSUMER, Command.PULL_CONSUMER, params, null, Repeat.READ);
+  }
+
+  /** The rows of an answer {@link #fetch} returned for the same partition, offset and cap. */
+  List<QueueRow> decode(
+      PartitionId partition, long offset, int maxRows, byte[] body, boolean textAsBytes) {
+    // A queue on another cluster is read without its schema: columns arrive as plain YSON values.
+    Map<String, YtType> types =
+        partition.queue().cluster().equals(cluster.name())
+            ? cluster.columnTypes(partition.queue().path())
+            : Map.of();
     QueueRowCollector rows = new QueueRowCollector(partition, offset, maxRows);
     cluster.rows().decode(body, types, textAsBytes, rows);
     return rows.rows();
