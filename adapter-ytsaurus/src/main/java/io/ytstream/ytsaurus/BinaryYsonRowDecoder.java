@@ -40,8 +40,8 @@ final class BinaryYsonRowDecoder {
   private int pos;
 
   // Per position in the row: the key bytes last seen there and their column.
-  private final List<byte[]> keyBytes = new ArrayList<>();
-  private final List<Column> keyColumns = new ArrayList<>();
+  private byte[][] keyBytes = new byte[8][];
+  private Column[] keyColumns = new Column[8];
   private final Map<String, Column> byName = new HashMap<>();
 
   BinaryYsonRowDecoder(byte[] data, Map<String, YtType> types) {
@@ -113,20 +113,19 @@ final class BinaryYsonRowDecoder {
     int length = length();
     int start = pos;
     pos += length;
-    if (position < keyBytes.size()
-        && Arrays.equals(keyBytes.get(position), 0, length, data, start, start + length)) {
-      return keyColumns.get(position);
+    if (position < keyBytes.length) {
+      byte[] last = keyBytes[position];
+      if (last != null && Arrays.equals(last, 0, last.length, data, start, start + length)) {
+        return keyColumns[position];
+      }
+    } else {
+      keyBytes = Arrays.copyOf(keyBytes, position * 2);
+      keyColumns = Arrays.copyOf(keyColumns, position * 2);
     }
     String name = new String(data, start, length, StandardCharsets.UTF_8);
     Column column = byName.computeIfAbsent(name, n -> new Column(n, types.get(n)));
-    byte[] bytes = Arrays.copyOfRange(data, start, start + length);
-    if (position < keyBytes.size()) {
-      keyBytes.set(position, bytes);
-      keyColumns.set(position, column);
-    } else {
-      keyBytes.add(bytes);
-      keyColumns.add(column);
-    }
+    keyBytes[position] = Arrays.copyOfRange(data, start, start + length);
+    keyColumns[position] = column;
     return column;
   }
 
@@ -463,12 +462,18 @@ final class BinaryYsonRowDecoder {
     return data[pos];
   }
 
+  /** YSON's whitespace, by byte: a server writing binary YSON sends none, so one look suffices. */
+  private static final boolean[] WHITESPACE = new boolean[256];
+
+  static {
+    WHITESPACE[' '] = true;
+    WHITESPACE['\n'] = true;
+    WHITESPACE['\r'] = true;
+    WHITESPACE['\t'] = true;
+  }
+
   private void skipWhitespace() {
-    while (pos < data.length) {
-      byte b = data[pos];
-      if (b != ' ' && b != '\n' && b != '\r' && b != '\t') {
-        return;
-      }
+    while (pos < data.length && WHITESPACE[data[pos] & 0xff]) {
       pos++;
     }
   }

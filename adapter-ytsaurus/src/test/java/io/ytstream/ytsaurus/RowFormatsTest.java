@@ -216,6 +216,26 @@ class RowFormatsTest {
   }
 
   @Test
+  void ysonRowsWhoseColumnsMoveOrChangeLengthKeepTheirNames() {
+    Map<String, Object> first = new LinkedHashMap<>();
+    first.put("a", 1L);
+    first.put("bb", 2L);
+    Map<String, Object> second = new LinkedHashMap<>();
+    second.put("bbb", 3L);
+    second.put("a", 4L);
+    Map<String, Object> third = new LinkedHashMap<>();
+    third.put("b", 5L);
+    third.put("bb", 6L);
+    third.put("c", 7L);
+    byte[] body = Yson.toBinaryListFragment(List.of(first, second, third, first));
+
+    List<Map<String, Object>> rows = new YsonRows().decode(body, Map.of());
+
+    assertEquals(List.of(first, second, third, first), rows);
+    assertEquals(List.of("bbb", "a"), List.copyOf(rows.get(1).keySet()));
+  }
+
+  @Test
   void ysonThatDoesNotFitTheSchemaFailsNamingTheColumn() {
     byte[] body = Yson.toBinaryListFragment(List.of(Map.of("u", -5L)));
 
