@@ -56,22 +56,31 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
 
   private List<QueueRow> pull(
       ConsumerId consumer, PartitionId partition, long offset, int maxRows, boolean textAsBytes) {
-    byte[] body = fetch(consumer, partition, offset, maxRows);
-    return decode(partition, offset, maxRows, body, textAsBytes);
+    check(consumer, partition, offset, maxRows);
+    URI proxy = cluster.heavyProxies().forHeavyCommand();
+    // The schema (cached after the first pull) is read before the rows it decodes.
+    Map<String, YtType> types = types(partition);
+    byte[] body = send(proxy, consumer, partition, offset, maxRows);
+    return decode(partition, offset, maxRows, body, types, textAsBytes);
+  }
+
+  /** The column types rows of {@code partition} are decoded against. */
+  Map<String, YtType> types(PartitionId partition) {
+    // A queue on another cluster is read without its schema: columns arrive as plain YSON values.
+    return partition.queue().cluster().equals(cluster.name())
+        ? cluster.columnTypes(partition.queue().path())
+        : Map.of();
   }
 
   /** The answer of one {@code pull_queue_consumer}, not decoded. */
   byte[] fetch(ConsumerId consumer, PartitionId partition, long offset, int maxRows) {
-    if (offset < 0) {
-      throw new IllegalArgumentException(
-          "cannot read " + partition + " at a negative offset " + offset);
-    }
-    if (maxRows <= 0) {
-      throw new IllegalArgumentException("maxRows must be > 0, got " + maxRows);
-    }
-    cluster.checkLocal(consumer.cluster(), consumer.toString());
+    check(consumer, partition, offset, maxRows);
+    return send(cluster.heavyProxies().forHeavyCommand(), consumer, partition, offset, maxRows);
+  }
+
+  private byte[] send(
+      URI proxy, ConsumerId consumer, PartitionId partition, long offset, int maxRows) {
     YtHttpClient client = cluster.client();
-    URI proxy = cluster.heavyProxies().forHeavyCommand();
     ObjectNode params = client.params();
     params.put("consumer_path", consumer.path().value());
     params.put(
@@ -84,14 +93,25 @@ final class HttpQueuePartitionReader implements QueuePartitionReader {
         proxy, Command.PULL_QUEUE_CONSUMER, Command.PULL_CONSUMER, params, null, Repeat.READ);
   }
 
+  private void check(ConsumerId consumer, PartitionId partition, long offset, int maxRows) {
+    if (offset < 0) {
+      throw new IllegalArgumentException(
+          "cannot read " + partition + " at a negative offset " + offset);
+    }
+    if (maxRows <= 0) {
+      throw new IllegalArgumentException("maxRows must be > 0, got " + maxRows);
+    }
+    cluster.checkLocal(consumer.cluster(), consumer.toString());
+  }
+
   /** The rows of an answer {@link #fetch} returned for the same partition, offset and cap. */
   List<QueueRow> decode(
-      PartitionId partition, long offset, int maxRows, byte[] body, boolean textAsBytes) {
-    // A queue on another cluster is read without its schema: columns arrive as plain YSON values.
-    Map<String, YtType> types =
-        partition.queue().cluster().equals(cluster.name())
-            ? cluster.columnTypes(partition.queue().path())
-            : Map.of();
+      PartitionId partition,
+      long offset,
+      int maxRows,
+      byte[] body,
+      Map<String, YtType> types,
+      boolean textAsBytes) {
     QueueRowCollector rows = new QueueRowCollector(partition, offset, maxRows);
     cluster.rows().decode(body, types, textAsBytes, rows);
     return rows.rows();

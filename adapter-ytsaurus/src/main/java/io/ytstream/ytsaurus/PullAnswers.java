@@ -35,7 +35,7 @@ public final class PullAnswers {
       int maxRows,
       byte[] answer,
       boolean textAsBytes) {
-    return new HttpQueuePartitionReader(cluster)
-        .decode(partition, offset, maxRows, answer, textAsBytes);
+    HttpQueuePartitionReader reader = new HttpQueuePartitionReader(cluster);
+    return reader.decode(partition, offset, maxRows, answer, reader.types(partition), textAsBytes);
   }
 }
