@@ -26,21 +26,32 @@ import java.util.Map;
  * same results. Binary YSON ({@code yt/docs/en/_includes/user-guide/storage/yson.md}): 0x01 string
  * (zigzag varint length, bytes), 0x02 int64 (zigzag varint), 0x03 double (8 bytes little-endian),
  * 0x04 false, 0x05 true, 0x06 uint64 (varint), and the text punctuation {@code # [ ] { } < > = ;}.
+ *
+ * <p>With {@code textAsBytes} a string or utf8 column's value is its bytes ({@code byte[]}, a utf8
+ * one checked to be UTF-8) instead of a decoded {@link String}: for a reader that hands the bytes
+ * on as they are (Spark's {@code UTF8String}), decoding them to UTF-16 and encoding them again is
+ * wasted work. An int64 value is handed to {@link RowVisitor#integer} unboxed.
  */
 final class BinaryYsonRowDecoder {
 
   private final byte[] data;
   private final Map<String, YtType> types;
+  private final boolean textAsBytes;
   private int pos;
 
   // Per position in the row: the key bytes last seen there and their column.
-  private final List<byte[]> keyBytes = new ArrayList<>();
-  private final List<Column> keyColumns = new ArrayList<>();
+  private byte[][] keyBytes = new byte[8][];
+  private Column[] keyColumns = new Column[8];
   private final Map<String, Column> byName = new HashMap<>();
 
   BinaryYsonRowDecoder(byte[] data, Map<String, YtType> types) {
+    this(data, types, false);
+  }
+
+  BinaryYsonRowDecoder(byte[] data, Map<String, YtType> types, boolean textAsBytes) {
     this.data = data;
     this.types = types;
+    this.textAsBytes = textAsBytes;
   }
 
   void decode(RowVisitor visitor) {
@@ -83,7 +94,7 @@ final class BinaryYsonRowDecoder {
       }
       pos++;
       skipWhitespace();
-      visitor.column(column.name, column.read(this));
+      column.read(this, visitor);
       skipWhitespace();
       b = peek();
       if (b == ';') {
@@ -102,33 +113,20 @@ final class BinaryYsonRowDecoder {
     int length = length();
     int start = pos;
     pos += length;
-    if (position < keyBytes.size() && sameBytes(keyBytes.get(position), start, length)) {
-      return keyColumns.get(position);
+    if (position < keyBytes.length) {
+      byte[] last = keyBytes[position];
+      if (last != null && Arrays.equals(last, 0, last.length, data, start, start + length)) {
+        return keyColumns[position];
+      }
+    } else {
+      keyBytes = Arrays.copyOf(keyBytes, position * 2);
+      keyColumns = Arrays.copyOf(keyColumns, position * 2);
     }
     String name = new String(data, start, length, StandardCharsets.UTF_8);
     Column column = byName.computeIfAbsent(name, n -> new Column(n, types.get(n)));
-    byte[] bytes = Arrays.copyOfRange(data, start, start + length);
-    if (position < keyBytes.size()) {
-      keyBytes.set(position, bytes);
-      keyColumns.set(position, column);
-    } else {
-      keyBytes.add(bytes);
-      keyColumns.add(column);
-    }
+    keyBytes[position] = Arrays.copyOfRange(data, start, start + length);
+    keyColumns[position] = column;
     return column;
-  }
-
-  /** Whether {@code length} bytes at {@code start} are {@code key}: a loop, as names are short. */
-  private boolean sameBytes(byte[] key, int start, int length) {
-    if (key.length != length) {
-      return false;
-    }
-    for (int i = 0; i < length; i++) {
-      if (key[i] != data[start + i]) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /** How a column's values are read: a fast path for common scalar types, else core's. */
@@ -186,19 +184,23 @@ final class BinaryYsonRowDecoder {
       return Path.GENERAL;
     }
 
-    Object read(BinaryYsonRowDecoder in) {
+    /** Reads one value and hands it to {@code visitor} (an int64 unboxed). */
+    void read(BinaryYsonRowDecoder in, RowVisitor visitor) {
       byte marker = in.peek();
+      if (marker == 0x02 && (path == Path.INT64 || path == Path.UNTYPED)) {
+        in.pos++;
+        visitor.integer(name, in.zigzag());
+        return;
+      }
+      visitor.column(name, read(in, marker));
+    }
+
+    private Object read(BinaryYsonRowDecoder in, byte marker) {
       if (marker == '#') {
         in.pos++;
         return null;
       }
       switch (path) {
-        case INT64:
-          if (marker == 0x02) {
-            in.pos++;
-            return in.zigzag();
-          }
-          break;
         case UINT64:
           if (marker == 0x06) {
             in.pos++;
@@ -218,20 +220,23 @@ final class BinaryYsonRowDecoder {
           }
           break;
         case STRING:
+          if (marker == 0x01) {
+            in.pos++;
+            return in.textAsBytes ? in.bytesValue() : in.stringValue();
+          }
+          break;
         case UNTYPED:
           if (marker == 0x01) {
             in.pos++;
             return in.stringValue();
           }
-          if (path == Path.UNTYPED) {
-            return untypedScalarOrGeneral(in, marker);
-          }
-          break;
+          return untypedScalarOrGeneral(in, marker);
         case UTF8:
           if (marker == 0x01) {
             in.pos++;
-            Object text = in.stringValue();
-            if (text instanceof String) {
+            // Decoded text is a String only when it is UTF-8; kept bytes are null when not.
+            Object text = in.textAsBytes ? in.utf8BytesOrNull() : in.stringValue();
+            if (in.textAsBytes ? text != null : text instanceof String) {
               return text;
             }
             throw new YtTransportException(where + ": a utf8 value is not UTF-8", null);
@@ -391,6 +396,25 @@ final class BinaryYsonRowDecoder {
     return strict != null ? strict : bytes;
   }
 
+  /** A string's bytes, copied out of the answer. */
+  private byte[] bytesValue() {
+    int length = length();
+    int start = pos;
+    pos += length;
+    return Arrays.copyOfRange(data, start, start + length);
+  }
+
+  /** A string's bytes when they are UTF-8 (ASCII checked in one loop), else null. */
+  private byte[] utf8BytesOrNull() {
+    byte[] bytes = bytesValue();
+    for (byte b : bytes) {
+      if (b < 0) {
+        return YtValues.utf8OrNull(bytes) != null ? bytes : null;
+      }
+    }
+    return bytes;
+  }
+
   private int length() {
     long length = zigzag();
     if (length < 0 || length > data.length - pos) {
@@ -438,12 +462,18 @@ final class BinaryYsonRowDecoder {
     return data[pos];
   }
 
+  /** YSON's whitespace, by byte: a server writing binary YSON sends none, so one look suffices. */
+  private static final boolean[] WHITESPACE = new boolean[256];
+
+  static {
+    WHITESPACE[' '] = true;
+    WHITESPACE['\n'] = true;
+    WHITESPACE['\r'] = true;
+    WHITESPACE['\t'] = true;
+  }
+
   private void skipWhitespace() {
-    while (pos < data.length) {
-      byte b = data[pos];
-      if (b != ' ' && b != '\n' && b != '\r' && b != '\t') {
-        return;
-      }
+    while (pos < data.length && WHITESPACE[data[pos] & 0xff]) {
       pos++;
     }
   }

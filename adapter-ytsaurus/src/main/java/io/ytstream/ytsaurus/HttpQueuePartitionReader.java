@@ -46,20 +46,75 @@ final class HttpQueuePartitionReader implements QueuePartitionReader, QueueRange
 
   @Override
   public List<QueueRow> pull(ConsumerId consumer, PartitionId partition, long offset, int maxRows) {
-    checkArguments(partition, offset, maxRows);
-    cluster.checkLocal(consumer.cluster(), consumer.toString());
-    ObjectNode params = cluster.client().params();
-    params.put("consumer_path", consumer.path().value());
-    return pull(params, partition, offset, maxRows, true);
+    return pull(consumer, partition, offset, maxRows, false);
   }
 
+  /** Binary YSON carries text as bytes: with this, string and utf8 values stay {@code byte[]}. */
+  @Override
+  public List<QueueRow> pullKeepingTextBytes(
+      ConsumerId consumer, PartitionId partition, long offset, int maxRows) {
+    return pull(consumer, partition, offset, maxRows, true);
+  }
+
+  /** {@code pull_queue}: the same read without a consumer. */
   @Override
   public List<QueueRow> pull(PartitionId partition, long offset, int maxRows) {
-    checkArguments(partition, offset, maxRows);
-    return pull(cluster.client().params(), partition, offset, maxRows, false);
+    return pull(null, partition, offset, maxRows, false);
   }
 
-  private static void checkArguments(PartitionId partition, long offset, int maxRows) {
+  /** Reads through {@code consumer}, or without one ({@code pull_queue}) when it is null. */
+  private List<QueueRow> pull(
+      ConsumerId consumer, PartitionId partition, long offset, int maxRows, boolean textAsBytes) {
+    check(consumer, partition, offset, maxRows);
+    URI proxy = cluster.heavyProxies().forHeavyCommand();
+    // The schema (cached after the first pull) is read before the rows it decodes.
+    Map<String, YtType> types = types(partition);
+    byte[] body = send(proxy, consumer, partition, offset, maxRows);
+    QueueRowCollector rows =
+        new QueueRowCollector(commandName(consumer), partition, offset, maxRows);
+    cluster.rows().decode(body, types, textAsBytes, rows);
+    return rows.rows();
+  }
+
+  private static String commandName(ConsumerId consumer) {
+    return consumer == null ? "pull_queue" : "pull_queue_consumer";
+  }
+
+  /** The column types rows of {@code partition} are decoded against. */
+  Map<String, YtType> types(PartitionId partition) {
+    // A queue on another cluster is read without its schema: columns arrive as plain YSON values.
+    return partition.queue().cluster().equals(cluster.name())
+        ? cluster.columnTypes(partition.queue().path())
+        : Map.of();
+  }
+
+  /** The answer of one {@code pull_queue_consumer}, not decoded. */
+  byte[] fetch(ConsumerId consumer, PartitionId partition, long offset, int maxRows) {
+    check(consumer, partition, offset, maxRows);
+    return send(cluster.heavyProxies().forHeavyCommand(), consumer, partition, offset, maxRows);
+  }
+
+  private byte[] send(
+      URI proxy, ConsumerId consumer, PartitionId partition, long offset, int maxRows) {
+    YtHttpClient client = cluster.client();
+    ObjectNode params = client.params();
+    if (consumer != null) {
+      params.put("consumer_path", consumer.path().value());
+    }
+    params.put(
+        "queue_path",
+        Paths.queuePath(cluster.name(), partition.queue().cluster(), partition.queue().path()));
+    params.put("partition_index", partition.index());
+    params.put("offset", offset);
+    params.put("max_row_count", maxRows);
+    if (consumer == null) {
+      return client.send(proxy, Command.PULL_QUEUE, params, null, Repeat.READ);
+    }
+    return client.sendRenamed(
+        proxy, Command.PULL_QUEUE_CONSUMER, Command.PULL_CONSUMER, params, null, Repeat.READ);
+  }
+
+  private void check(ConsumerId consumer, PartitionId partition, long offset, int maxRows) {
     if (offset < 0) {
       throw new IllegalArgumentException(
           "cannot read " + partition + " at a negative offset " + offset);
@@ -67,37 +122,22 @@ final class HttpQueuePartitionReader implements QueuePartitionReader, QueueRange
     if (maxRows <= 0) {
       throw new IllegalArgumentException("maxRows must be > 0, got " + maxRows);
     }
+    if (consumer != null) {
+      cluster.checkLocal(consumer.cluster(), consumer.toString());
+    }
   }
 
-  private List<QueueRow> pull(
-      ObjectNode params, PartitionId partition, long offset, int maxRows, boolean viaConsumer) {
-    YtHttpClient client = cluster.client();
-    URI proxy = cluster.heavyProxies().forHeavyCommand();
-    // A queue on another cluster is read without its schema: columns arrive as plain YSON values.
-    Map<String, YtType> types =
-        partition.queue().cluster().equals(cluster.name())
-            ? cluster.columnTypes(partition.queue().path())
-            : Map.of();
-    params.put(
-        "queue_path",
-        Paths.queuePath(cluster.name(), partition.queue().cluster(), partition.queue().path()));
-    params.put("partition_index", partition.index());
-    params.put("offset", offset);
-    params.put("max_row_count", maxRows);
-    byte[] body =
-        viaConsumer
-            ? client.sendRenamed(
-                proxy,
-                Command.PULL_QUEUE_CONSUMER,
-                Command.PULL_CONSUMER,
-                params,
-                null,
-                Repeat.READ)
-            : client.send(proxy, Command.PULL_QUEUE, params, null, Repeat.READ);
+  /** The rows of an answer {@link #fetch} returned for the same partition, offset and cap. */
+  List<QueueRow> decode(
+      PartitionId partition,
+      long offset,
+      int maxRows,
+      byte[] body,
+      Map<String, YtType> types,
+      boolean textAsBytes) {
     QueueRowCollector rows =
-        new QueueRowCollector(
-            viaConsumer ? "pull_queue_consumer" : "pull_queue", partition, offset, maxRows);
-    cluster.rows().decode(body, types, rows);
+        new QueueRowCollector("pull_queue_consumer", partition, offset, maxRows);
+    cluster.rows().decode(body, types, textAsBytes, rows);
     return rows.rows();
   }
 
@@ -135,6 +175,11 @@ final class HttpQueuePartitionReader implements QueuePartitionReader, QueueRange
     private RowLayout layout;
     private Object tablet;
     private Object rowIndex;
+    // $tablet_index and $row_index when they came as int64s (the common case), unboxed.
+    private boolean tabletIsLong;
+    private long tabletLong;
+    private boolean rowIndexIsLong;
+    private long rowIndexLong;
     private Object timestamp;
     private Object cumulativeDataWeight;
 
@@ -147,6 +192,53 @@ final class HttpQueuePartitionReader implements QueuePartitionReader, QueueRange
 
     @Override
     public void column(String name, Object value) {
+      switch (roleAt(name)) {
+        case DATA -> addData(value);
+        case TABLET -> {
+          tablet = value;
+          tabletIsLong = false;
+        }
+        case ROW -> {
+          rowIndex = value;
+          rowIndexIsLong = false;
+        }
+        case TIME -> timestamp = value;
+        case WEIGHT -> cumulativeDataWeight = value;
+        default -> {
+          // Other system columns are not part of a queue row.
+        }
+      }
+    }
+
+    @Override
+    public void integer(String name, long value) {
+      switch (roleAt(name)) {
+        case DATA -> addData(value);
+        case TABLET -> {
+          tabletIsLong = true;
+          tabletLong = value;
+        }
+        case ROW -> {
+          rowIndexIsLong = true;
+          rowIndexLong = value;
+        }
+        case TIME -> timestamp = value;
+        case WEIGHT -> cumulativeDataWeight = value;
+        default -> {
+          // Other system columns are not part of a queue row.
+        }
+      }
+    }
+
+    private void addData(Object value) {
+      if (dataCount == data.length) {
+        data = Arrays.copyOf(data, dataCount * 2);
+      }
+      data[dataCount++] = value;
+    }
+
+    /** The role of the next column, {@code name}; worked out again only when the name changes. */
+    private int roleAt(String name) {
       int p = columns++;
       if (p == names.length) {
         names = Arrays.copyOf(names, p * 2);
@@ -158,21 +250,7 @@ final class HttpQueuePartitionReader implements QueuePartitionReader, QueueRange
         roles[p] = roleOf(name);
         changed = true;
       }
-      switch (roles[p]) {
-        case DATA -> {
-          if (dataCount == data.length) {
-            data = Arrays.copyOf(data, dataCount * 2);
-          }
-          data[dataCount++] = value;
-        }
-        case TABLET -> tablet = value;
-        case ROW -> rowIndex = value;
-        case TIME -> timestamp = value;
-        case WEIGHT -> cumulativeDataWeight = value;
-        default -> {
-          // Other system columns are not part of a queue row.
-        }
-      }
+      return roles[p];
     }
 
     private static int roleOf(String name) {
@@ -197,6 +275,8 @@ final class HttpQueuePartitionReader implements QueuePartitionReader, QueueRange
       changed = false;
       tablet = null;
       rowIndex = null;
+      tabletIsLong = false;
+      rowIndexIsLong = false;
       timestamp = null;
       cumulativeDataWeight = null;
       if (rows.isEmpty()) {
@@ -220,12 +300,13 @@ final class HttpQueuePartitionReader implements QueuePartitionReader, QueueRange
     }
 
     private QueueRow toQueueRow() {
-      OptionalLong index = UntypedValues.integer(rowIndex);
+      OptionalLong index =
+          rowIndexIsLong ? OptionalLong.of(rowIndexLong) : UntypedValues.integer(rowIndex);
       if (index.isEmpty()) {
         throw new YtTransportException(
             command + " returned a row without $row_index for " + partition, null);
       }
-      OptionalLong t = UntypedValues.integer(tablet);
+      OptionalLong t = tabletIsLong ? OptionalLong.of(tabletLong) : UntypedValues.integer(tablet);
       if (t.isPresent() && t.getAsLong() != partition.index()) {
         throw new YtTransportException(
             command + " for " + partition + " returned a row of tablet " + t.getAsLong(), null);

@@ -28,6 +28,16 @@ interface RowFormat {
 
   void decode(byte[] body, Map<String, YtType> types, RowVisitor visitor);
 
+  /**
+   * As {@link #decode(byte[], Map, RowVisitor)}; with {@code textAsBytes} a format that carries
+   * text as bytes may hand string and utf8 values as their UTF-8 {@code byte[]} (JSON decodes text
+   * anyway and hands {@link String}s).
+   */
+  default void decode(
+      byte[] body, Map<String, YtType> types, boolean textAsBytes, RowVisitor visitor) {
+    decode(body, types, visitor);
+  }
+
   /** Rows as maps in column order (for callers that want the whole row as a map). */
   default List<Map<String, Object>> decode(byte[] body, Map<String, YtType> types) {
     List<Map<String, Object>> rows = new ArrayList<>();

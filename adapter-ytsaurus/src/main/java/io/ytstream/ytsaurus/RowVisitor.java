@@ -5,6 +5,11 @@ interface RowVisitor {
 
   void column(String name, Object value);
 
+  /** An int64 value, unboxed: visitors that keep some integers as longs skip the box. */
+  default void integer(String name, long value) {
+    column(name, value);
+  }
+
   /** The row is complete; false stops decoding (the rest of the body is not read). */
   boolean endRow();
 }

@@ -83,4 +83,10 @@ final class YsonRows implements RowFormat {
   public void decode(byte[] body, Map<String, YtType> types, RowVisitor visitor) {
     new BinaryYsonRowDecoder(body, types).decode(visitor);
   }
+
+  @Override
+  public void decode(
+      byte[] body, Map<String, YtType> types, boolean textAsBytes, RowVisitor visitor) {
+    new BinaryYsonRowDecoder(body, types, textAsBytes).decode(visitor);
+  }
 }

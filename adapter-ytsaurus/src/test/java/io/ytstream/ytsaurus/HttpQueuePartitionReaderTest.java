@@ -1,5 +1,6 @@
 package io.ytstream.ytsaurus;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,6 +12,7 @@ import io.ytstream.emulator.YtEmulator;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.contract.Columns;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -100,6 +102,49 @@ class HttpQueuePartitionReaderTest {
         assertEquals(1, commands.size(), commands.toString());
         assertTrue(commands.get(0).startsWith("pull_queue {"), commands.get(0));
         assertTrue(!commands.get(0).contains("consumer_path"), commands.get(0));
+      }
+    }
+  }
+
+  @Test
+  void aPullKeepingTextBytesGivesTheSameRowsWithTextAsItsUtf8Bytes() {
+    try (YtEmulator emulator = YtEmulator.start();
+        YtsaurusCluster cluster =
+            YtsaurusCluster.connect(YtsaurusClientConfig.of(emulator.url(), Optional.empty()))) {
+      HttpClusterAdmin admin = new HttpClusterAdmin(cluster);
+      YPath queue = YPath.of("//home/q");
+      YPath consumer = YPath.of("//home/c");
+      admin.createOrderedTable(
+          queue,
+          List.of(
+              Columns.value("id", "int64"),
+              Columns.value("s", "string"),
+              Columns.value("t", "utf8")),
+          1);
+      admin.createConsumer(consumer);
+      admin.register(queue, consumer);
+      cluster
+          .outputTables()
+          .append(
+              queue,
+              List.of(Row.of("id", 7L, "s", "caf\u00e9", "t", "x"), Row.of("id", -1L, "s", null)));
+      ConsumerId c = new ConsumerId("emulator", consumer);
+      PartitionId p = new PartitionId(new QueueId("emulator", queue), 0);
+
+      List<QueueRow> decoded = cluster.queueReader().pull(c, p, 0, 10);
+      List<QueueRow> kept = cluster.queueReader().pullKeepingTextBytes(c, p, 0, 10);
+
+      assertEquals(2, kept.size());
+      assertEquals("caf\u00e9", decoded.get(0).data().get("s"));
+      assertArrayEquals(
+          "caf\u00e9".getBytes(StandardCharsets.UTF_8), (byte[]) kept.get(0).data().get("s"));
+      assertArrayEquals(new byte[] {'x'}, (byte[]) kept.get(0).data().get("t"));
+      assertEquals(7L, kept.get(0).data().get("id"));
+      assertEquals(null, kept.get(1).data().get("s"));
+      for (int i = 0; i < 2; i++) {
+        assertEquals(decoded.get(i).rowIndex(), kept.get(i).rowIndex());
+        assertEquals(decoded.get(i).tabletIndex(), kept.get(i).tabletIndex());
+        assertEquals(decoded.get(i).data().layout().names(), kept.get(i).data().layout().names());
       }
     }
   }

@@ -157,6 +157,85 @@ class RowFormatsTest {
   }
 
   @Test
+  void ysonTextKeptAsBytesOnRequestIsTheSameBytesAndUtf8IsStillChecked() {
+    List<byte[]> values =
+        List.of(
+            "plain".getBytes(StandardCharsets.US_ASCII),
+            "caf\u00e9 \ud83d\ude00".getBytes(StandardCharsets.UTF_8),
+            bytes('a', 0xff, 'b'),
+            new byte[0]);
+    List<Map<String, Object>> in = new java.util.ArrayList<>();
+    for (byte[] value : values) {
+      in.add(Map.of("s", value, "t", value.length == 3 ? bytes('x') : value, "y", value));
+    }
+    byte[] body = Yson.toBinaryListFragment(in);
+    Map<String, YtType> types = Map.of("s", YtPrimitive.STRING, "t", YtPrimitive.UTF8);
+
+    List<Map<String, Object>> kept = decodeKeepingText(body, types);
+
+    for (int i = 0; i < values.size(); i++) {
+      assertArrayEquals(values.get(i), (byte[]) kept.get(i).get("s"), "string, row " + i);
+      byte[] utf8 = i == 2 ? bytes('x') : values.get(i);
+      assertArrayEquals(utf8, (byte[]) kept.get(i).get("t"), "utf8, row " + i);
+    }
+    assertEquals("plain", kept.get(0).get("y"), "an untyped column is decoded as before");
+
+    for (byte[] notUtf8 : List.of(bytes('a', 0xff), bytes(0xed, 0xa0, 0x80), bytes(0xc0, 0x80))) {
+      byte[] bad = Yson.toBinaryListFragment(List.of(Map.of("t", notUtf8)));
+      YtTransportException e =
+          assertThrows(YtTransportException.class, () -> decodeKeepingText(bad, types));
+      assertTrue(e.getMessage().contains("column \"t\""), e.getMessage());
+      assertThrows(YtTransportException.class, () -> new YsonRows().decode(bad, types));
+    }
+  }
+
+  private static List<Map<String, Object>> decodeKeepingText(
+      byte[] body, Map<String, YtType> types) {
+    List<Map<String, Object>> rows = new java.util.ArrayList<>();
+    new YsonRows()
+        .decode(
+            body,
+            types,
+            true,
+            new RowVisitor() {
+              private Map<String, Object> row = new LinkedHashMap<>();
+
+              @Override
+              public void column(String name, Object value) {
+                row.put(name, value);
+              }
+
+              @Override
+              public boolean endRow() {
+                rows.add(row);
+                row = new LinkedHashMap<>();
+                return true;
+              }
+            });
+    return rows;
+  }
+
+  @Test
+  void ysonRowsWhoseColumnsMoveOrChangeLengthKeepTheirNames() {
+    Map<String, Object> first = new LinkedHashMap<>();
+    first.put("a", 1L);
+    first.put("bb", 2L);
+    Map<String, Object> second = new LinkedHashMap<>();
+    second.put("bbb", 3L);
+    second.put("a", 4L);
+    Map<String, Object> third = new LinkedHashMap<>();
+    third.put("b", 5L);
+    third.put("bb", 6L);
+    third.put("c", 7L);
+    byte[] body = Yson.toBinaryListFragment(List.of(first, second, third, first));
+
+    List<Map<String, Object>> rows = new YsonRows().decode(body, Map.of());
+
+    assertEquals(List.of(first, second, third, first), rows);
+    assertEquals(List.of("bbb", "a"), List.copyOf(rows.get(1).keySet()));
+  }
+
+  @Test
   void ysonThatDoesNotFitTheSchemaFailsNamingTheColumn() {
     byte[] body = Yson.toBinaryListFragment(List.of(Map.of("u", -5L)));
 

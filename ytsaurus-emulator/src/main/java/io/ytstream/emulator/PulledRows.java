@@ -3,9 +3,12 @@ package io.ytstream.emulator;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.RowLayout;
+import java.util.AbstractList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.RandomAccess;
 
 /**
  * Rows of an ordered table as a pull or a select answers them: {@code $tablet_index}, {@code
@@ -24,6 +27,50 @@ final class PulledRows {
   private boolean timestamp;
   private boolean weight;
   private RowLayout layout;
+
+  /**
+   * The answer rows of {@code rows} as a list that builds each only when asked: {@link
+   * YsonRowWriter} writes pulled rows straight from the queue rows (no row object, no boxed row
+   * index per row), other writers read the list.
+   */
+  static Answer answer(List<QueueRow> rows) {
+    return new Answer(rows);
+  }
+
+  /** {@link #answer}: queue rows seen as the rows of the answer. */
+  static final class Answer extends AbstractList<Row> implements RandomAccess {
+
+    private final List<QueueRow> rows;
+    private final PulledRows layouts = new PulledRows();
+
+    private Answer(List<QueueRow> rows) {
+      this.rows = rows;
+    }
+
+    QueueRow queueRow(int index) {
+      return rows.get(index);
+    }
+
+    /**
+     * The answer's layout for {@code row}: {@code $tablet_index}, {@code $row_index}, the data
+     * columns, then the system columns it has; null when a data column repeats a system column's
+     * name (then only {@link #get} builds that row right).
+     */
+    RowLayout layoutOf(QueueRow row) {
+      return layouts.layoutFor(
+          row.data().layout(), row.timestamp().isPresent(), row.cumulativeDataWeight().isPresent());
+    }
+
+    @Override
+    public Row get(int index) {
+      return layouts.of(rows.get(index));
+    }
+
+    @Override
+    public int size() {
+      return rows.size();
+    }
+  }
 
   /** A pulled queue row with its system columns. */
   Row of(QueueRow row) {

@@ -139,11 +139,7 @@ final class QueueAndTableCommands {
         cluster()
             .queueReader()
             .pull(consumer, partition, offset, (int) Math.min(maxRows, Integer.MAX_VALUE));
-    List<Row> out = new ArrayList<>(rows.size());
-    PulledRows pulled = new PulledRows();
-    for (QueueRow row : rows) {
-      out.add(pulled.of(row));
-    }
+    List<Row> out = PulledRows.answer(rows);
     // A short read, as a tablet node's: the answer stops before max_data_weight, yet returns at
     // least one row so that a row heavier than the limit can still be read. The writer counts the
     // weight as it writes each row, so the values are read once.

@@ -4,6 +4,7 @@ import io.ytstream.core.schema.YtOptional;
 import io.ytstream.core.schema.YtPrimitive;
 import io.ytstream.core.schema.YtTagged;
 import io.ytstream.core.schema.YtType;
+import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.RowLayout;
 import java.nio.charset.StandardCharsets;
@@ -57,18 +58,63 @@ final class YsonRowWriter {
   static byte[] write(
       List<Row> rows, Map<String, YtType> types, boolean binary, long maxDataWeight) {
     YsonRowWriter writer = new YsonRowWriter(types, binary, rows.size());
+    PulledRows.Answer pulled = rows instanceof PulledRows.Answer a ? a : null;
     long weight = 0;
-    boolean first = true;
-    for (Row row : rows) {
+    for (int i = 0; i < rows.size(); i++) {
       int mark = writer.out.size();
-      weight += writer.row(row);
-      if (!first && weight > maxDataWeight) {
+      weight += pulled != null ? writer.pulledRow(pulled, i) : writer.row(rows.get(i));
+      if (i > 0 && weight > maxDataWeight) {
         writer.out.truncate(mark);
         break;
       }
-      first = false;
     }
     return writer.out.toByteArray();
+  }
+
+  /**
+   * Writes pulled row {@code index} as {@link #row} writes {@code pulled.get(index)}, straight from
+   * the queue row: the same bytes and weight.
+   */
+  private long pulledRow(PulledRows.Answer pulled, int index) {
+    QueueRow queueRow = pulled.queueRow(index);
+    RowLayout answer = pulled.layoutOf(queueRow);
+    if (answer == null) {
+      return row(pulled.get(index));
+    }
+    if (answer != layout) {
+      plan(answer);
+    }
+    long weight = 1;
+    out.raw(before[0]);
+    weight += systemInteger(0, queueRow.tabletIndex());
+    out.raw(before[1]);
+    weight += systemInteger(1, queueRow.rowIndex());
+    Row data = queueRow.data();
+    int n = data.layout().size();
+    for (int i = 0; i < n; i++) {
+      out.raw(before[i + 2]);
+      weight += value(i + 2, data.valueAt(i));
+    }
+    int next = n + 2;
+    if (queueRow.timestamp().isPresent()) {
+      out.raw(before[next]);
+      weight += value(next++, queueRow.timestamp().getAsLong());
+    }
+    if (queueRow.cumulativeDataWeight().isPresent()) {
+      out.raw(before[next]);
+      weight += value(next, queueRow.cumulativeDataWeight().getAsLong());
+    }
+    out.raw(end);
+    return weight;
+  }
+
+  /** {@code $tablet_index} or {@code $row_index}: an int64 unless the schema gives it a type. */
+  private long systemInteger(int column, long value) {
+    if (kinds[column] == Kind.PLAIN || kinds[column] == Kind.INT64) {
+      out.int64(value);
+      return 8;
+    }
+    return value(column, value);
   }
 
   /** Writes one row; returns its data weight. */

@@ -7,6 +7,7 @@ import io.ytstream.core.schema.YsonAttributed;
 import io.ytstream.core.schema.YsonUint64;
 import io.ytstream.core.schema.YtPrimitive;
 import io.ytstream.core.schema.YtType;
+import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +16,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -179,5 +181,46 @@ class YsonRowWriterTest {
           YsonRowWriter.write(rows, TYPES, binary, limit),
           "limit " + limit);
     }
+  }
+
+  /**
+   * Pulled rows are written straight from the queue rows: the bytes of the rows {@link PulledRows}
+   * builds, for rows with and without {@code $timestamp} and {@code $cumulative_data_weight}, a
+   * data column that repeats a system column's name, and at every weight limit.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void writesPulledRowsAsTheRowsTheyStandFor(boolean binary) {
+    List<QueueRow> queueRows = new ArrayList<>();
+    long index = 0;
+    for (Row data : rows()) {
+      Row plain = data.without("$tablet_index").without("$row_index");
+      queueRows.add(new QueueRow(2, index++, plain, OptionalLong.empty(), OptionalLong.empty()));
+      queueRows.add(new QueueRow(2, index++, plain, OptionalLong.of(1L << 40), OptionalLong.of(9)));
+    }
+    queueRows.add(
+        new QueueRow(
+            2,
+            index++,
+            Row.of("s", "x", "$row_index", 5L),
+            OptionalLong.empty(),
+            OptionalLong.of(3)));
+    queueRows.add(
+        new QueueRow(2, index, Row.of("i", 300L), OptionalLong.empty(), OptionalLong.empty()));
+    PulledRows.Answer answer = PulledRows.answer(queueRows);
+    List<Row> built = new ArrayList<>(answer);
+    long total = 0;
+    for (Row row : built) {
+      total += RowDataWeight.of(row);
+    }
+
+    for (long limit : List.of(0L, 50L, 200L, 400L, total - 1, total, Long.MAX_VALUE)) {
+      assertArrayEquals(
+          YsonRowWriter.write(built, TYPES, binary, limit),
+          YsonRowWriter.write(answer, TYPES, binary, limit),
+          "limit " + limit);
+    }
+    assertArrayEquals(
+        viaNodes(built, binary), YsonRowWriter.write(answer, TYPES, binary, Long.MAX_VALUE));
   }
 }

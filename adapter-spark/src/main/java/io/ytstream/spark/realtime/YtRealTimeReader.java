@@ -66,7 +66,8 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
         new ReadRealTimePartition(
             (c, p, offset, maxRows) -> {
               try {
-                return cluster.queueReader().pull(c, p, offset, maxRows);
+                // Text stays UTF-8 bytes: the converter wraps them as UTF8Strings.
+                return cluster.queueReader().pullKeepingTextBytes(c, p, offset, maxRows);
               } catch (RuntimeException e) {
                 throw UserInputErrors.pullFailed(p.queue().path(), c.path(), e);
               }

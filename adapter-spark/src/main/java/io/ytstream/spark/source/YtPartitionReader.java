@@ -48,7 +48,8 @@ public final class YtPartitionReader implements PartitionReader<InternalRow> {
         new ReadRanges(
             (c, partition, offset, maxRows) -> {
               try {
-                return cluster.queueReader().pull(c, partition, offset, maxRows);
+                // Text stays UTF-8 bytes: the converter wraps them as UTF8Strings.
+                return cluster.queueReader().pullKeepingTextBytes(c, partition, offset, maxRows);
               } catch (RuntimeException e) {
                 throw UserInputErrors.pullFailed(partition.queue().path(), c.path(), e);
               }

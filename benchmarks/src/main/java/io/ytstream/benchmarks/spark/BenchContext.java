@@ -26,13 +26,17 @@ final class BenchContext implements AutoCloseable {
   final InMemoryCluster cluster;
   final String inMemoryAddress;
   final Path scratch;
+
+  /** The emulator's token, for clients the harnesses connect themselves; never printed. */
+  final String token;
+
   private int queries;
 
   BenchContext(SparkSession spark, SparkBenchOptions options, PrintStream out) throws IOException {
     this.spark = spark;
     this.options = options;
     this.out = out;
-    String token = UUID.randomUUID().toString();
+    this.token = UUID.randomUUID().toString();
     String name = "bench-" + UUID.randomUUID().toString().substring(0, 8);
     this.emulator =
         YtEmulator.start(EmulatorOptions.defaults().withToken(token).withClusterName(name));

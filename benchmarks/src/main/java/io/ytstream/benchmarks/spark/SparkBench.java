@@ -34,11 +34,23 @@ public final class SparkBench {
   final Map<String, Samples> throughput = new LinkedHashMap<>();
 
   final Map<String, Samples> throughputRatio = new LinkedHashMap<>();
+
+  /** The read path's control ({@link WireControl}): rows/s of the wire alone, each side. */
+  final Map<String, Samples> wireControl = new LinkedHashMap<>();
+
   final Map<String, Samples> modes = new LinkedHashMap<>();
   final Map<String, Samples> modeRatio = new LinkedHashMap<>();
   final Map<String, Samples> overhead = new LinkedHashMap<>();
   final Map<String, Samples> overheadRatio = new LinkedHashMap<>();
   final List<BacklogBench.Outcome> backlog = new ArrayList<>();
+
+  /** The wire ratio the server side's cost alone allows: 1 / (1 + in-memory / server side). */
+  static final String SERVER_BOUND = "wire bound by the server side";
+
+  /**
+   * The wire ratio both sides' costs predict: 1 / (1 + in-memory / server + in-memory / client).
+   */
+  static final String PREDICTED = "wire predicted by both sides";
 
   SparkBench(BenchContext ctx) {
     this.ctx = ctx;
@@ -84,6 +96,9 @@ public final class SparkBench {
       bench.setUp();
       rounds("read path", bench::round, throughput);
       bench.tearDown();
+      for (String control : WireControl.NAMES) {
+        wireControl.put(control, throughput.remove(control));
+      }
       ratios(throughput, ThroughputBench.BARE, throughputRatio);
       Samples wire = new Samples();
       Samples http = throughput.get(ThroughputBench.YT_HTTP);
@@ -92,6 +107,19 @@ public final class SparkBench {
         wire.add(http.get(i) / memory.get(i));
       }
       throughputRatio.put("wire", wire);
+      // The control's cost model: per row, the HTTP variant pays the in-memory variant's work
+      // plus the server side's and the client side's (core-seconds per row = cores / rows/s).
+      Samples server = wireControl.get(WireControl.SERVER);
+      Samples client = wireControl.get(WireControl.CLIENT);
+      Samples serverBound = new Samples();
+      Samples predicted = new Samples();
+      for (int i = 0; i < http.size(); i++) {
+        double m = memory.get(i);
+        serverBound.add(1 / (1 + m / server.get(i)));
+        predicted.add(1 / (1 + m / server.get(i) + m / client.get(i)));
+      }
+      throughputRatio.put(SERVER_BOUND, serverBound);
+      throughputRatio.put(PREDICTED, predicted);
     }
     if (options.runs(SparkBenchOptions.MODES)) {
       ModeBench bench = new ModeBench(ctx);
@@ -202,6 +230,29 @@ public final class SparkBench {
                 throughput.get(v).format("%,.0f"),
                 throughputRatio.get(v).format("%.2f"),
                 target));
+      }
+      t.append(
+          String.format(
+              Locale.ROOT,
+              "control, the wire alone (no Spark; the same pulls of %,d rows, %d threads):%n",
+              WireControl.PULL_ROWS,
+              ctx.spark.sparkContext().defaultParallelism()));
+      for (String v : WireControl.NAMES) {
+        t.append(
+            String.format(
+                Locale.ROOT,
+                "%-22s %-36s %-26s %s%n",
+                v,
+                wireControl.get(v).format("%,.0f"),
+                "",
+                v.equals(WireControl.SERVER)
+                    ? "fetch answers, decode nothing"
+                    : "decode the recorded answers"));
+      }
+      for (String v : List.of(SERVER_BOUND, PREDICTED)) {
+        t.append(
+            String.format(
+                Locale.ROOT, "%s: × yt in-memory %s%n", v, throughputRatio.get(v).format("%.2f")));
       }
       t.append('\n');
     }

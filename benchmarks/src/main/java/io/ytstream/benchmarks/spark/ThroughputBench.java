@@ -28,8 +28,11 @@ import scala.jdk.javaapi.CollectionConverters;
  *       value}.
  * </ul>
  *
- * Every query keeps its checkpoint in {@link NoIoCheckpointFileManager}, so checkpoint writes cost
- * the same (nothing) for every source. Rows per second are input rows over the batch's {@code
+ * After the HTTP variant each round runs {@link WireControl}: the wire alone, the server side
+ * (answers fetched, nothing decoded) and the client side (the recorded answers decoded).
+ *
+ * <p>Every query keeps its checkpoint in {@link NoIoCheckpointFileManager}, so checkpoint writes
+ * cost the same (nothing) for every source. Rows per second are input rows over the batch's {@code
  * triggerExecution} time.
  */
 final class ThroughputBench {
@@ -62,11 +65,14 @@ final class ThroughputBench {
   }
 
   /** One round: rows per second of each variant. */
-  Map<String, Double> round() throws TimeoutException, StreamingQueryException {
+  Map<String, Double> round() throws Exception {
     Map<String, Double> result = new LinkedHashMap<>();
     result.put(BARE, run(bare()));
     result.put(YT_MEMORY, run(yt(ctx.inMemoryAddress)));
     result.put(YT_HTTP, run(yt(ctx.emulator.url())));
+    double[] wire = new WireControl(ctx, QUEUE).round();
+    result.put(WireControl.SERVER, wire[0]);
+    result.put(WireControl.CLIENT, wire[1]);
     result.put(MEMORY_STREAM, run(memoryStream()));
     result.put(RATE, run(rate()));
     return result;

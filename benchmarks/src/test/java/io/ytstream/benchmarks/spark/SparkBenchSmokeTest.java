@@ -56,9 +56,17 @@ class SparkBenchSmokeTest {
       }
       assertEquals(1.0, bench.throughputRatio.get(ThroughputBench.BARE).median(), 1e-9);
       assertTrue(bench.throughputRatio.containsKey("wire"), "the wire cost is computed");
+      assertEquals(WireControl.NAMES, List.copyOf(bench.wireControl.keySet()));
+      bench.wireControl.forEach(
+          (control, s) -> assertTrue(s.median() > 0, control + " has a figure: " + s));
+      for (String bound : List.of(SparkBench.SERVER_BOUND, SparkBench.PREDICTED)) {
+        double ratio = bench.throughputRatio.get(bound).median();
+        assertTrue(ratio > 0 && ratio < 1, bound + " is a ratio below 1: " + ratio);
+      }
 
       String table = bench.table();
       assertTrue(table.contains("Read path"), table);
+      assertTrue(table.contains(WireControl.SERVER) && table.contains(SparkBench.PREDICTED), table);
       assertTrue(table.contains("Delivery modes"), table);
       assertTrue(table.contains("Per-batch overhead"), table);
       String targets = bench.targets();
