@@ -28,6 +28,8 @@ class ArchitectureTest {
     "io.ytstream.core.delivery.TransactionalRecovery",
     "io.ytstream.core.delivery.OutOfTransactionBatch",
     "io.ytstream.core.delivery.CheckpointRecovery",
+    "io.ytstream.core.delivery.BatchShareNumbering",
+    "io.ytstream.core.plan.QueuePositions",
     "io.ytstream.core.commit.CommitLagRule",
     "io.ytstream.core.commit.CommitErrorClassifier"
   };
