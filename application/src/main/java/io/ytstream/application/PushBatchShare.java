@@ -2,6 +2,7 @@ package io.ytstream.application;
 
 import io.ytstream.core.delivery.BatchShareDecision;
 import io.ytstream.core.delivery.BatchShareNumbering;
+import io.ytstream.core.model.OffsetsJson;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.model.YPath;
 import io.ytstream.ports.ProducerSession;
@@ -30,7 +31,8 @@ import java.util.TreeMap;
  *       per-tablet row limit of one transaction, so an oversized share fails with {@link
  *       BatchShareTooLargeException} and writes nothing.
  *   <li>The push sets the session's user_meta to a {@link PushedBatch}: the batch id, the row count
- *       and the source's end offsets of the batch.
+ *       and the source's end offsets of the batch. A replay of that batch over another source range
+ *       is refused: the checkpoint and the output no longer agree.
  * </ul>
  *
  * The consumer is not moved here: the source advances it after {@code commits/N}, as in
@@ -120,6 +122,10 @@ public final class PushBatchShare {
     Objects.requireNonNull(session, "session");
     BatchShareDecision decision =
         BatchShareNumbering.decide(batchId, rows.size(), session.sequenceNumber());
+    session
+        .lastPushed()
+        .filter(last -> last.batchId() == batchId)
+        .ifPresent(last -> checkSameSourceRange(session, last, sourceEnd));
     if (!decision.pushes()
         && !(mutant == ProtocolMutant.PUSH_BEHIND_LATER_BATCH
             && decision.action() == BatchShareDecision.Action.LATER_BATCH_PUSHED)) {
@@ -157,6 +163,34 @@ public final class PushBatchShare {
               + " row(s)",
           e);
     }
+  }
+
+  /**
+   * A batch the session already holds was pushed for the source range its user_meta records; a
+   * replay of that batch over another range means the checkpoint no longer describes the output (it
+   * was copied from another query or rewritten), and neither skipping nor pushing is right.
+   */
+  private static void checkSameSourceRange(
+      OpenSession session, PushedBatch last, Optional<StreamOffsets> sourceEnd) {
+    if (last.sourceEnd().isEmpty()
+        || sourceEnd.isEmpty()
+        || last.sourceEnd().get().equals(sourceEnd.get())) {
+      return;
+    }
+    throw new IllegalStateException(
+        "batch "
+            + last.batchId()
+            + " of query "
+            + session.queryId()
+            + " was pushed through "
+            + session.id()
+            + " for the source range ending at "
+            + OffsetsJson.write(last.sourceEnd().get())
+            + ", but this run of the batch ends at "
+            + OffsetsJson.write(sourceEnd.get())
+            + ": the checkpoint's offsets no longer describe what the queue holds (a checkpoint"
+            + " copied from another run, or rewritten). Nothing was pushed. Start the query on a"
+            + " new checkpoint location, which gives it a new query id and new sessions");
   }
 
   private static void checkTabletLimit(

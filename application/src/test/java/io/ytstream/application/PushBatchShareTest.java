@@ -111,6 +111,25 @@ class PushBatchShareTest {
   }
 
   @Test
+  void aReplayOverAnotherSourceRangeIsRefusedAndPushesNothing() {
+    shares.push(open(0), 4, rows(0, "a", "b"), 100, END);
+    Optional<StreamOffsets> otherEnd =
+        Optional.of(StreamOffsets.ofQueue(QueueId.of("primary", "//in"), Map.of(0, 9L, 1, 3L)));
+
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () -> shares.push(open(0), 4, rows(0, "x", "y"), 100, otherEnd));
+
+    assertTrue(e.getMessage().contains("batch 4 of query " + QUERY), e.getMessage());
+    assertTrue(e.getMessage().contains("new checkpoint location"), e.getMessage());
+    assertEquals(List.of("a", "b"), queue(0));
+    assertEquals(
+        Action.ALREADY_PUSHED,
+        shares.push(open(0), 4, rows(0, "a", "b"), 100, END).decision().action());
+  }
+
+  @Test
   void aReplayWithAnotherRowCountPushesNothing() {
     shares.push(open(0), 5, rows(0, "a", "b"), 100, END);
 
