@@ -22,6 +22,7 @@ import io.ytstream.ports.TableDescription.Column;
 import io.ytstream.ports.spi.ClusterConnectors;
 import io.ytstream.ports.spi.ConnectionSettings;
 import io.ytstream.ports.spi.YtCluster;
+import io.ytstream.spark.writers.YtProducerForeachWriter;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -41,6 +42,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.streaming.DataStreamWriter;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.StreamingQueryException;
 import org.apache.spark.sql.streaming.StreamingQueryListener;
@@ -62,6 +64,7 @@ public final class StreamingDemo {
   static final YPath QUEUE = YPath.of("//home/demo/queue");
   static final YPath CONSUMER = YPath.of("//home/demo/consumer");
   static final YPath OUTPUT = YPath.of("//home/demo/output");
+  static final YPath PRODUCER = YPath.of("//home/demo/producer");
   static final YPath CHECKPOINT = YPath.of("//home/demo/checkpoint");
   static final String CHECKPOINT_URI = "yt://" + CHECKPOINT.toString().substring(1);
 
@@ -155,7 +158,11 @@ public final class StreamingDemo {
           yt.url(),
           CONSUMER,
           OUTPUT,
-          options.mode() == DeliveryMode.IDEMPOTENT ? "sorted by the service columns" : "ordered",
+          switch (options.mode()) {
+            case IDEMPOTENT -> "sorted by the service columns";
+            case PRODUCER -> "an ordered queue, written through the queue producer " + PRODUCER;
+            case TRANSACTIONAL, AT_LEAST_ONCE -> "ordered";
+          },
           CHECKPOINT_URI);
       configureSession(yt.url(), token);
 
@@ -273,6 +280,9 @@ public final class StreamingDemo {
     } else {
       admin.createOrderedTable(OUTPUT, rowColumns, options.partitions());
     }
+    if (options.mode() == DeliveryMode.PRODUCER) {
+      admin.createQueueProducer(PRODUCER);
+    }
   }
 
   private void configureSession(String proxy, String token) {
@@ -296,13 +306,28 @@ public final class StreamingDemo {
             .option("max_rows_per_partition", Integer.toString(options.maxRowsPerPartition()))
             .option(
                 "include_service_columns",
-                Boolean.toString(options.mode() == DeliveryMode.IDEMPOTENT))
+                Boolean.toString(
+                    options.mode() == DeliveryMode.IDEMPOTENT
+                        || options.mode() == DeliveryMode.PRODUCER))
             .load(QUEUE.toString())
             .withColumn("payload", upper(col("payload")));
+    DataStreamWriter<org.apache.spark.sql.Row> writer = rows.writeStream();
+    if (options.mode() == DeliveryMode.PRODUCER) {
+      // Each row is pushed through the session of its source partition, numbered by its source
+      // row index: the server skips what a replayed batch pushes again. Several pushes per task,
+      // so a fault can cut a batch in the middle.
+      writer =
+          writer.foreach(
+              YtProducerForeachWriter.builder()
+                  .path(OUTPUT.toString())
+                  .producerPath(PRODUCER.toString())
+                  .maxBufferedRows(500)
+                  .build());
+    } else {
+      writer = writer.format("yt").option("path", OUTPUT.toString());
+    }
     StreamingQuery query =
-        rows.writeStream()
-            .format("yt")
-            .option("path", OUTPUT.toString())
+        writer
             .option("checkpointLocation", CHECKPOINT_URI)
             .trigger(Trigger.ProcessingTime(500))
             .start();
@@ -325,10 +350,18 @@ public final class StreamingDemo {
               case TRANSACTIONAL -> ClusterOperation.INSERT;
               case IDEMPOTENT -> ClusterOperation.OUTPUT_UPSERT;
               case AT_LEAST_ONCE -> ClusterOperation.OUTPUT_APPEND;
+              case PRODUCER -> ClusterOperation.PRODUCER_PUSH;
             };
-        // Outside a batch transaction a writer tries a failed chunk three times (adapter-spark's
-        // YtDataWriter); fail every attempt so that the task gives up.
-        int times = options.mode() == DeliveryMode.TRANSACTIONAL ? 1 : 3;
+        // Outside a batch transaction a writer tries a failed chunk or push three times
+        // (application's WriteChunk and PushThroughProducerSession); fail every attempt so that
+        // the task gives up. The producer writer's tasks push side by side (two cores), so its
+        // faults can be shared out; five make one task meet three in a row.
+        int times =
+            switch (options.mode()) {
+              case TRANSACTIONAL -> 1;
+              case IDEMPOTENT, AT_LEAST_ONCE -> 3;
+              case PRODUCER -> 5;
+            };
         admin
             .faults()
             .failNext(write, times, YtErrorCode.GENERIC, "injected by the demo: tablet node down");
@@ -336,9 +369,18 @@ public final class StreamingDemo {
           if (query.awaitTermination(KILL_TIMEOUT_MS)) {
             return "query ended without an error (unexpected)";
           }
+          int fired = admin.faults().firedCount(write);
           admin.faults().clearPending();
           query.stop();
-          return "the fault did not fire within " + KILL_TIMEOUT_MS + " ms; stopped instead";
+          return "the query did not fail within "
+              + KILL_TIMEOUT_MS
+              + " ms ("
+              + fired
+              + " of the "
+              + times
+              + " faults on "
+              + write
+              + " fired); stopped instead";
         } catch (StreamingQueryException e) {
           return "query failed: " + rootMessage(e);
         } finally {
