@@ -204,6 +204,14 @@ public final class YtOptions {
                             + " .option(\"path\", \"//home/out\") or .save(\"//home/out\")")));
   }
 
+  /**
+   * The queue producer the sink pushes through ({@code producer_path}), if given: a streaming write
+   * into a queue then pushes each task's share of a batch through a producer session of its own.
+   */
+  public Optional<YPath> producerPath() {
+    return get(PRODUCER_PATH).map(p -> ypath(PRODUCER_PATH, p));
+  }
+
   public boolean includeServiceColumns() {
     return bool(INCLUDE_SERVICE_COLUMNS, false);
   }

@@ -8,7 +8,8 @@ import org.apache.spark.sql.connector.write.streaming.StreamingDataWriterFactory
 
 /**
  * The write plan shipped to executors: the output table, and in transactional mode the id of the
- * batch's transaction (the handle travels here, never in thread-local state).
+ * batch's transaction (the handle travels here, never in thread-local state), or in producer mode
+ * the queue producer and the query id that name the tasks' sessions.
  */
 final class YtDataWriterFactory implements DataWriterFactory, StreamingDataWriterFactory {
 
@@ -18,18 +19,29 @@ final class YtDataWriterFactory implements DataWriterFactory, StreamingDataWrite
   private final String transactionId;
   private final long epochId;
   private final long maxRowsPerTablet;
+  private final ProducerTarget producer;
 
   private YtDataWriterFactory(
-      YtWriteSpec spec, String transactionId, long epochId, long maxRowsPerTablet) {
+      YtWriteSpec spec,
+      String transactionId,
+      long epochId,
+      long maxRowsPerTablet,
+      ProducerTarget producer) {
     this.spec = spec;
     this.transactionId = transactionId;
     this.epochId = epochId;
     this.maxRowsPerTablet = maxRowsPerTablet;
+    this.producer = producer;
   }
 
   /** Writers that flush their own chunks (at-least-once, idempotent receiver, static writes). */
   static YtDataWriterFactory outsideTransaction(YtWriteSpec spec) {
-    return new YtDataWriterFactory(spec, null, -1, Long.MAX_VALUE);
+    return new YtDataWriterFactory(spec, null, -1, Long.MAX_VALUE, null);
+  }
+
+  /** Writers that push each task's share of a batch through a producer session of its own. */
+  static YtDataWriterFactory throughProducer(YtWriteSpec spec, ProducerTarget producer) {
+    return new YtDataWriterFactory(spec, null, -1, producer.maxRowsPerTablet(), producer);
   }
 
   /**
@@ -38,7 +50,7 @@ final class YtDataWriterFactory implements DataWriterFactory, StreamingDataWrite
    */
   static YtDataWriterFactory inTransaction(
       YtWriteSpec spec, String transactionId, long maxRowsPerTablet) {
-    return new YtDataWriterFactory(spec, transactionId, -1, maxRowsPerTablet);
+    return new YtDataWriterFactory(spec, transactionId, -1, maxRowsPerTablet, null);
   }
 
   @Override
@@ -48,6 +60,9 @@ final class YtDataWriterFactory implements DataWriterFactory, StreamingDataWrite
 
   @Override
   public DataWriter<InternalRow> createWriter(int partitionId, long taskId, long epochId) {
+    if (producer != null) {
+      return new YtProducerDataWriter(spec, producer, partitionId, epochId);
+    }
     return new YtDataWriter(
         spec,
         transactionId == null ? null : new TransactionId(transactionId),

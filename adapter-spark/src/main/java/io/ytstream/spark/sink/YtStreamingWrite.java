@@ -29,6 +29,13 @@ import org.slf4j.LoggerFactory;
  * may have left rows in the transaction behind a retry (a lost executor), then hands the
  * transaction to {@link TransactionalSinkCommit}; {@link #abort} aborts it. Outside transactional
  * mode writers flush their own chunks and the consumer moves in the source's commit.
+ *
+ * <p>In producer mode ({@code producer_path}) each task pushes its share through a producer session
+ * of its own ({@link YtProducerDataWriter}); the factory carries the source's end offsets of the
+ * batch, read from the latest {@code offsets/N} of the checkpoint (Spark writes it before the batch
+ * runs and does not pass the batch id to the factory), for the sessions' user_meta. {@link #commit}
+ * only reports what the pushes did; the consumer moves in the source's commit after {@code
+ * commits/N}, as in at-least-once.
  */
 final class YtStreamingWrite implements StreamingWrite {
 
@@ -40,6 +47,8 @@ final class YtStreamingWrite implements StreamingWrite {
   private final Configuration hadoopConf;
   private final YtCluster cluster;
   private final BatchWriteJobListener writeJobs;
+  private final ProducerTarget producer;
+  private final Path producerCheckpoint;
 
   private TabletTransaction open;
   private ScheduledExecutorService pinger;
@@ -52,12 +61,38 @@ final class YtStreamingWrite implements StreamingWrite {
       Path checkpointRoot,
       Configuration hadoopConf,
       BatchWriteJobListener writeJobs) {
+    this(spec, settings, checkpointRoot, hadoopConf, writeJobs, null, null);
+  }
+
+  private YtStreamingWrite(
+      YtWriteSpec spec,
+      YtSettings settings,
+      Path checkpointRoot,
+      Configuration hadoopConf,
+      BatchWriteJobListener writeJobs,
+      ProducerTarget producer,
+      Path producerCheckpoint) {
     this.spec = spec;
     this.settings = settings;
     this.checkpointRoot = checkpointRoot;
     this.hadoopConf = hadoopConf;
     this.writeJobs = writeJobs;
+    this.producer = producer;
+    this.producerCheckpoint = producerCheckpoint;
     this.cluster = spec.cluster().connect();
+  }
+
+  /**
+   * The sink in producer mode; {@code checkpoint} (null when the query's checkpoint location is not
+   * an option of writeStream) is where the batches' source offsets are found.
+   */
+  static YtStreamingWrite throughProducer(
+      YtWriteSpec spec,
+      YtSettings settings,
+      Configuration hadoopConf,
+      ProducerTarget producer,
+      Path checkpoint) {
+    return new YtStreamingWrite(spec, settings, null, hadoopConf, null, producer, checkpoint);
   }
 
   boolean transactional() {
@@ -67,6 +102,9 @@ final class YtStreamingWrite implements StreamingWrite {
   @Override
   public synchronized StreamingDataWriterFactory createStreamingWriterFactory(
       PhysicalWriteInfo info) {
+    if (producer != null) {
+      return YtDataWriterFactory.throughProducer(spec, withLatestSourceEnd());
+    }
     if (!transactional()) {
       return YtDataWriterFactory.outsideTransaction(spec);
     }
@@ -79,8 +117,29 @@ final class YtStreamingWrite implements StreamingWrite {
         spec, open.id().value(), settings.maxRowsPerTabletPerTransaction());
   }
 
+  /** The producer target, with the source's end of the batch about to run when it can be read. */
+  private ProducerTarget withLatestSourceEnd() {
+    if (producerCheckpoint == null) {
+      return producer;
+    }
+    try {
+      return LatestBatchEnd.read(producerCheckpoint, hadoopConf)
+          .map(end -> producer.withSourceEnd(end.batchId(), end.offsets()))
+          .orElse(producer);
+    } catch (RuntimeException e) {
+      // user_meta's offsets are a record for people and recovery tools, not needed to dedupe.
+      LOG.debug(
+          "the source offsets of the next batch are not readable under {}", producerCheckpoint, e);
+      return producer;
+    }
+  }
+
   @Override
   public synchronized void commit(long epochId, WriterCommitMessage[] messages) {
+    if (producer != null) {
+      ProducerBatchReport.of(epochId, messages).log(spec.path().value());
+      return;
+    }
     if (!transactional()) {
       return;
     }
@@ -164,6 +223,10 @@ final class YtStreamingWrite implements StreamingWrite {
 
   @Override
   public String toString() {
-    return "YtStreamingWrite[" + spec.path() + (transactional() ? ", transactional" : "") + "]";
+    return "YtStreamingWrite["
+        + spec.path()
+        + (transactional() ? ", transactional" : "")
+        + (producer != null ? ", through " + producer.producer() : "")
+        + "]";
   }
 }

@@ -13,6 +13,7 @@ class DeliveryModeTest {
     assertFalse(DeliveryMode.AT_LEAST_ONCE.isExactlyOnce());
     assertTrue(DeliveryMode.TRANSACTIONAL.isExactlyOnce());
     assertTrue(DeliveryMode.IDEMPOTENT_RECEIVER.isExactlyOnce());
-    assertEquals(3, DeliveryMode.values().length);
+    assertTrue(DeliveryMode.PRODUCER_SESSIONS.isExactlyOnce());
+    assertEquals(4, DeliveryMode.values().length);
   }
 }

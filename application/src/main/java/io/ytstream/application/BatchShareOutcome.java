@@ -1,0 +1,31 @@
+package io.ytstream.application;
+
+import io.ytstream.core.delivery.BatchShareDecision;
+import java.util.Optional;
+
+/**
+ * What {@link PushBatchShare#push} did with one task's share of a batch: the decision taken from
+ * the session's sequence number, and the server's answer when the share was pushed.
+ *
+ * @param decision what the session's state called for
+ * @param pushed the server's answer, empty when nothing was pushed
+ */
+public record BatchShareOutcome(BatchShareDecision decision, Optional<ProducerPushOutcome> pushed) {
+
+  /** The rows of the share in this attempt. */
+  public long rowCount() {
+    return decision.rowCount();
+  }
+
+  /** The rows this attempt wrote into the queue. */
+  public long writtenRowCount() {
+    return pushed.map(ProducerPushOutcome::writtenRowCount).orElse(0L);
+  }
+
+  /**
+   * The rows the server skipped because the session already held them ({@code skipped_row_count}).
+   */
+  public long skippedRowCount() {
+    return pushed.map(ProducerPushOutcome::skippedRowCount).orElse(0L);
+  }
+}
