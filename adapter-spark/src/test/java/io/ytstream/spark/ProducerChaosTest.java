@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
@@ -27,9 +28,10 @@ import org.apache.spark.sql.streaming.Trigger;
 import org.junit.jupiter.api.Test;
 
 /**
- * Queue to queue through producer sessions in micro-batches, under real Spark ({@code local[2,4]}:
- * a failed task attempt is retried): one query restarted from its checkpoint 20 times while faults
- * are injected, new rows arriving between runs. Afterwards the output queue holds every source row
+ * Queue to queue through producer sessions in micro-batches, by the foreach producer writer and by
+ * the {@code yt} sink with {@code producer_path}, under real Spark ({@code local[2,4]}: a failed
+ * task attempt is retried): one query restarted from its checkpoint 20 times while faults are
+ * injected, new rows arriving between runs. Afterwards the output queue holds every source row
  * exactly once: duplicates and losses are counted and both must be zero.
  *
  * <p>Faults, each at a call drawn from the seed: a pull fails inside a task; a push fails on every
@@ -37,8 +39,9 @@ import org.junit.jupiter.api.Test;
  * every attempt (the retried attempt pushes rows the queue already has); a push lost on the way or
  * its answer lost after it applied; a session creation applied with its answer lost; a consumer
  * advance applied and reported unknown; the driver stops after the pushes of batch N and before
- * Spark publishes {@code commits/N}, so the restart replays the batch. Pushes are one row each, so
- * a task that fails half-way has pushed part of its rows. {@code -Dytstream.chaos.seed=N} reruns
+ * Spark publishes {@code commits/N}, so the restart replays the batch. The foreach writer's pushes
+ * are one row each, so a task that fails half-way has pushed part of its rows; the sink pushes a
+ * task's share in one push when Spark lets the task commit. {@code -Dytstream.chaos.seed=N} reruns
  * one seed.
  */
 class ProducerChaosTest {
@@ -50,14 +53,28 @@ class ProducerChaosTest {
 
   private final SparkSession spark = SharedSpark.get();
 
-  @Test
-  void foreachWriterInMicroBatchesWritesEverySourceRowOnce() throws Exception {
-    chaos(Long.getLong("ytstream.chaos.seed", 4004));
+  /** How the query writes the output queue. */
+  enum Writer {
+    /** {@code foreach(YtProducerForeachWriter)}: a session per source partition, one-row pushes. */
+    FOREACH,
+    /** The {@code yt} sink with {@code producer_path}: a session per task, one push per share. */
+    SINK
   }
 
-  private void chaos(long seed) throws Exception {
+  @Test
+  void foreachWriterInMicroBatchesWritesEverySourceRowOnce() throws Exception {
+    chaos(Writer.FOREACH, Long.getLong("ytstream.chaos.seed", 4004));
+  }
+
+  @Test
+  void sinkWithProducerPathWritesEverySourceRowOnce() throws Exception {
+    chaos(Writer.SINK, Long.getLong("ytstream.chaos.seed", 5005));
+  }
+
+  private void chaos(Writer how, long seed) throws Exception {
     Random random = new Random(seed);
-    TestCluster c = TestCluster.create(spark, "producer-chaos");
+    TestCluster c =
+        TestCluster.create(spark, "producer-chaos-" + how.name().toLowerCase(Locale.ROOT));
     spark.conf().set(YtSettings.PROXY, ChaosConnector.address(c.name));
     c.queue("//q", 2).consumer("//c", "//q").orderedTable(OUT, 2);
     c.cluster.createQueueProducer(YPath.of(PRODUCER));
@@ -70,6 +87,7 @@ class ProducerChaosTest {
             .flushInterval(Duration.ZERO)
             .build();
     String ckpt = "yt:///ckpt/producer-chaos";
+    Runner runOnce = () -> runOnce(how, writer, ckpt);
     ChaosConnector.PushCounts pushes = ChaosConnector.pushes(c.name);
     List<Long> input = new ArrayList<>();
     long[] next = {0, 1_000_000};
@@ -106,7 +124,7 @@ class ProducerChaosTest {
         String point = inject(c, fault, random, points);
         String outcome = "ok";
         try {
-          runOnce(writer, ckpt);
+          runOnce.run();
         } catch (Exception e) {
           outcome = "failed: " + rootMessage(e);
           failures++;
@@ -132,14 +150,14 @@ class ProducerChaosTest {
                 + (fired ? " fired" : " not reached")
                 + " -> "
                 + outcome);
-        history = "seed " + seed + "\n" + String.join("\n", log);
+        history = "seed " + seed + " (" + how + ")\n" + String.join("\n", log);
         if (!outcome.equals("ok") && fault.equals("none")) {
           throw new AssertionError("a run with no fault failed; " + history);
         }
       }
       // Drain without faults.
-      runOnce(writer, ckpt);
-      runOnce(writer, ckpt);
+      runOnce.run();
+      runOnce.run();
     } catch (Exception | AssertionError e) {
       System.err.println("ProducerChaosTest failed; " + history);
       throw e;
@@ -156,7 +174,9 @@ class ProducerChaosTest {
     TreeSet<Long> lost = new TreeSet<>(input);
     lost.removeAll(copies.keySet());
     System.err.println(
-        "producer chaos seed "
+        "producer chaos "
+            + how
+            + " seed "
             + seed
             + ": "
             + input.size()
@@ -192,17 +212,24 @@ class ProducerChaosTest {
     assertTrue(failures >= 2, "faults broke runs (" + failures + "); " + history);
   }
 
-  private void runOnce(YtProducerForeachWriter writer, String ckpt) throws Exception {
+  private interface Runner {
+    void run() throws Exception;
+  }
+
+  private void runOnce(Writer how, YtProducerForeachWriter writer, String ckpt) throws Exception {
     DataStreamWriter<org.apache.spark.sql.Row> w =
         spark
             .readStream()
             .format("yt")
             .option("consumer_path", "//c")
             .option("max_rows_per_partition", "2")
-            .option("include_service_columns", "true")
+            .option("include_service_columns", Boolean.toString(how == Writer.FOREACH))
             .load("//q")
-            .writeStream()
-            .foreach(writer);
+            .writeStream();
+    w =
+        how == Writer.FOREACH
+            ? w.foreach(writer)
+            : w.format("yt").option("path", OUT).option("producer_path", PRODUCER);
     StreamingQuery q = w.option("checkpointLocation", ckpt).trigger(Trigger.AvailableNow()).start();
     try {
       q.awaitTermination();
