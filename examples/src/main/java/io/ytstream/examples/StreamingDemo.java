@@ -22,7 +22,6 @@ import io.ytstream.ports.TableDescription.Column;
 import io.ytstream.ports.spi.ClusterConnectors;
 import io.ytstream.ports.spi.ConnectionSettings;
 import io.ytstream.ports.spi.YtCluster;
-import io.ytstream.spark.writers.YtProducerForeachWriter;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -306,25 +305,15 @@ public final class StreamingDemo {
             .option("max_rows_per_partition", Integer.toString(options.maxRowsPerPartition()))
             .option(
                 "include_service_columns",
-                Boolean.toString(
-                    options.mode() == DeliveryMode.IDEMPOTENT
-                        || options.mode() == DeliveryMode.PRODUCER))
+                Boolean.toString(options.mode() == DeliveryMode.IDEMPOTENT))
             .load(QUEUE.toString())
             .withColumn("payload", upper(col("payload")));
-    DataStreamWriter<org.apache.spark.sql.Row> writer = rows.writeStream();
+    DataStreamWriter<org.apache.spark.sql.Row> writer =
+        rows.writeStream().format("yt").option("path", OUTPUT.toString());
     if (options.mode() == DeliveryMode.PRODUCER) {
-      // Each row is pushed through the session of its source partition, numbered by its source
-      // row index: the server skips what a replayed batch pushes again. Several pushes per task,
-      // so a fault can cut a batch in the middle.
-      writer =
-          writer.foreach(
-              YtProducerForeachWriter.builder()
-                  .path(OUTPUT.toString())
-                  .producerPath(PRODUCER.toString())
-                  .maxBufferedRows(500)
-                  .build());
-    } else {
-      writer = writer.format("yt").option("path", OUTPUT.toString());
+      // Each task pushes its share of batch N through a session of its own, numbered from N:
+      // the server skips what a replayed batch or a retried task pushes again.
+      writer = writer.option("producer_path", PRODUCER.toString());
     }
     StreamingQuery query =
         writer
@@ -354,8 +343,8 @@ public final class StreamingDemo {
             };
         // Outside a batch transaction a writer tries a failed chunk or push three times
         // (application's WriteChunk and PushThroughProducerSession); fail every attempt so that
-        // the task gives up. The producer writer's tasks push side by side (two cores), so its
-        // faults can be shared out; five make one task meet three in a row.
+        // the task gives up. Producer tasks push side by side (two cores), so the faults can be
+        // shared out; five make one task meet three in a row.
         int times =
             switch (options.mode()) {
               case TRANSACTIONAL -> 1;
