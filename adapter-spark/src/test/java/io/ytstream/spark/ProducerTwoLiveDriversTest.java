@@ -21,6 +21,7 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.streaming.DataStreamWriter;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.Trigger;
 import org.junit.jupiter.api.AfterEach;
@@ -54,36 +55,55 @@ class ProducerTwoLiveDriversTest {
     spark.conf().unset(YtSettings.PROXY);
   }
 
-  /** The job both drivers run: the queue into the output queue through the producer. */
+  /**
+   * The job both drivers run: the queue into the output queue through the producer, by the {@code
+   * yt} sink with {@code producer_path} ({@code sink}) or by the foreach producer writer.
+   */
   static StreamingQuery start(
       SparkSession spark,
       String queue,
       String consumer,
       String out,
       String producer,
-      String checkpoint)
+      String checkpoint,
+      boolean sink)
       throws TimeoutException {
-    return spark
-        .readStream()
-        .format("yt")
-        .option("consumer_path", consumer)
-        .option("max_rows_per_partition", "500")
-        .option("include_service_columns", "true")
-        .load(queue)
-        .writeStream()
-        .foreach(
-            YtProducerForeachWriter.builder()
-                .path(out)
-                .producerPath(producer)
-                .maxBufferedRows(20)
-                .build())
+    DataStreamWriter<org.apache.spark.sql.Row> writer =
+        spark
+            .readStream()
+            .format("yt")
+            .option("consumer_path", consumer)
+            .option("max_rows_per_partition", "500")
+            .option("include_service_columns", Boolean.toString(!sink))
+            .load(queue)
+            .writeStream();
+    writer =
+        sink
+            ? writer.format("yt").option("path", out).option("producer_path", producer)
+            : writer.foreach(
+                YtProducerForeachWriter.builder()
+                    .path(out)
+                    .producerPath(producer)
+                    .maxBufferedRows(20)
+                    .build());
+    return writer
         .option("checkpointLocation", checkpoint)
         .trigger(Trigger.ProcessingTime(0))
         .start();
   }
 
   @Test
-  void twoDriversOnOneCheckpointPushEverySourceRowOnce(YtEmulator emulator) throws Exception {
+  void foreachWriterTwoDriversOnOneCheckpointPushEverySourceRowOnce(YtEmulator emulator)
+      throws Exception {
+    twoDrivers(emulator, false);
+  }
+
+  @Test
+  void sinkTwoDriversOnOneCheckpointPushEverySourceRowOnce(YtEmulator emulator) throws Exception {
+    twoDrivers(emulator, true);
+  }
+
+  private void twoDrivers(YtEmulator emulator, boolean sink) throws Exception {
     long began = System.nanoTime();
     EmulatorCluster c = new EmulatorCluster(emulator);
     c.queue(QUEUE, 2).consumer(CONSUMER, QUEUE).orderedTable(OUT, 2);
@@ -94,7 +114,7 @@ class ProducerTwoLiveDriversTest {
     spark.conf().set(YtSettings.PROXY, c.url());
 
     String checkpoint = "yt:/" + CHECKPOINT;
-    StreamingQuery first = start(spark, QUEUE, CONSUMER, OUT, PRODUCER, checkpoint);
+    StreamingQuery first = start(spark, QUEUE, CONSUMER, OUT, PRODUCER, checkpoint, sink);
     AtomicBoolean producing = new AtomicBoolean(true);
     Thread producer =
         new Thread(
@@ -116,7 +136,8 @@ class ProducerTwoLiveDriversTest {
     String secondOutcome;
     StreamingQuery drainer = first;
     try (SecondDriverProcess second =
-        SecondDriverProcess.start(c.url(), QUEUE, CONSUMER, OUT, checkpoint, PRODUCER)) {
+        SecondDriverProcess.start(
+            c.url(), QUEUE, CONSUMER, OUT, checkpoint, PRODUCER, sink ? "sink" : "foreach")) {
       try {
         Await.until(
             Duration.ofSeconds(90),
@@ -155,7 +176,7 @@ class ProducerTwoLiveDriversTest {
         second.stop(Duration.ofSeconds(20));
         drainedBy = "the first";
         if (!first.isActive()) {
-          drainer = start(spark, QUEUE, CONSUMER, OUT, PRODUCER, checkpoint);
+          drainer = start(spark, QUEUE, CONSUMER, OUT, PRODUCER, checkpoint, sink);
           drainedBy = "a restart of the first";
         }
       }
@@ -180,8 +201,9 @@ class ProducerTwoLiveDriversTest {
       second.stop(Duration.ofSeconds(20));
       System.err.printf(
           Locale.ROOT,
-          "producer two live drivers: %d rows in %.1f s; first %s (%d batches); second %s (%d"
+          "producer two live drivers (%s): %d rows in %.1f s; first %s (%d batches); second %s (%d"
               + " batches); drained by %s; second's log %s%n",
+          sink ? "sink" : "foreach writer",
           total,
           (System.nanoTime() - began) / 1e9,
           firstOutcome,

@@ -19,8 +19,9 @@ import org.apache.spark.sql.streaming.StreamingQueryListener;
  * A line {@code stop} on stdin (or its end) stops the query.
  *
  * <p>Arguments: proxy URL, queue, consumer, output table, checkpoint location, and optionally a
- * queue producer: then it runs {@link ProducerTwoLiveDriversTest}'s query, which writes the output
- * queue through that producer, instead of the transactional one.
+ * queue producer and {@code sink} or {@code foreach}: then it runs {@link
+ * ProducerTwoLiveDriversTest}'s query, which writes the output queue through that producer, instead
+ * of the transactional one.
  */
 public final class SecondDriverMain {
 
@@ -64,7 +65,8 @@ public final class SecondDriverMain {
             });
     StreamingQuery q =
         args.length > 5
-            ? ProducerTwoLiveDriversTest.start(spark, args[1], args[2], args[3], args[5], args[4])
+            ? ProducerTwoLiveDriversTest.start(
+                spark, args[1], args[2], args[3], args[5], args[4], "sink".equals(args[6]))
             : TwoLiveDriversTest.start(spark, args[1], args[2], args[3], args[4]);
     out.println(PREFIX + "running");
     Thread stopper =
