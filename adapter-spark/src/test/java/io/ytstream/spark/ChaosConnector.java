@@ -1,5 +1,7 @@
 package io.ytstream.spark;
 
+import io.ytstream.core.error.CommitOutcomeUnknownException;
+import io.ytstream.core.error.YtException;
 import io.ytstream.core.model.YPath;
 import io.ytstream.inmemory.InMemoryCluster;
 import io.ytstream.inmemory.InMemoryClusters;
@@ -7,12 +9,18 @@ import io.ytstream.ports.CheckpointStore;
 import io.ytstream.ports.ConsumerOffsets;
 import io.ytstream.ports.NodeStatus;
 import io.ytstream.ports.OutputTables;
+import io.ytstream.ports.ProducerPush;
+import io.ytstream.ports.ProducerSession;
+import io.ytstream.ports.ProducerSessionId;
+import io.ytstream.ports.PushResult;
 import io.ytstream.ports.QueueMetadata;
 import io.ytstream.ports.QueuePartitionReader;
+import io.ytstream.ports.QueueProducerErrors;
 import io.ytstream.ports.QueueProducers;
 import io.ytstream.ports.TableMetadata;
 import io.ytstream.ports.TabletTransactions;
 import io.ytstream.ports.TimeSource;
+import io.ytstream.ports.TransactionId;
 import io.ytstream.ports.spi.ClusterConnector;
 import io.ytstream.ports.spi.ConnectionSettings;
 import io.ytstream.ports.spi.YtCluster;
@@ -21,20 +29,39 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
  * Test-only connector for {@code chaos:<name>}: the in-memory cluster {@code <name>}, with its
- * checkpoint store wrapped so a test can break one checkpoint call chosen by path and call number
- * (the in-memory {@code FaultInjector} counts calls per operation, not per path). This is how a
- * driver that stops right after the sink committed batch N, before Spark published {@code
+ * checkpoint store and its queue producers wrapped so a test can break one call chosen by path and
+ * call number (the in-memory {@code FaultInjector} counts calls per operation, not per path). This
+ * is how a driver that stops right after the sink committed batch N, before Spark published {@code
  * commits/N}, is reproduced: the rename that publishes {@code commits/N} fails.
+ *
+ * <p>Producer pushes pass two points, both matched on the output queue's path: {@link #PUSH} before
+ * the push reaches the cluster (an action that throws there is a request lost on the way: nothing
+ * applied) and {@link #PUSHED} after it applied (an action that throws there is a lost answer: the
+ * rows are in the queue, the writer does not know). {@link #lostAnswer} is the error a writer sees
+ * for either; an action may also do anything else at that moment (stop a query, fence the session).
+ * {@link #pushes} counts what the pushes did, so a test can tell that a replay was skipped by the
+ * server or a writer was fenced.
  */
 public final class ChaosConnector implements ClusterConnector {
 
   static final String PREFIX = "chaos:";
+
+  /** The point a producer push passes before it reaches the cluster; path: the queue. */
+  static final String PUSH = "push";
+
+  /** The point a producer push passes after the cluster applied it; path: the queue. */
+  static final String PUSHED = "pushed";
+
+  /** The point a session creation passes before it reaches the cluster; path: the queue. */
+  static final String CREATE_SESSION = "createSession";
 
   /**
    * A checkpoint call that breaks: the {@code skip + 1}-th call matching method, path and
@@ -76,7 +103,30 @@ public final class ChaosConnector implements ClusterConnector {
     }
   }
 
+  /** What the pushes through one cluster did, counted at the port. */
+  static final class PushCounts {
+    /** Pushes the cluster applied (whether or not the writer got the answer). */
+    final AtomicLong applied = new AtomicLong();
+
+    /** Rows the applied pushes carried that the server skipped as already written. */
+    final AtomicLong skippedRows = new AtomicLong();
+
+    /** Pushes the cluster refused with a stale epoch (3102): a fenced writer. */
+    final AtomicLong fenced = new AtomicLong();
+
+    @Override
+    public String toString() {
+      return applied + " pushes applied, " + skippedRows + " rows skipped, " + fenced + " fenced";
+    }
+  }
+
   private static final Map<String, List<Point>> POINTS = new ConcurrentHashMap<>();
+  private static final Map<String, PushCounts> PUSHES = new ConcurrentHashMap<>();
+
+  /** What the pushes through cluster {@code name} did so far. */
+  static PushCounts pushes(String name) {
+    return PUSHES.computeIfAbsent(name, n -> new PushCounts());
+  }
 
   /** Arms a point on cluster {@code name}; it fires once. */
   static Point arm(String name, Point point) {
@@ -91,6 +141,24 @@ public final class ChaosConnector implements ClusterConnector {
 
   static String address(String name) {
     return PREFIX + name;
+  }
+
+  /** What a writer sees when its request or the answer to it was lost on the wire. */
+  static CommitOutcomeUnknownException lostAnswer(String what, YPath path) {
+    return new CommitOutcomeUnknownException(
+        "injected by ChaosConnector: the answer to " + what + " on " + path + " was lost", null);
+  }
+
+  /** A point that fires on the {@code skip + 1}-th push into {@code queue} and loses it. */
+  static Point losePush(String point, String queue, int skip) {
+    return new Point(
+        point,
+        Pattern.compile(Pattern.quote(queue)),
+        () -> true,
+        skip,
+        path -> {
+          throw lostAnswer("a producer push (" + point + ")", path);
+        });
   }
 
   @Override
@@ -180,7 +248,7 @@ public final class ChaosConnector implements ClusterConnector {
 
     @Override
     public QueueProducers queueProducers() {
-      return delegate.queueProducers();
+      return new Producers(name, delegate.queueProducers());
     }
 
     @Override
@@ -191,6 +259,61 @@ public final class ChaosConnector implements ClusterConnector {
     @Override
     public String toString() {
       return "chaos:" + name;
+    }
+  }
+
+  private static final class Producers implements QueueProducers {
+    private final String cluster;
+    private final QueueProducers delegate;
+
+    Producers(String cluster, QueueProducers delegate) {
+      this.cluster = cluster;
+      this.delegate = delegate;
+    }
+
+    @Override
+    public ProducerSession createSession(ProducerSessionId session) {
+      check(cluster, CREATE_SESSION, session.queue());
+      return delegate.createSession(session);
+    }
+
+    @Override
+    public ProducerSession createSession(ProducerSessionId session, Object userMeta) {
+      check(cluster, CREATE_SESSION, session.queue());
+      return delegate.createSession(session, userMeta);
+    }
+
+    @Override
+    public void removeSession(ProducerSessionId session) {
+      delegate.removeSession(session);
+    }
+
+    @Override
+    public PushResult push(ProducerPush push) {
+      return push(push, () -> delegate.push(push));
+    }
+
+    @Override
+    public PushResult push(ProducerPush push, TransactionId transaction) {
+      return push(push, () -> delegate.push(push, transaction));
+    }
+
+    private PushResult push(ProducerPush push, Supplier<PushResult> call) {
+      check(cluster, PUSH, push.session().queue());
+      PushCounts counts = pushes(cluster);
+      PushResult result;
+      try {
+        result = call.get();
+      } catch (YtException e) {
+        if (e.hasCode(QueueProducerErrors.ZOMBIE_EPOCH)) {
+          counts.fenced.incrementAndGet();
+        }
+        throw e;
+      }
+      counts.applied.incrementAndGet();
+      counts.skippedRows.addAndGet(result.skippedRowCount());
+      check(cluster, PUSHED, push.session().queue());
+      return result;
     }
   }
 

@@ -8,6 +8,10 @@ import io.ytstream.core.model.YPath;
 import io.ytstream.ports.CheckpointStore;
 import io.ytstream.ports.ConsumerOffsets;
 import io.ytstream.ports.OutputTables;
+import io.ytstream.ports.ProducerPush;
+import io.ytstream.ports.ProducerSession;
+import io.ytstream.ports.ProducerSessionId;
+import io.ytstream.ports.PushResult;
 import io.ytstream.ports.QueueMetadata;
 import io.ytstream.ports.QueuePartitionReader;
 import io.ytstream.ports.QueueProducers;
@@ -29,6 +33,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.TaskContext;
 
@@ -38,13 +43,24 @@ import org.apache.spark.TaskContext;
  * hooks, no cleanup: a lost executor) right after its {@code n}-th insert into one attached
  * transaction — part-way through a writer's rows. It halts once across all JVMs of the test: the
  * first JVM to create the marker file halts, later ones go on. The driver never halts.
+ *
+ * <p>{@code halting:push:<n>:<marker file>|<address>} halts instead right after the {@code n}-th
+ * queue producer push of one connection (one writer task) was applied, before its answer reached
+ * the writer: the rows are in the queue and no one was told.
  */
 public final class HaltingConnector implements ClusterConnector {
 
   static final String PREFIX = "halting:";
 
+  private static final String PUSH = "push:";
+
   static String address(int insertsBeforeHalt, Path marker, String address) {
     return PREFIX + insertsBeforeHalt + ":" + marker.toAbsolutePath() + "|" + address;
+  }
+
+  /** Halts an executor after the {@code pushesBeforeHalt}-th push of a connection applied. */
+  static String afterPush(int pushesBeforeHalt, Path marker, String address) {
+    return PREFIX + PUSH + pushesBeforeHalt + ":" + marker.toAbsolutePath() + "|" + address;
   }
 
   @Override
@@ -65,15 +81,30 @@ public final class HaltingConnector implements ClusterConnector {
   @Override
   public YtCluster connect(String address, ConnectionSettings settings) {
     String spec = address.substring(PREFIX.length(), address.indexOf('|'));
+    boolean pushes = spec.startsWith(PUSH);
+    if (pushes) {
+      spec = spec.substring(PUSH.length());
+    }
     int colon = spec.indexOf(':');
-    int inserts = Integer.parseInt(spec.substring(0, colon));
+    int count = Integer.parseInt(spec.substring(0, colon));
     Path marker = Path.of(spec.substring(colon + 1));
     YtCluster delegate =
         ClusterConnectors.connect(
             address.substring(address.indexOf('|') + 1),
             settings,
             HaltingConnector.class.getClassLoader());
-    return new Cluster(delegate, inserts, marker);
+    return pushes
+        ? new Cluster(delegate, Integer.MAX_VALUE, count, marker)
+        : new Cluster(delegate, count, Integer.MAX_VALUE, marker);
+  }
+
+  /** Halts this executor JVM when it is an executor and the first to claim the marker. */
+  private static void haltOnce(Path marker, String why) {
+    if (onExecutor() && claim(marker)) {
+      System.err.println(
+          "HaltingConnector: halting executor " + SparkEnv.get().executorId() + " " + why);
+      Runtime.getRuntime().halt(57);
+    }
   }
 
   /** Inside a task on an executor, never in the driver (the test's own JVM). */
@@ -96,11 +127,14 @@ public final class HaltingConnector implements ClusterConnector {
   private static final class Cluster implements YtCluster {
     private final YtCluster delegate;
     private final int insertsBeforeHalt;
+    private final int pushesBeforeHalt;
     private final Path marker;
+    private final AtomicInteger pushes = new AtomicInteger();
 
-    Cluster(YtCluster delegate, int insertsBeforeHalt, Path marker) {
+    Cluster(YtCluster delegate, int insertsBeforeHalt, int pushesBeforeHalt, Path marker) {
       this.delegate = delegate;
       this.insertsBeforeHalt = insertsBeforeHalt;
+      this.pushesBeforeHalt = pushesBeforeHalt;
       this.marker = marker;
     }
 
@@ -162,7 +196,49 @@ public final class HaltingConnector implements ClusterConnector {
 
     @Override
     public QueueProducers queueProducers() {
-      return delegate.queueProducers();
+      QueueProducers producers = delegate.queueProducers();
+      return new QueueProducers() {
+        @Override
+        public ProducerSession createSession(ProducerSessionId session) {
+          return producers.createSession(session);
+        }
+
+        @Override
+        public ProducerSession createSession(ProducerSessionId session, Object userMeta) {
+          return producers.createSession(session, userMeta);
+        }
+
+        @Override
+        public void removeSession(ProducerSessionId session) {
+          producers.removeSession(session);
+        }
+
+        @Override
+        public PushResult push(ProducerPush push) {
+          return pushed(producers.push(push), push);
+        }
+
+        @Override
+        public PushResult push(ProducerPush push, TransactionId transaction) {
+          return pushed(producers.push(push, transaction), push);
+        }
+      };
+    }
+
+    private PushResult pushed(PushResult result, ProducerPush push) {
+      int n = pushes.incrementAndGet();
+      if (n == pushesBeforeHalt) {
+        haltOnce(
+            marker,
+            "after push "
+                + n
+                + " ("
+                + push.rows().size()
+                + " rows through "
+                + push.session()
+                + ") applied, before its answer");
+      }
+      return result;
     }
 
     @Override
@@ -192,15 +268,8 @@ public final class HaltingConnector implements ClusterConnector {
     public void insertRows(YPath table, List<Row> rows) {
       delegate.insertRows(table, rows);
       inserts++;
-      if (inserts == insertsBeforeHalt && onExecutor() && claim(marker)) {
-        System.err.println(
-            "HaltingConnector: halting executor "
-                + SparkEnv.get().executorId()
-                + " after "
-                + inserts
-                + " inserts into "
-                + delegate.id());
-        Runtime.getRuntime().halt(57);
+      if (inserts == insertsBeforeHalt) {
+        haltOnce(marker, "after " + inserts + " inserts into " + delegate.id());
       }
     }
 

@@ -18,7 +18,10 @@ import org.apache.spark.sql.streaming.StreamingQueryListener;
  * batch, then {@code failed <message>} when the query fails or {@code stopped} when it was stopped.
  * A line {@code stop} on stdin (or its end) stops the query.
  *
- * <p>Arguments: proxy URL, queue, consumer, output table, checkpoint location.
+ * <p>Arguments: proxy URL, queue, consumer, output table, checkpoint location, and optionally a
+ * queue producer and {@code sink} or {@code foreach}: then it runs {@link
+ * ProducerTwoLiveDriversTest}'s query, which writes the output queue through that producer, instead
+ * of the transactional one.
  */
 public final class SecondDriverMain {
 
@@ -38,7 +41,7 @@ public final class SecondDriverMain {
             .config("spark.sql.shuffle.partitions", "2")
             .config("spark.sql.adaptive.enabled", "false")
             .config(YtSettings.PROXY, args[0])
-            .config(YtSettings.TRANSACTIONAL, "true")
+            .config(YtSettings.TRANSACTIONAL, Boolean.toString(args.length == 5))
             .getOrCreate();
     spark
         .streams()
@@ -60,7 +63,11 @@ public final class SecondDriverMain {
               @Override
               public void onQueryTerminated(QueryTerminatedEvent event) {}
             });
-    StreamingQuery q = TwoLiveDriversTest.start(spark, args[1], args[2], args[3], args[4]);
+    StreamingQuery q =
+        args.length > 5
+            ? ProducerTwoLiveDriversTest.start(
+                spark, args[1], args[2], args[3], args[5], args[4], "sink".equals(args[6]))
+            : TwoLiveDriversTest.start(spark, args[1], args[2], args[3], args[4]);
     out.println(PREFIX + "running");
     Thread stopper =
         new Thread(

@@ -29,7 +29,8 @@ public record DemoOptions(
   public enum DeliveryMode {
     TRANSACTIONAL("transactional", true),
     IDEMPOTENT("idempotent", true),
-    AT_LEAST_ONCE("at-least-once", false);
+    AT_LEAST_ONCE("at-least-once", false),
+    PRODUCER("producer", true);
 
     private final String flag;
     private final boolean exactlyOnce;
@@ -54,7 +55,7 @@ public record DemoOptions(
         }
       }
       throw new IllegalArgumentException(
-          "--mode must be transactional, idempotent or at-least-once, got " + value);
+          "--mode must be transactional, idempotent, at-least-once or producer, got " + value);
     }
   }
 
@@ -135,8 +136,8 @@ public record DemoOptions(
   }
 
   static final String USAGE =
-      "usage: StreamingDemo [--mode transactional|idempotent|at-least-once] [--rows N] [--rate"
-          + " ROWS_PER_S]\n"
+      "usage: StreamingDemo [--mode transactional|idempotent|at-least-once|producer] [--rows N]"
+          + " [--rate ROWS_PER_S]\n"
           + "                     [--partitions P] [--seed S] [--kills stop,fault,crash]"
           + " [--max-rows-per-partition M]";
 

@@ -41,6 +41,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.streaming.DataStreamWriter;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.StreamingQueryException;
 import org.apache.spark.sql.streaming.StreamingQueryListener;
@@ -62,6 +63,7 @@ public final class StreamingDemo {
   static final YPath QUEUE = YPath.of("//home/demo/queue");
   static final YPath CONSUMER = YPath.of("//home/demo/consumer");
   static final YPath OUTPUT = YPath.of("//home/demo/output");
+  static final YPath PRODUCER = YPath.of("//home/demo/producer");
   static final YPath CHECKPOINT = YPath.of("//home/demo/checkpoint");
   static final String CHECKPOINT_URI = "yt://" + CHECKPOINT.toString().substring(1);
 
@@ -155,7 +157,11 @@ public final class StreamingDemo {
           yt.url(),
           CONSUMER,
           OUTPUT,
-          options.mode() == DeliveryMode.IDEMPOTENT ? "sorted by the service columns" : "ordered",
+          switch (options.mode()) {
+            case IDEMPOTENT -> "sorted by the service columns";
+            case PRODUCER -> "an ordered queue, written through the queue producer " + PRODUCER;
+            case TRANSACTIONAL, AT_LEAST_ONCE -> "ordered";
+          },
           CHECKPOINT_URI);
       configureSession(yt.url(), token);
 
@@ -273,6 +279,9 @@ public final class StreamingDemo {
     } else {
       admin.createOrderedTable(OUTPUT, rowColumns, options.partitions());
     }
+    if (options.mode() == DeliveryMode.PRODUCER) {
+      admin.createQueueProducer(PRODUCER);
+    }
   }
 
   private void configureSession(String proxy, String token) {
@@ -299,10 +308,15 @@ public final class StreamingDemo {
                 Boolean.toString(options.mode() == DeliveryMode.IDEMPOTENT))
             .load(QUEUE.toString())
             .withColumn("payload", upper(col("payload")));
+    DataStreamWriter<org.apache.spark.sql.Row> writer =
+        rows.writeStream().format("yt").option("path", OUTPUT.toString());
+    if (options.mode() == DeliveryMode.PRODUCER) {
+      // Each task pushes its share of batch N through a session of its own, numbered from N:
+      // the server skips what a replayed batch or a retried task pushes again.
+      writer = writer.option("producer_path", PRODUCER.toString());
+    }
     StreamingQuery query =
-        rows.writeStream()
-            .format("yt")
-            .option("path", OUTPUT.toString())
+        writer
             .option("checkpointLocation", CHECKPOINT_URI)
             .trigger(Trigger.ProcessingTime(500))
             .start();
@@ -325,10 +339,18 @@ public final class StreamingDemo {
               case TRANSACTIONAL -> ClusterOperation.INSERT;
               case IDEMPOTENT -> ClusterOperation.OUTPUT_UPSERT;
               case AT_LEAST_ONCE -> ClusterOperation.OUTPUT_APPEND;
+              case PRODUCER -> ClusterOperation.PRODUCER_PUSH;
             };
-        // Outside a batch transaction a writer tries a failed chunk three times (adapter-spark's
-        // YtDataWriter); fail every attempt so that the task gives up.
-        int times = options.mode() == DeliveryMode.TRANSACTIONAL ? 1 : 3;
+        // Outside a batch transaction a writer tries a failed chunk or push three times
+        // (application's WriteChunk and PushThroughProducerSession); fail every attempt so that
+        // the task gives up. Producer tasks push side by side (two cores), so the faults can be
+        // shared out; five make one task meet three in a row.
+        int times =
+            switch (options.mode()) {
+              case TRANSACTIONAL -> 1;
+              case IDEMPOTENT, AT_LEAST_ONCE -> 3;
+              case PRODUCER -> 5;
+            };
         admin
             .faults()
             .failNext(write, times, YtErrorCode.GENERIC, "injected by the demo: tablet node down");
@@ -336,9 +358,18 @@ public final class StreamingDemo {
           if (query.awaitTermination(KILL_TIMEOUT_MS)) {
             return "query ended without an error (unexpected)";
           }
+          int fired = admin.faults().firedCount(write);
           admin.faults().clearPending();
           query.stop();
-          return "the fault did not fire within " + KILL_TIMEOUT_MS + " ms; stopped instead";
+          return "the query did not fail within "
+              + KILL_TIMEOUT_MS
+              + " ms ("
+              + fired
+              + " of the "
+              + times
+              + " faults on "
+              + write
+              + " fired); stopped instead";
         } catch (StreamingQueryException e) {
           return "query failed: " + rootMessage(e);
         } finally {

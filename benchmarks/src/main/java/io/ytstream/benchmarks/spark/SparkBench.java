@@ -386,6 +386,16 @@ public final class SparkBench {
               modes.get(ModeBench.IDEMPOTENT).median(),
               modes.get(ModeBench.AT_LEAST_ONCE).median(),
               PeerBench.verdict(r.median() >= 0.8)));
+      Samples p = modeRatio.get(ModeBench.PRODUCER);
+      t.append(
+          String.format(
+              Locale.ROOT,
+              "| producer sessions beside at-least-once | ≥ 0.8 × at-least-once | %s× (%,.0f vs"
+                  + " %,.0f rows/s) | %s |%n",
+              p.format("%.2f"),
+              modes.get(ModeBench.PRODUCER).median(),
+              modes.get(ModeBench.AT_LEAST_ONCE).median(),
+              PeerBench.verdict(p.median() >= 0.8)));
     }
     return t.toString();
   }

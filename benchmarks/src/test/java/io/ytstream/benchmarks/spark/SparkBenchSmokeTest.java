@@ -70,8 +70,12 @@ class SparkBenchSmokeTest {
       assertTrue(table.contains("Delivery modes"), table);
       assertTrue(table.contains("Per-batch overhead"), table);
       String targets = bench.targets();
-      assertEquals(2, targets.lines().count(), targets);
-      assertTrue(targets.contains("bare DSv2") && targets.contains("idempotent"), targets);
+      assertEquals(3, targets.lines().count(), targets);
+      assertTrue(
+          targets.contains("bare DSv2")
+              && targets.contains("idempotent")
+              && targets.contains("producer sessions"),
+          targets);
       assertTrue(
           table.contains("met (>=") || table.contains("NOT MET"), "targets are marked: " + table);
     }
