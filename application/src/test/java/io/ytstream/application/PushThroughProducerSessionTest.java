@@ -98,6 +98,8 @@ class PushThroughProducerSessionTest {
 
     ProducerPushOutcome outcome = pushes.push(SESSION, epoch, 0, rows("a"), Optional.empty());
 
+    assertEquals(
+        1, cluster.faults().firedCount(ClusterOperation.PRODUCER_PUSH), "conflict injected");
     assertEquals(ProducerPushOutcome.Kind.WRITTEN, outcome.kind());
     assertEquals(List.of("a"), queue());
   }

@@ -125,12 +125,11 @@ class ProducerInvariantsTest {
 
   @Test
   void aUserMetaWithOtherOffsetsThanTheCheckpointsViolatesUserMetaMatchesOutput() {
-    StreamOffsets logged = logBatch(0, 2);
+    logBatch(0, 2);
     PushBatchShare.OpenSession s =
         shares.open(Workload.PRODUCER, Workload.OUTPUT, Driver.QUERY_ID, 0);
     StreamOffsets other = StreamOffsets.of(Map.of(partition, 5L));
     shares.push(s, 0, List.of(output(0), output(1)), 100_000, Optional.of(other));
-    assertEquals(false, logged.equals(other));
     assertEquals(Set.of(Verifier.Invariant.USER_META_MATCHES_OUTPUT), violated());
   }
 }

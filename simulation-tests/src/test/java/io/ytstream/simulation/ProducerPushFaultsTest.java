@@ -25,10 +25,13 @@ class ProducerPushFaultsTest {
 
   private final InMemorySimCluster cluster = new InMemorySimCluster();
 
+  private FaultClock faults;
+
   private FaultyPorts portsWith(String schedule) {
     cluster.createOutputQueue(Workload.OUTPUT, List.of("p", "r", "i", "v"), 1);
     cluster.createQueueProducer(Workload.PRODUCER);
-    return new FaultyPorts(cluster, new FaultClock(FaultSchedule.parse(schedule)));
+    faults = new FaultClock(FaultSchedule.parse(schedule));
+    return new FaultyPorts(cluster, faults);
   }
 
   private static List<Row> rows(long from, int n) {
@@ -49,6 +52,7 @@ class ProducerPushFaultsTest {
     long epoch = ports.createSession(SESSION).epoch();
     ProducerPushOutcome outcome =
         new PushThroughProducerSession(ports).push(SESSION, epoch, 0, rows(0, 3), Optional.empty());
+    assertEquals(1, faults.fired(SimFault.PUSH_REQUEST_LOST), "the lost request was injected");
     assertEquals(ProducerPushOutcome.Kind.WRITTEN, outcome.kind());
     assertEquals(3, outputRows());
     assertEquals(0, ports.skippedPushRows());
@@ -71,6 +75,7 @@ class ProducerPushFaultsTest {
     long epoch = ports.createSession(SESSION).epoch();
     ProducerPushOutcome outcome =
         new PushThroughProducerSession(ports).push(SESSION, epoch, 0, rows(0, 2), Optional.empty());
+    assertEquals(1, faults.fired(SimFault.LOCK_CONFLICT), "the conflict was injected");
     assertEquals(ProducerPushOutcome.Kind.WRITTEN, outcome.kind());
     assertEquals(2, outputRows());
   }
