@@ -199,6 +199,22 @@ class OptionsTest {
   }
 
   @Test
+  void anEmptyStartEndOrProducerIsRefusedRatherThanTakenAsNotGiven() throws Exception {
+    for (String option : List.of("starting_offsets", "starting_timestamp")) {
+      String m = failure(() -> reader().option(option, " ").load("//q"));
+      assertMentions(m, "option '" + option + "' is empty", "remove the option");
+    }
+    for (String option : List.of("ending_offsets", "ending_timestamp")) {
+      String m = failure(() -> spark.read().format("yt").option(option, "").load("//q"));
+      assertMentions(m, "option '" + option + "' is empty", "remove the option");
+    }
+    Dataset<Row> df = reader().load("//q");
+    countFromHere();
+    String m = failure(() -> write(df, Map.of("producer_path", ""), false));
+    assertMentions(m, "option 'producer_path' is empty", "remove the option");
+  }
+
+  @Test
   void theSinkRefusesUnknownOptionsNamingTheKafkaEquivalent() {
     Dataset<Row> df = reader().load("//q");
     countFromHere();

@@ -70,6 +70,13 @@ public final class YtOptions {
   private static final Set<String> SPARK_OWN =
       Set.of(PATHS, "checkpointlocation", "queryname", "__path_param_name");
 
+  /**
+   * Options whose empty value would silently mean "not given": a start or end that is not where the
+   * user asked, or a producer sink that is only at least once.
+   */
+  private static final Set<String> BLANK_REFUSED =
+      Set.of(STARTING_OFFSETS, ENDING_OFFSETS, STARTING_TIMESTAMP, ENDING_TIMESTAMP, PRODUCER_PATH);
+
   /** What Spark adds for {@code partitionBy(...)}, which the yt sink does not take. */
   private static final String PARTITION_COLUMNS = "__partition_columns";
 
@@ -116,6 +123,17 @@ public final class YtOptions {
                   + ": remove it here. Options of "
                   + (use == OptionScope.READ ? "reads: " : "writes: ")
                   + known(use));
+        }
+        String value = lower.get(name);
+        if (BLANK_REFUSED.contains(name) && (value == null || value.isBlank())) {
+          throw new IllegalArgumentException(
+              "option '"
+                  + e.getValue()
+                  + "' is empty ('"
+                  + (value == null ? "" : value)
+                  + "'): an empty value would read or write as if the option were not given."
+                  + " Give a value (see the option table in adapter-spark's README) or remove the"
+                  + " option");
         }
         continue;
       }
