@@ -129,7 +129,7 @@ class ProducerSinkTest {
     // the query dies with one share of the batch in the queue and no commits/N.
     c.cluster.faults().skipNext(ClusterOperation.PRODUCER_PUSH, 1);
     c.cluster.faults().failNext(ClusterOperation.PRODUCER_PUSH, 100, 1, "proxy went away");
-    failure(() -> run("yt:///ckpt/k"));
+    assertMentions(failure(() -> run("yt:///ckpt/k")), "proxy went away");
     assertEquals(expected().size() + 3, c.ids("//out").size(), "one task's share landed");
     c.cluster.faults().clearPending();
 
