@@ -9,7 +9,6 @@ import io.ytstream.core.model.YPath;
 import io.ytstream.inmemory.ClusterOperation;
 import io.ytstream.ports.TableDescription.Column;
 import io.ytstream.spark.config.YtSettings;
-import io.ytstream.spark.sink.YtDataWriter;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -255,7 +254,9 @@ class BadInputTest {
       assertMentions(m, "would write 16 rows into //out", "max_rows_per_partition=2 fits");
       assertEquals(
           2,
-          stopped.leaks().stream().filter(l -> l.startsWith(YtDataWriter.class.getName())).count(),
+          stopped.leaks().stream()
+              .filter(l -> l.startsWith("io.ytstream.spark.sink.TransactionalDataWriter"))
+              .count(),
           "both tasks stopped keeping rows: " + stopped.leaks());
       spark.sparkContext().listenerBus().waitUntilEmpty();
       assertEquals(0, failed.count.get(), "no task failed, so none was retried");

@@ -7,6 +7,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,7 +33,7 @@ public final class BackgroundConsumerAdvance {
    */
   public static final long QUIET_MS = 500;
 
-  private final AdvanceConsumer advancer;
+  private final Consumer<StreamOffsets> advancer;
   private final ConsumerId consumer;
   private final long quietMs;
   private final ScheduledExecutorService thread;
@@ -42,7 +43,8 @@ public final class BackgroundConsumerAdvance {
   private RuntimeException failure;
   private boolean stopped;
 
-  public BackgroundConsumerAdvance(AdvanceConsumer advancer, ConsumerId consumer, long quietMs) {
+  public BackgroundConsumerAdvance(
+      Consumer<StreamOffsets> advancer, ConsumerId consumer, long quietMs) {
     this.advancer = advancer;
     this.consumer = consumer;
     this.quietMs = quietMs;
@@ -85,7 +87,7 @@ public final class BackgroundConsumerAdvance {
         }
       }
       try {
-        advancer.bringLevel(end);
+        advancer.accept(end);
       } catch (RuntimeException e) {
         LOG.error("moving consumer {} to {} failed", consumer, end, e);
         synchronized (this) {

@@ -1,5 +1,6 @@
 package io.ytstream.spark.sink;
 
+import io.ytstream.application.WriterReport;
 import java.util.Arrays;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
 
@@ -120,5 +121,14 @@ final class YtCommitMessage implements WriterCommitMessage {
             ? ""
             : ", " + shareAction + ", written=" + writtenRows + ", skipped=" + skippedRows)
         + "]";
+  }
+
+  /** The report of a writer in a batch transaction, for the driver's commit. */
+  WriterReport toReport() {
+    if (transactionId == null) {
+      throw new IllegalStateException(
+          "partition " + partitionId + " of batch " + epochId + " wrote outside the transaction");
+    }
+    return new WriterReport(epochId, transactionId, rowsPerTablet, notKept);
   }
 }

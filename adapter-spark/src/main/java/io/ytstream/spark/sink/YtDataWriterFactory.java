@@ -15,6 +15,14 @@ final class YtDataWriterFactory implements DataWriterFactory, StreamingDataWrite
 
   private static final long serialVersionUID = 1L;
 
+  /** Which writer the tasks get: one class per delivery guarantee. */
+  private enum Writers {
+    CHUNKED,
+    TRANSACTIONAL,
+    PRODUCER
+  }
+
+  private final Writers writers;
   private final YtWriteSpec spec;
   private final String transactionId;
   private final long epochId;
@@ -22,11 +30,13 @@ final class YtDataWriterFactory implements DataWriterFactory, StreamingDataWrite
   private final ProducerTarget producer;
 
   private YtDataWriterFactory(
+      Writers writers,
       YtWriteSpec spec,
       String transactionId,
       long epochId,
       long maxRowsPerTablet,
       ProducerTarget producer) {
+    this.writers = writers;
     this.spec = spec;
     this.transactionId = transactionId;
     this.epochId = epochId;
@@ -36,12 +46,13 @@ final class YtDataWriterFactory implements DataWriterFactory, StreamingDataWrite
 
   /** Writers that flush their own chunks (at-least-once, idempotent receiver, static writes). */
   static YtDataWriterFactory outsideTransaction(YtWriteSpec spec) {
-    return new YtDataWriterFactory(spec, null, -1, Long.MAX_VALUE, null);
+    return new YtDataWriterFactory(Writers.CHUNKED, spec, null, -1, Long.MAX_VALUE, null);
   }
 
   /** Writers that push each task's share of a batch through a producer session of its own. */
   static YtDataWriterFactory throughProducer(YtWriteSpec spec, ProducerTarget producer) {
-    return new YtDataWriterFactory(spec, null, -1, producer.maxRowsPerTablet(), producer);
+    return new YtDataWriterFactory(
+        Writers.PRODUCER, spec, null, -1, producer.maxRowsPerTablet(), producer);
   }
 
   /**
@@ -50,7 +61,8 @@ final class YtDataWriterFactory implements DataWriterFactory, StreamingDataWrite
    */
   static YtDataWriterFactory inTransaction(
       YtWriteSpec spec, String transactionId, long maxRowsPerTablet) {
-    return new YtDataWriterFactory(spec, transactionId, -1, maxRowsPerTablet, null);
+    return new YtDataWriterFactory(
+        Writers.TRANSACTIONAL, spec, transactionId, -1, maxRowsPerTablet, null);
   }
 
   @Override
@@ -60,14 +72,12 @@ final class YtDataWriterFactory implements DataWriterFactory, StreamingDataWrite
 
   @Override
   public DataWriter<InternalRow> createWriter(int partitionId, long taskId, long epochId) {
-    if (producer != null) {
-      return new YtProducerDataWriter(spec, producer, partitionId, epochId);
-    }
-    return new YtDataWriter(
-        spec,
-        transactionId == null ? null : new TransactionId(transactionId),
-        partitionId,
-        epochId,
-        maxRowsPerTablet);
+    return switch (writers) {
+      case CHUNKED -> new ChunkedDataWriter(spec, partitionId, epochId);
+      case TRANSACTIONAL ->
+          new TransactionalDataWriter(
+              spec, new TransactionId(transactionId), partitionId, epochId, maxRowsPerTablet);
+      case PRODUCER -> new YtProducerDataWriter(spec, producer, partitionId, epochId);
+    };
   }
 }

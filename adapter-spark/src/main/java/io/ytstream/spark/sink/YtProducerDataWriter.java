@@ -2,6 +2,7 @@ package io.ytstream.spark.sink;
 
 import io.ytstream.application.BatchShareOutcome;
 import io.ytstream.application.BatchShareTooLargeException;
+import io.ytstream.application.OutputTablets;
 import io.ytstream.application.PushBatchShare;
 import io.ytstream.core.delivery.BatchShareDecision;
 import io.ytstream.ports.Row;
@@ -64,7 +65,7 @@ final class YtProducerDataWriter implements DataWriter<InternalRow> {
   }
 
   private int tabletOf(long rowNumber) {
-    return (int) ((partitionId + rowNumber) % spec.tabletCount());
+    return OutputTablets.forRow(partitionId, rowNumber, spec.tabletCount());
   }
 
   @Override

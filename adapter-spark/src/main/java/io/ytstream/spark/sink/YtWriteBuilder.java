@@ -102,18 +102,18 @@ public final class YtWriteBuilder implements SupportsTruncate, SupportsStreaming
           if (CheckedQueries.firstTime(info.queryId())) {
             warnIfNondeterministic(spark, producer.get());
           }
-          return YtStreamingWrite.throughProducer(
+          return new ProducerStreamingWrite(
               spec,
-              settings,
-              conf,
               ProducerTarget.of(
                   producer.get(), info.queryId(), settings.maxRowsPerTabletPerTransaction()),
-              options.checkpointLocation().map(Path::new).orElse(null));
+              options.checkpointLocation().map(Path::new).orElse(null),
+              conf);
         }
-        Path checkpoint = settings.transactional() ? checkpointRoot() : null;
-        BatchWriteJobListener writeJobs =
-            settings.transactional() ? BatchWriteJobListener.on(spark.sparkContext()) : null;
-        return new YtStreamingWrite(spec, settings, checkpoint, conf, writeJobs);
+        if (!settings.transactional()) {
+          return new ChunkedStreamingWrite(spec);
+        }
+        return new TransactionalStreamingWrite(
+            spec, settings, checkpointRoot(), conf, BatchWriteJobListener.on(spark.sparkContext()));
       }
     };
   }

@@ -1,22 +1,15 @@
 package io.ytstream.spark.source;
 
-import io.ytstream.application.AdvanceConsumer;
-import io.ytstream.application.FindOffsetByTimestamp;
-import io.ytstream.application.MeasureLag;
-import io.ytstream.application.PlanMicroBatch;
 import io.ytstream.application.RealTimeBatchBoundary;
-import io.ytstream.application.ResumeOrStartQuery;
-import io.ytstream.application.TriggerPacing;
-import io.ytstream.core.model.PartitionBounds;
+import io.ytstream.application.SourcePorts;
+import io.ytstream.application.StreamingSource;
+import io.ytstream.application.checkpoint.QueryCheckpoint;
 import io.ytstream.core.model.PartitionId;
-import io.ytstream.core.model.QueueId;
-import io.ytstream.core.model.StartingOffsets;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.plan.QueueBounds;
 import io.ytstream.core.plan.TaskAssignment;
-import io.ytstream.ports.TableDescription;
 import io.ytstream.ports.spi.YtCluster;
-import io.ytstream.spark.checkpoint.SourceMetadata;
+import io.ytstream.spark.checkpoint.HadoopCheckpointFiles;
 import io.ytstream.spark.config.UserInputErrors;
 import io.ytstream.spark.realtime.BackgroundConsumerAdvance;
 import io.ytstream.spark.realtime.CarriedRows;
@@ -26,17 +19,13 @@ import io.ytstream.spark.realtime.RealTimeSlots;
 import io.ytstream.spark.realtime.YtPartitionOffset;
 import io.ytstream.spark.realtime.YtRealTimeInputPartition;
 import io.ytstream.spark.realtime.YtRealTimeReaderFactory;
-import io.ytstream.spark.types.ColumnSpec;
 import io.ytstream.spark.types.QueueRowConverter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
+import java.util.SortedMap;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.ToLongFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.SparkContext;
@@ -53,23 +42,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The driver side of the {@code yt} source: Spark's calls turned into the application's use cases.
- * {@link PlanMicroBatch} plans a batch and spreads it over tasks, {@link AdvanceConsumer} (core's
- * commit-lag rule and out-of-transaction state machine) moves the consumer.
+ * The driver side of the {@code yt} source: each of Spark's calls is one call of the application's
+ * {@link StreamingSource}, plus the translation of Spark's types. The order of the protocol's steps
+ * lives there, so the simulation runs the same sequence.
  *
- * <p>Where the consumer moves: Spark calls {@link #latestOffset(Offset, ReadLimit)} with {@code
- * start} = the end of the last batch whose {@code commits/N} entry is written (also after a
- * restart), so that is a safe point to bring the consumer level, even when the queue is idle and no
- * new batch runs; {@link #commit(Offset)} does the same as soon as Spark reports a batch done.
- *
- * <p>Real-time Mode ({@link SupportsRealTimeMode}): Spark's calls at a batch boundary turned into
- * {@link RealTimeBatchBoundary} (one open-ended task per queue partition from the batch's start;
- * where the tasks stopped is the batch's end; the consumer follows durable ends). This class gives
- * it the consumer moves on a thread of their own, after the boundary ({@link
- * BackgroundConsumerAdvance}), and the queue's bounds read every second on another ({@link
- * PrefetchedBounds}): no task reads between two real-time batches, so the boundary makes no request
- * in line while the prefetched bounds are fresh. Where a (re)started query starts is {@link
- * ResumeOrStartQuery}'s.
+ * <p>What stays here is Spark's machinery: in Real-time Mode the consumer moves on a thread of its
+ * own after the boundary ({@link BackgroundConsumerAdvance}) and the queue's bounds are read every
+ * second on another ({@link PrefetchedBounds}), so the boundary makes no request in line while the
+ * prefetched bounds are fresh; the slot check ({@link RealTimeSlots}); and the rows real-time tasks
+ * carry between batches ({@link CarriedRows}).
  */
 public final class YtMicroBatchStream
     implements MicroBatchStream,
@@ -83,87 +64,58 @@ public final class YtMicroBatchStream
   static final long STOP_WAIT_MS = 10_000;
 
   private final YtSourceSpec spec;
-  private final Path metadataDir;
-  private final Configuration hadoopConf;
   private final YtCluster cluster;
-  private final PlanMicroBatch planner;
-  private final AdvanceConsumer advancer;
-  private final ResumeOrStartQuery resume;
-  private final RealTimeBatchBoundary boundary;
+  private final StreamingSource source;
 
   /** Tells this query run's real-time tasks from a predecessor's ({@link CarriedRows}). */
   private final String readId = UUID.randomUUID().toString();
 
-  private volatile QueueBounds lastBounds;
-
-  /** When the last batch with rows was planned (0 before the first: a minimum never delays it). */
-  private final TriggerPacing pacing;
-
-  private volatile Optional<QueueBounds> availableNowTarget = Optional.empty();
-  private final AtomicLong lostRows = new AtomicLong();
   private volatile boolean realTime;
   private volatile BackgroundConsumerAdvance background;
   private volatile PrefetchedBounds prefetched;
 
-  /** Lag in bytes and seconds; made at the first report, when the queues' columns are read. */
-  private volatile MeasureLag lag;
-
   public YtMicroBatchStream(YtSourceSpec spec, String metadataPath, Configuration hadoopConf) {
     this.spec = spec;
-    this.metadataDir = new Path(metadataPath);
-    this.hadoopConf = hadoopConf;
     this.cluster = spec.cluster().connect();
-    this.planner =
-        new PlanMicroBatch(
-            queue -> {
-              try {
-                return cluster.queueMetadata().partitions(queue);
-              } catch (RuntimeException e) {
-                throw UserInputErrors.partitionsFailed(queue.path(), e);
-              }
-            },
-            cluster.consumerOffsets(),
+    Path metadataDir = new Path(metadataPath);
+    this.source =
+        new StreamingSource(
+            new SourcePorts(
+                queue -> {
+                  try {
+                    return cluster.queueMetadata().partitions(queue);
+                  } catch (RuntimeException e) {
+                    throw UserInputErrors.partitionsFailed(queue.path(), e);
+                  }
+                },
+                cluster.consumerOffsets(),
+                cluster.queueReader(),
+                // Asked for only when starting_timestamp places a query.
+                (partition, offset, maxRows) ->
+                    cluster.queueRangeReader().pull(partition, offset, maxRows),
+                cluster.tableMetadata()),
             spec.consumer(),
             spec.queues(),
-            spec.limits());
-    this.pacing = new TriggerPacing(planner);
-    this.advancer = new AdvanceConsumer(cluster.consumerOffsets(), spec.consumer(), spec.queues());
-    this.resume =
-        new ResumeOrStartQuery(
-            planner,
-            advancer,
-            spec.consumer(),
-            // Asked for only when starting_timestamp places a new query.
-            Optional.of(
-                new FindOffsetByTimestamp(
-                    (partition, offset, maxRows) ->
-                        cluster.queueRangeReader().pull(partition, offset, maxRows))));
-    this.boundary =
-        new RealTimeBatchBoundary(planner, advancer, this::boundsReadAhead, this::moveConsumer);
+            spec.limits(),
+            spec.startingOffsets(),
+            new QueryCheckpoint(HadoopCheckpointFiles.ofSourceFolder(metadataDir, hadoopConf)),
+            HadoopCheckpointFiles.sourceIndex(metadataDir));
   }
 
   @Override
   public Offset initialOffset() {
-    Optional<SourceMetadata> stored = SourceMetadata.read(metadataDir, hadoopConf);
-    StreamOffsets start =
-        resume.initialOffsets(
-            stored.map(m -> new ResumeOrStartQuery.Recorded(m.consumer(), m.initial())),
-            spec.startingOffsets(),
-            metadataDir.toString());
-    if (stored.isPresent()) {
-      return new YtOffset(start);
+    StreamingSource.Start start = source.initialOffset();
+    if (start.from() != StreamingSource.StartedFrom.CHECKPOINT) {
+      LOG.info(
+          "yt source starts from {}: {}",
+          switch (start.from()) {
+            case STARTING_TIMESTAMP -> "option starting_timestamp";
+            case STARTING_OFFSETS -> "option starting_offsets";
+            default -> "the consumer";
+          },
+          start.offsets());
     }
-    SourceMetadata written =
-        new SourceMetadata(spec.consumer(), start).writeIfAbsent(metadataDir, hadoopConf);
-    LOG.info(
-        "yt source starts from {}: {}",
-        spec.startingOffsets().isEmpty()
-            ? "the consumer"
-            : spec.startingOffsets().get() instanceof StartingOffsets.AtTimestamp
-                ? "option starting_timestamp"
-                : "option starting_offsets",
-        written.initial());
-    return new YtOffset(written.initial());
+    return new YtOffset(start.offsets());
   }
 
   @Override
@@ -185,31 +137,9 @@ public final class YtMicroBatchStream
 
   @Override
   public Offset latestOffset(Offset startOffset, ReadLimit limit) {
-    StreamOffsets start = YtOffset.of(startOffset);
-    // start is durable (its commits/N entry exists): bring a lagging consumer level, idle or not.
-    StreamOffsets consumer;
-    QueueBounds bounds;
-    if (!realTime) {
-      bounds = planner.readBounds();
-      // Before the consumer follows start: a start the queue no longer fits must not move it.
-      PlanMicroBatch.checkPositions(start, bounds);
-      consumer = advancer.bringLevel(start);
-    } else {
-      RealTimeBatchBoundary.Planning planning = boundary.atLatestOffset(start);
-      bounds = planning.bounds();
-      consumer = planning.consumer();
-    }
-    lastBounds = bounds;
-    QueueBounds planBounds =
-        availableNowTarget.map(t -> PlanMicroBatch.capped(bounds, t)).orElse(bounds);
-    PlanMicroBatch.PlannedEnd planned =
-        pacing.plan(
-            start,
-            planBounds,
-            consumer,
-            ReadLimits.fromSpark(limit),
-            availableNowTarget.isPresent(),
-            System.currentTimeMillis());
+    var planned =
+        source.latestOffset(
+            YtOffset.of(startOffset), ReadLimits.fromSpark(limit), System.currentTimeMillis());
     if (planned.heldBack()) {
       LOG.debug("yt source: fewer than min_rows_per_trigger rows wait; batch held back");
     }
@@ -217,7 +147,6 @@ public final class YtMicroBatchStream
       LOG.info("yt source: new partitions placed at {}", planned.end());
     }
     if (!planned.losses().isEmpty()) {
-      lostRows.addAndGet(planned.lostRowCount());
       LOG.warn("yt source skipped trimmed rows (fail_on_data_loss=false): {}", planned.losses());
     }
     return new YtOffset(planned.end());
@@ -225,16 +154,8 @@ public final class YtMicroBatchStream
 
   @Override
   public InputPartition[] planInputPartitions(Offset startOffset, Offset endOffset) {
-    StreamOffsets end = YtOffset.of(endOffset);
-    if (lastBounds == null) {
-      // A batch Spark runs again after a restart comes without latestOffset: its end, from the
-      // checkpoint, is checked against the queue once, as latestOffset checks every start.
-      QueueBounds bounds = readBounds();
-      PlanMicroBatch.checkPositions(end, bounds);
-      lastBounds = bounds;
-    }
     List<TaskAssignment> tasks =
-        PlanMicroBatch.tasks(PlanMicroBatch.ranges(YtOffset.of(startOffset), end));
+        source.planInputPartitions(YtOffset.of(startOffset), YtOffset.of(endOffset));
     InputPartition[] out = new InputPartition[tasks.size()];
     for (int i = 0; i < tasks.size(); i++) {
       out[i] = new YtInputPartition(tasks.get(i).ranges());
@@ -261,21 +182,22 @@ public final class YtMicroBatchStream
     if (background == null) {
       background =
           new BackgroundConsumerAdvance(
-              advancer, spec.consumer(), BackgroundConsumerAdvance.QUIET_MS);
+              source::bringConsumerLevel, spec.consumer(), BackgroundConsumerAdvance.QUIET_MS);
     }
     if (prefetched == null) {
       prefetched =
           PrefetchedBounds.start(
-              this::readBounds,
+              source::readBounds,
               System::currentTimeMillis,
               PrefetchedBounds.REFRESH_MS,
               spec.consumer().toString());
     }
+    QueueBounds now = source.prepareForRealTimeMode(this::boundsReadAhead, this::moveConsumer);
     RealTimeQueries.markThisQueryThread();
     SparkContext sc = SparkContext.getOrCreate();
     RealTimeSlots.checkQuery(
         this,
-        readBounds().asMap().keySet(),
+        now.asMap().keySet(),
         RealTimeSlots.of(sc),
         RealTimeSlots.fixed(sc) ? 0 : RealTimeSlots.REGISTRATION_WAIT_MS);
   }
@@ -283,13 +205,12 @@ public final class YtMicroBatchStream
   /** Real-time Mode: one open-ended task per queue partition, starting at {@code start}. */
   @Override
   public InputPartition[] planInputPartitions(Offset startOffset) {
-    RealTimeBatchBoundary.Tasks tasks = boundary.tasks(YtOffset.of(startOffset));
-    lastBounds = tasks.bounds();
+    SortedMap<PartitionId, Long> starts = source.realTimeTasks(YtOffset.of(startOffset));
     SparkContext sc = SparkContext.getOrCreate();
     // Checked again per batch: the queue may have been resharded since the query started.
-    RealTimeSlots.checkQuery(this, tasks.starts().keySet(), RealTimeSlots.of(sc), 0);
+    RealTimeSlots.checkQuery(this, starts.keySet(), RealTimeSlots.of(sc), 0);
     List<InputPartition> out = new ArrayList<>();
-    tasks.starts().forEach((p, from) -> out.add(new YtRealTimeInputPartition(p, from)));
+    starts.forEach((p, from) -> out.add(new YtRealTimeInputPartition(p, from)));
     return out.toArray(new InputPartition[0]);
   }
 
@@ -301,19 +222,12 @@ public final class YtMicroBatchStream
       YtPartitionOffset yt = (YtPartitionOffset) o;
       ends.add(new RealTimeBatchBoundary.TaskEnd(yt.partition(), yt.offset()));
     }
-    return new YtOffset(boundary.merge(ends));
+    return new YtOffset(source.mergeRealTimeEnds(ends));
   }
 
-  /**
-   * Real-time Mode moves the consumer off the batch boundary ({@link BackgroundConsumerAdvance}).
-   */
   @Override
   public void commit(Offset end) {
-    if (realTime) {
-      boundary.committed(YtOffset.of(end));
-    } else {
-      advancer.bringLevel(YtOffset.of(end));
-    }
+    source.commit(YtOffset.of(end));
   }
 
   /** Real-time Mode: a durable end, handed to the consumer's thread when there is one. */
@@ -322,7 +236,7 @@ public final class YtMicroBatchStream
     if (b != null) {
       b.advanceTo(durableEnd);
     } else {
-      advancer.bringLevel(durableEnd);
+      source.bringConsumerLevel(durableEnd);
     }
   }
 
@@ -361,129 +275,24 @@ public final class YtMicroBatchStream
 
   @Override
   public void prepareForTriggerAvailableNow() {
-    availableNowTarget = Optional.of(readBounds());
+    source.prepareForTriggerAvailableNow();
   }
 
   @Override
   public Offset reportLatestOffset() {
-    QueueBounds bounds = lastBounds;
-    if (bounds == null) {
-      return null;
-    }
-    TreeMap<PartitionId, Long> totals = new TreeMap<>();
-    bounds.asMap().forEach((p, b) -> totals.put(p, b.totalRowCount()));
-    return new YtOffset(StreamOffsets.of(totals));
+    return source.reportLatestOffset().map(YtOffset::new).orElse(null);
   }
 
   /**
-   * Rows behind per partition (the last seen end of each partition minus the consumed offset):
-   * {@code minRowsBehindLatest}, {@code maxRowsBehindLatest}, {@code avgRowsBehindLatest}, {@code
-   * totalRowsBehindLatest}; bytes behind ({@code min/max/avg/totalBytesBehindLatest}) where every
-   * queue declares {@code $cumulative_data_weight}, seconds behind ({@code
-   * min/max/avgSecondsBehindLatest}) where every queue declares {@code $timestamp} ({@link
-   * MeasureLag}); and {@code lostRows}, rows skipped with fail_on_data_loss=false.
+   * The lag metrics of {@link StreamingSource#metrics}; Real-time Mode measures against the ends
+   * read in the background within the last second (the batch's own bounds date from its start).
    */
   @Override
   public Map<String, String> metrics(Optional<Offset> latestConsumedOffset) {
-    Map<String, String> out = new TreeMap<>();
-    out.put("lostRows", Long.toString(lostRows.get()));
-    // Real-time Mode: the ends read in the background within the last second are the latest seen;
-    // the batch's own bounds date from its start, before the rows that arrived while it ran.
-    QueueBounds bounds = realTime ? boundsReadAhead().orElse(lastBounds) : lastBounds;
-    if (bounds == null || latestConsumedOffset.isEmpty()) {
-      return out;
-    }
-    StreamOffsets consumed = YtOffset.of(latestConsumedOffset.get());
-    long min = Long.MAX_VALUE;
-    long max = 0;
-    long total = 0;
-    int n = 0;
-    for (Map.Entry<PartitionId, PartitionBounds> e : bounds.asMap().entrySet()) {
-      long behind =
-          Math.max(
-              0,
-              e.getValue().totalRowCount()
-                  - consumed.getOrDefault(e.getKey(), e.getValue().trimmedRowCount()));
-      min = Math.min(min, behind);
-      max = Math.max(max, behind);
-      total += behind;
-      n++;
-    }
-    if (n > 0) {
-      out.put("minRowsBehindLatest", Long.toString(min));
-      out.put("maxRowsBehindLatest", Long.toString(max));
-      out.put("avgRowsBehindLatest", String.format(Locale.ROOT, "%.1f", (double) total / n));
-      out.put("totalRowsBehindLatest", Long.toString(total));
-      putBytesAndSeconds(out, bounds, consumed);
-    }
-    return out;
-  }
-
-  /** A report without bytes and seconds beats a failed query: a failed read leaves them out. */
-  private void putBytesAndSeconds(
-      Map<String, String> out, QueueBounds bounds, StreamOffsets consumed) {
-    MeasureLag.Lag measured;
-    try {
-      measured = lagMeasure().measure(bounds, consumed);
-    } catch (RuntimeException e) {
-      LOG.warn("yt source: lag in bytes and seconds left out of this progress report", e);
-      return;
-    }
-    if (measured.bytesKnown()) {
-      putSpread(out, "BytesBehindLatest", measured, p -> p.bytes().getAsLong(), true);
-    }
-    if (measured.secondsKnown()) {
-      putSpread(out, "SecondsBehindLatest", measured, p -> p.seconds().getAsLong(), false);
-    }
-  }
-
-  private static void putSpread(
-      Map<String, String> out,
-      String suffix,
-      MeasureLag.Lag measured,
-      ToLongFunction<MeasureLag.PartitionLag> value,
-      boolean withTotal) {
-    long min = Long.MAX_VALUE;
-    long max = 0;
-    long total = 0;
-    for (MeasureLag.PartitionLag p : measured.partitions()) {
-      long v = value.applyAsLong(p);
-      min = Math.min(min, v);
-      max = Math.max(max, v);
-      total += v;
-    }
-    out.put("min" + suffix, Long.toString(min));
-    out.put("max" + suffix, Long.toString(max));
-    out.put(
-        "avg" + suffix,
-        String.format(Locale.ROOT, "%.1f", (double) total / measured.partitions().size()));
-    if (withTotal) {
-      out.put("total" + suffix, Long.toString(total));
-    }
-  }
-
-  private MeasureLag lagMeasure() {
-    MeasureLag m = lag;
-    if (m == null) {
-      Map<QueueId, MeasureLag.LagColumns> declared = new TreeMap<>();
-      for (QueueId queue : spec.queues()) {
-        TableDescription d = cluster.tableMetadata().describe(queue.path());
-        boolean weight = false;
-        boolean timestamp = false;
-        for (TableDescription.Column c : d.columns()) {
-          weight |= c.name().equals(ColumnSpec.CUMULATIVE_DATA_WEIGHT);
-          timestamp |= c.name().equals(ColumnSpec.TIMESTAMP);
-        }
-        declared.put(queue, new MeasureLag.LagColumns(weight, timestamp));
-      }
-      m = new MeasureLag(cluster.queueReader(), spec.consumer(), declared);
-      lag = m;
-    }
-    return m;
-  }
-
-  private QueueBounds readBounds() {
-    return planner.readBounds();
+    return source.metrics(
+        latestConsumedOffset.map(YtOffset::of),
+        realTime ? boundsReadAhead() : Optional.empty(),
+        e -> LOG.warn("yt source: lag in bytes and seconds left out of this progress report", e));
   }
 
   @Override

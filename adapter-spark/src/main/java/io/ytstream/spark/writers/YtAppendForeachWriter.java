@@ -1,5 +1,6 @@
 package io.ytstream.spark.writers;
 
+import io.ytstream.application.OutputTablets;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription;
 import java.util.Map;
@@ -52,7 +53,9 @@ public final class YtAppendForeachWriter extends TableForeachWriter {
   @Override
   Row toOutput(org.apache.spark.sql.Row row) {
     Map<String, Object> values = values(row);
-    values.put("$tablet_index", (partitionId + rowCount) % Math.max(1, table.tabletCount()));
+    values.put(
+        "$tablet_index",
+        (long) OutputTablets.forRow(partitionId, rowCount, Math.max(1, table.tabletCount())));
     rowCount++;
     return Row.of(values);
   }

@@ -1,58 +1,83 @@
-package io.ytstream.spark.sink;
+package io.ytstream.application;
 
-import io.ytstream.application.BatchNotCommittedException;
-import io.ytstream.application.CommitTransactionalBatch;
+import io.ytstream.application.checkpoint.BatchRanges;
+import io.ytstream.application.checkpoint.QueryCheckpoint;
 import io.ytstream.core.commit.CommitOutcome;
 import io.ytstream.core.error.YtErrorCode;
 import io.ytstream.core.error.YtException;
 import io.ytstream.core.model.OffsetRange;
 import io.ytstream.core.plan.PlanLimits;
+import io.ytstream.ports.ConsumerOffsets;
 import io.ytstream.ports.TabletTransaction;
-import io.ytstream.ports.spi.YtCluster;
-import io.ytstream.spark.checkpoint.CheckpointBatchRanges;
+import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.Path;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * The driver's end of a transactional batch: the batch's ranges come from the checkpoint ({@link
- * CheckpointBatchRanges}), the writers' reports are checked against the per-tablet row limit and
- * the executors' memory, and the application's {@link CommitTransactionalBatch} advances, commits
- * and resolves. Its errors are turned into messages that say what to change.
+ * The driver's commit of a transactional batch, the sink's {@code commit(epochId, messages)}: the
+ * batch's ranges come from the checkpoint ({@link QueryCheckpoint#batchRanges}: the sink is not
+ * told the source's offsets, but Spark writes {@code offsets/N} before the batch runs), the
+ * writers' reports are checked against the batch transaction, the per-tablet row limit and the
+ * executors' memory, and {@link CommitTransactionalBatch} advances, commits and resolves. On any
+ * failure the batch transaction is aborted: nothing is written and the consumer does not move.
+ * Errors say what to change.
  */
-final class TransactionalSinkCommit {
+public final class CommitTransactionalSink {
 
-  private static final Logger LOG = LoggerFactory.getLogger(TransactionalSinkCommit.class);
+  /** What a commit did: committed now, or found applied by an earlier attempt. */
+  public enum Result {
+    COMMITTED,
+    ALREADY_APPLIED,
+    /** The batch read no yt source rows: its output was committed without a consumer advance. */
+    COMMITTED_WITHOUT_SOURCE
+  }
 
   private final CommitTransactionalBatch protocol;
-  private final YtWriteSpec spec;
-  private final Path checkpointRoot;
-  private final Configuration hadoopConf;
+  private final QueryCheckpoint checkpoint;
+  private final OutputTarget output;
   private final long maxRowsPerTablet;
 
-  TransactionalSinkCommit(
-      YtCluster cluster,
-      YtWriteSpec spec,
-      Path checkpointRoot,
-      Configuration hadoopConf,
+  /**
+   * @param maxRowsPerTablet the cluster's rows per tablet in one transaction
+   */
+  public CommitTransactionalSink(
+      ConsumerOffsets consumers,
+      QueryCheckpoint checkpoint,
+      OutputTarget output,
       long maxRowsPerTablet) {
-    this.protocol = new CommitTransactionalBatch(cluster.consumerOffsets());
-    this.spec = spec;
-    this.checkpointRoot = checkpointRoot;
-    this.hadoopConf = hadoopConf;
+    this(consumers, checkpoint, output, maxRowsPerTablet, ProtocolMutant.NONE);
+  }
+
+  /** For the simulation's mutant tests only (see {@link ProtocolMutant}). */
+  public CommitTransactionalSink(
+      ConsumerOffsets consumers,
+      QueryCheckpoint checkpoint,
+      OutputTarget output,
+      long maxRowsPerTablet,
+      ProtocolMutant mutant) {
+    this.protocol = new CommitTransactionalBatch(consumers, mutant);
+    this.checkpoint = Objects.requireNonNull(checkpoint, "checkpoint");
+    this.output = Objects.requireNonNull(output, "output");
     this.maxRowsPerTablet = maxRowsPerTablet;
   }
 
-  /** Returns normally when the batch's rows and offsets are in the output exactly once. */
-  void commit(long epochId, TabletTransaction tx, YtCommitMessage[] messages) {
-    long[] perTablet = new long[spec.sorted() ? 1 : spec.tabletCount()];
-    for (YtCommitMessage m : messages) {
-      if (m == null) {
-        continue;
-      }
+  /**
+   * Returns normally when the batch's rows and offsets are in the output exactly once; otherwise
+   * the transaction is aborted and the error thrown.
+   */
+  public Result commit(long epochId, TabletTransaction tx, List<WriterReport> reports) {
+    try {
+      return commitOrThrow(epochId, tx, reports);
+    } catch (RuntimeException e) {
+      CommitTransactionalBatch.abortQuietly(tx);
+      throw e;
+    }
+  }
+
+  private Result commitOrThrow(long epochId, TabletTransaction tx, List<WriterReport> reports) {
+    long[] perTablet = new long[output.sorted() ? 1 : output.tabletCount()];
+    for (WriterReport m : reports) {
       if (!tx.id().value().equals(m.transactionId()) || m.epochId() != epochId) {
         throw new IllegalStateException(
             "a writer of batch "
@@ -70,18 +95,11 @@ final class TransactionalSinkCommit {
         perTablet[t] += rows[t];
       }
     }
-    CheckpointBatchRanges batch = CheckpointBatchRanges.read(checkpointRoot, hadoopConf, epochId);
+    BatchRanges batch = checkpoint.batchRanges(epochId);
     BatchSize read = BatchSize.of(batch);
     checkTabletLimit(epochId, perTablet, read);
-    checkEveryRowKept(epochId, messages, read);
+    checkEveryRowKept(epochId, reports, read);
 
-    if (batch.ranges().isEmpty()) {
-      // No yt source rows in this batch (a no-data batch, or the query reads another source):
-      // the output alone is committed, with no consumer to decide recovery.
-      LOG.warn(
-          "batch {} has no yt source ranges: committing its output without a consumer advance",
-          epochId);
-    }
     CommitTransactionalBatch.Result result;
     try {
       result = protocol.commit(epochId, tx, batch.ranges(), batch.consumers());
@@ -104,20 +122,25 @@ final class TransactionalSinkCommit {
                 + " first: "
                 + sharedConsumer(batch)
                 + ", or another writer wrote the same keys of "
-                + spec.path()
+                + output.path()
                 + ". Nothing was written and the consumer did not move; the batch runs again"
                 + " with a new transaction when the query restarts",
             e);
       }
       throw e;
     }
-    if (result == CommitTransactionalBatch.Result.ALREADY_APPLIED) {
-      LOG.info("batch {} was applied by an earlier attempt", epochId);
+    if (batch.ranges().isEmpty()) {
+      // No yt source rows in this batch (a no-data batch, or the query reads another source):
+      // the output alone is committed, with no consumer to decide recovery.
+      return Result.COMMITTED_WITHOUT_SOURCE;
     }
+    return result == CommitTransactionalBatch.Result.ALREADY_APPLIED
+        ? Result.ALREADY_APPLIED
+        : Result.COMMITTED;
   }
 
   /** The usual cause of a lost consumer row, worded as at-least-once mode words it. */
-  private static String sharedConsumer(CheckpointBatchRanges batch) {
+  private static String sharedConsumer(BatchRanges batch) {
     Set<String> paths = new TreeSet<>();
     batch.consumers().values().forEach(c -> paths.add(c.path().value()));
     return "another query or an old driver is using the same consumer ("
@@ -128,7 +151,7 @@ final class TransactionalSinkCommit {
   /** The most rows the batch read from one queue partition, and from how many partitions. */
   private record BatchSize(long largestRange, int partitions) {
 
-    static BatchSize of(CheckpointBatchRanges batch) {
+    static BatchSize of(BatchRanges batch) {
       long largest = 0;
       for (OffsetRange r : batch.ranges()) {
         largest = Math.max(largest, r.rowCount());
@@ -154,7 +177,7 @@ final class TransactionalSinkCommit {
     for (long rows : perTablet) {
       worst = Math.max(worst, rows);
     }
-    long limit = spec.sorted() ? maxRowsPerTablet * spec.tabletCount() : maxRowsPerTablet;
+    long limit = output.sorted() ? maxRowsPerTablet * output.tabletCount() : maxRowsPerTablet;
     if (worst > limit) {
       throw tooManyRows(epochId, perTablet, read, null);
     }
@@ -164,9 +187,9 @@ final class TransactionalSinkCommit {
    * A task that ran out of memory for its rows (Spark's execution memory for the task) kept none
    * and inserted none: fail the batch before committing anything.
    */
-  private void checkEveryRowKept(long epochId, YtCommitMessage[] messages, BatchSize read) {
+  private void checkEveryRowKept(long epochId, List<WriterReport> reports, BatchSize read) {
     String first = null;
-    for (YtCommitMessage m : messages) {
+    for (WriterReport m : reports) {
       if (m != null && m.notKept() != null && first == null) {
         first = m.notKept();
       }
@@ -199,12 +222,12 @@ final class TransactionalSinkCommit {
       worst = Math.max(worst, rows);
     }
     long needed =
-        Math.max(spec.tabletCount() + 1, (total + maxRowsPerTablet - 1) / maxRowsPerTablet);
+        Math.max(output.tabletCount() + 1, (total + maxRowsPerTablet - 1) / maxRowsPerTablet);
     String fit =
         read.partitions() == 0
             ? ""
             : " For a query that writes one row per row read, max_rows_per_partition="
-                + Math.max(1, maxRowsPerTablet * spec.tabletCount() / read.partitions())
+                + Math.max(1, maxRowsPerTablet * output.tabletCount() / read.partitions())
                 + " fits the output as it is.";
     return new IllegalArgumentException(
         "batch "
@@ -212,7 +235,7 @@ final class TransactionalSinkCommit {
             + " would write "
             + total
             + " rows into "
-            + spec.path()
+            + output.path()
             + " in one transaction, "
             + worst
             + " of them into one tablet, but YTsaurus allows "
@@ -221,18 +244,14 @@ final class TransactionalSinkCommit {
             + " tablet\"). The output needs at least "
             + needed
             + " tablets (it has "
-            + spec.tabletCount()
+            + output.tabletCount()
             + "): reshard "
-            + spec.path()
+            + output.path()
             + ", or lower option max_rows_per_partition. "
             + read.describe()
             + "."
             + fit
             + " Nothing was written and the consumer did not move.",
         cause);
-  }
-
-  static void abortQuietly(TabletTransaction tx) {
-    CommitTransactionalBatch.abortQuietly(tx);
   }
 }

@@ -1,0 +1,81 @@
+package io.ytstream.spark.sink;
+
+import io.ytstream.application.checkpoint.QueryCheckpoint;
+import io.ytstream.spark.checkpoint.HadoopCheckpointFiles;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
+import org.apache.spark.sql.connector.write.WriterCommitMessage;
+import org.apache.spark.sql.connector.write.streaming.StreamingDataWriterFactory;
+import org.apache.spark.sql.connector.write.streaming.StreamingWrite;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The driver side of the producer-session sink ({@code producer_path}): each task pushes its share
+ * through a producer session of its own ({@link YtProducerDataWriter}). The factory carries the
+ * source's end offsets of the batch, read from the newest {@code offsets/N} of the checkpoint
+ * (Spark writes it before the batch runs and does not pass the batch id to the factory), for the
+ * sessions' user_meta. {@link #commit} only reports what the pushes did; the consumer moves in the
+ * source's commit after {@code commits/N}, as in at-least-once.
+ */
+final class ProducerStreamingWrite implements StreamingWrite {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ProducerStreamingWrite.class);
+
+  private final YtWriteSpec spec;
+  private final ProducerTarget producer;
+  private final QueryCheckpoint checkpoint;
+
+  /**
+   * @param checkpoint where the batches' source offsets are found; null when the query's checkpoint
+   *     location is not an option of writeStream
+   */
+  ProducerStreamingWrite(
+      YtWriteSpec spec, ProducerTarget producer, Path checkpoint, Configuration hadoopConf) {
+    this.spec = spec;
+    this.producer = producer;
+    this.checkpoint =
+        checkpoint == null
+            ? null
+            : new QueryCheckpoint(new HadoopCheckpointFiles(checkpoint, hadoopConf));
+  }
+
+  @Override
+  public StreamingDataWriterFactory createStreamingWriterFactory(PhysicalWriteInfo info) {
+    return YtDataWriterFactory.throughProducer(spec, withLatestSourceEnd());
+  }
+
+  /** The producer target, with the source's end of the batch about to run when it can be read. */
+  private ProducerTarget withLatestSourceEnd() {
+    if (checkpoint == null) {
+      return producer;
+    }
+    try {
+      return checkpoint
+          .latestBatchEnd()
+          .map(end -> producer.withSourceEnd(end.batchId(), end.offsets()))
+          .orElse(producer);
+    } catch (RuntimeException e) {
+      // user_meta's offsets are a record for people and recovery tools, not needed to dedupe.
+      LOG.debug(
+          "the source offsets of the next batch are not readable under {}",
+          checkpoint.location(),
+          e);
+      return producer;
+    }
+  }
+
+  @Override
+  public void commit(long epochId, WriterCommitMessage[] messages) {
+    ProducerBatchReport.of(epochId, messages).log(spec.path().value());
+  }
+
+  @Override
+  public void abort(long epochId, WriterCommitMessage[] messages) {}
+
+  @Override
+  public String toString() {
+    return "ProducerStreamingWrite[" + spec.path() + ", through " + producer.producer() + "]";
+  }
+}

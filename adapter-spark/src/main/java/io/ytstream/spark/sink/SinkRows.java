@@ -1,0 +1,52 @@
+package io.ytstream.spark.sink;
+
+import io.ytstream.application.OutputTablets;
+import io.ytstream.ports.Row;
+import io.ytstream.spark.types.ColumnSpec;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.catalyst.InternalRow;
+
+/**
+ * A writer task's rows in YTsaurus' form: the columns converted by type, and for an ordered output
+ * the {@code $tablet_index} that {@link OutputTablets} gives row k of task partition p.
+ */
+final class SinkRows {
+
+  private final YtWriteSpec spec;
+  private final int partitionId;
+
+  SinkRows(YtWriteSpec spec, int partitionId) {
+    this.spec = spec;
+    this.partitionId = partitionId;
+  }
+
+  /** The output tablet of the task's row {@code rowNumber} (0 for a sorted output: by key). */
+  int tabletOf(long rowNumber) {
+    return spec.sorted() ? 0 : OutputTablets.forRow(partitionId, rowNumber, spec.tabletCount());
+  }
+
+  /** One counter per tablet of an ordered output; one for a sorted output. */
+  long[] newTabletCounters() {
+    return new long[spec.sorted() ? 1 : spec.tabletCount()];
+  }
+
+  Row toYtRow(InternalRow record, long rowNumber) {
+    Map<String, Object> values = new LinkedHashMap<>();
+    convertInto(values, record);
+    if (!spec.sorted()) {
+      values.put("$tablet_index", (long) tabletOf(rowNumber));
+    }
+    return Row.of(values);
+  }
+
+  void convertInto(Map<String, Object> values, InternalRow record) {
+    List<ColumnSpec> columns = spec.columns();
+    for (int i = 0; i < columns.size(); i++) {
+      ColumnSpec c = columns.get(i);
+      Object raw = record.isNullAt(i) ? null : record.get(i, c.sparkType());
+      c.writeInto(values, raw);
+    }
+  }
+}

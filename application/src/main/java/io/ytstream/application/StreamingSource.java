@@ -1,0 +1,383 @@
+package io.ytstream.application;
+
+import io.ytstream.application.checkpoint.QueryCheckpoint;
+import io.ytstream.application.checkpoint.SourceRecord;
+import io.ytstream.core.model.ConsumerId;
+import io.ytstream.core.model.PartitionBounds;
+import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.model.QueueId;
+import io.ytstream.core.model.StartingOffsets;
+import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.core.plan.PlanLimits;
+import io.ytstream.core.plan.QueueBounds;
+import io.ytstream.core.plan.TaskAssignment;
+import io.ytstream.core.plan.TriggerLimit;
+import io.ytstream.ports.TableDescription;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
+
+/**
+ * The {@code yt} streaming source, one method per call a streaming engine makes of it, each running
+ * the protocol's steps in their order. Spark's {@code MicroBatchStream} (with Real-time Mode and
+ * Trigger.AvailableNow) translates its calls into these methods and nothing else; the simulation
+ * makes the same calls in Spark's order.
+ *
+ * <ul>
+ *   <li>{@link #initialOffset}: the start the checkpoint recorded, else where the consumer (or the
+ *       user's start) places a new query, recorded under {@code sources/<i>} ({@link
+ *       ResumeOrStartQuery}).
+ *   <li>{@link #latestOffset}: the start is durable (its {@code commits/N} exists); the queue's
+ *       bounds are read, the start is checked against them <em>before</em> the consumer follows it,
+ *       then the batch is planned under the trigger's limit ({@link TriggerPacing}).
+ *   <li>{@link #planInputPartitions}: the batch's ranges, one task each; a batch Spark runs again
+ *       after a restart comes without {@link #latestOffset}, so its logged end is checked against
+ *       the queue once.
+ *   <li>{@link #commit}: Spark logged the batch's {@code commits/N}; the consumer follows.
+ *   <li>Real-time Mode: {@link #prepareForRealTimeMode}, then {@link #latestOffset}, {@link
+ *       #realTimeTasks} and {@link #mergeRealTimeEnds} at each boundary ({@link
+ *       RealTimeBatchBoundary}).
+ * </ul>
+ */
+public final class StreamingSource {
+
+  private static final String CUMULATIVE_DATA_WEIGHT = "$cumulative_data_weight";
+  private static final String TIMESTAMP = "$timestamp";
+
+  private final SourcePorts ports;
+  private final ConsumerId consumer;
+  private final List<QueueId> queues;
+  private final Optional<StartingOffsets> starting;
+  private final QueryCheckpoint checkpoint;
+  private final int sourceIndex;
+  private final PlanMicroBatch planner;
+  private final AdvanceConsumer advancer;
+  private final ResumeOrStartQuery resume;
+  private final TriggerPacing pacing;
+  private final AtomicLong lostRows = new AtomicLong();
+
+  private volatile QueueBounds lastBounds;
+  private volatile Optional<QueueBounds> availableNowTarget = Optional.empty();
+  private volatile RealTimeBatchBoundary realTime;
+  private volatile MeasureLag lag;
+
+  /** Where {@link #initialOffset} took the start from, for the engine's log. */
+  public enum StartedFrom {
+    CHECKPOINT,
+    CONSUMER,
+    STARTING_OFFSETS,
+    STARTING_TIMESTAMP
+  }
+
+  /** The source's start and where it came from. */
+  public record Start(StreamOffsets offsets, StartedFrom from) {
+    public Start {
+      Objects.requireNonNull(offsets, "offsets");
+      Objects.requireNonNull(from, "from");
+    }
+  }
+
+  /**
+   * @param sourceIndex the source's place among the query's sources (its folder {@code sources/<i>}
+   *     in the checkpoint)
+   */
+  public StreamingSource(
+      SourcePorts ports,
+      ConsumerId consumer,
+      List<QueueId> queues,
+      PlanLimits limits,
+      Optional<StartingOffsets> starting,
+      QueryCheckpoint checkpoint,
+      int sourceIndex) {
+    this(ports, consumer, queues, limits, starting, checkpoint, sourceIndex, ProtocolMutant.NONE);
+  }
+
+  /** For the simulation's mutant tests only (see {@link ProtocolMutant}). */
+  public StreamingSource(
+      SourcePorts ports,
+      ConsumerId consumer,
+      List<QueueId> queues,
+      PlanLimits limits,
+      Optional<StartingOffsets> starting,
+      QueryCheckpoint checkpoint,
+      int sourceIndex,
+      ProtocolMutant mutant) {
+    this.ports = Objects.requireNonNull(ports, "ports");
+    this.consumer = Objects.requireNonNull(consumer, "consumer");
+    this.queues = List.copyOf(queues);
+    this.starting = Objects.requireNonNull(starting, "starting");
+    this.checkpoint = Objects.requireNonNull(checkpoint, "checkpoint");
+    this.sourceIndex = sourceIndex;
+    this.planner =
+        new PlanMicroBatch(ports.metadata(), ports.consumers(), consumer, queues, limits, mutant);
+    this.advancer = new AdvanceConsumer(ports.consumers(), consumer, queues, mutant);
+    this.resume =
+        new ResumeOrStartQuery(
+            planner,
+            advancer,
+            consumer,
+            Optional.of(
+                new FindOffsetByTimestamp(
+                    (partition, offset, maxRows) ->
+                        ports.rangeReader().pull(partition, offset, maxRows))));
+    this.pacing = new TriggerPacing(planner);
+  }
+
+  /** Spark's {@code initialOffset()}: where the query's first batch starts. */
+  public Start initialOffset() {
+    Optional<SourceRecord> stored = checkpoint.source(sourceIndex);
+    String where = checkpoint.location() + "/sources/" + sourceIndex;
+    StreamOffsets start =
+        resume.initialOffsets(
+            stored.map(r -> new ResumeOrStartQuery.Recorded(r.consumer(), r.initial())),
+            starting,
+            where);
+    if (stored.isPresent()) {
+      return new Start(start, StartedFrom.CHECKPOINT);
+    }
+    SourceRecord written = checkpoint.recordSource(sourceIndex, new SourceRecord(consumer, start));
+    StartedFrom from =
+        starting.isEmpty()
+            ? StartedFrom.CONSUMER
+            : starting.get() instanceof StartingOffsets.AtTimestamp
+                ? StartedFrom.STARTING_TIMESTAMP
+                : StartedFrom.STARTING_OFFSETS;
+    return new Start(written.initial(), from);
+  }
+
+  /**
+   * Spark's {@code latestOffset(start, limit)}: the end of the next batch from {@code start} (the
+   * end of the last batch with a {@code commits/N} entry, so durable), under the trigger's {@code
+   * limit}; {@code end == start} means no batch now.
+   *
+   * @param nowMs the engine's clock, for {@code min_rows_per_trigger}'s delay
+   * @throws io.ytstream.core.plan.UntrustedPositionsException when the queue no longer fits {@code
+   *     start}; the consumer has not moved
+   * @throws io.ytstream.core.plan.DataLossException when rows were trimmed unread and the policy is
+   *     to fail
+   */
+  public PlanMicroBatch.PlannedEnd latestOffset(
+      StreamOffsets start, TriggerLimit limit, long nowMs) {
+    QueueBounds bounds;
+    StreamOffsets consumerNow;
+    RealTimeBatchBoundary rt = realTime;
+    if (rt == null) {
+      bounds = planner.readBounds();
+      // Before the consumer follows start: a start the queue no longer fits must not move it.
+      PlanMicroBatch.checkPositions(start, bounds);
+      consumerNow = advancer.bringLevel(start);
+    } else {
+      RealTimeBatchBoundary.Planning planning = rt.atLatestOffset(start);
+      bounds = planning.bounds();
+      consumerNow = planning.consumer();
+    }
+    lastBounds = bounds;
+    Optional<QueueBounds> target = availableNowTarget;
+    QueueBounds planBounds = target.map(t -> PlanMicroBatch.capped(bounds, t)).orElse(bounds);
+    PlanMicroBatch.PlannedEnd planned =
+        pacing.plan(start, planBounds, consumerNow, limit, target.isPresent(), nowMs);
+    lostRows.addAndGet(planned.lostRowCount());
+    return planned;
+  }
+
+  /** Spark's {@code planInputPartitions(start, end)}: the batch's tasks, one per range. */
+  public List<TaskAssignment> planInputPartitions(StreamOffsets start, StreamOffsets end) {
+    if (lastBounds == null) {
+      // A batch Spark runs again after a restart comes without latestOffset: its end, from the
+      // checkpoint, is checked against the queue once, as latestOffset checks every start.
+      QueueBounds bounds = planner.readBounds();
+      PlanMicroBatch.checkPositions(end, bounds);
+      lastBounds = bounds;
+    }
+    return PlanMicroBatch.tasks(PlanMicroBatch.ranges(start, end));
+  }
+
+  /** Spark's {@code commit(end)}: the batch ending at {@code end} is logged done. */
+  public void commit(StreamOffsets end) {
+    RealTimeBatchBoundary rt = realTime;
+    if (rt != null) {
+      rt.committed(end);
+    } else {
+      advancer.bringLevel(end);
+    }
+  }
+
+  /** Spark's {@code prepareForTriggerAvailableNow()}: the run stops at the ends seen now. */
+  public void prepareForTriggerAvailableNow() {
+    availableNowTarget = Optional.of(planner.readBounds());
+  }
+
+  /**
+   * Spark's {@code prepareForRealTimeMode()}: from now on batches are open-ended tasks.
+   *
+   * @param boundsReadAhead recent bounds read off the engine's thread, if any
+   * @param moveConsumer where durable ends go to bring the consumer level (in line or on a thread)
+   * @return the partitions of the queue now, for the engine's slot check
+   */
+  public QueueBounds prepareForRealTimeMode(
+      Supplier<Optional<QueueBounds>> boundsReadAhead, Consumer<StreamOffsets> moveConsumer) {
+    realTime = new RealTimeBatchBoundary(planner, advancer, boundsReadAhead, moveConsumer);
+    return planner.readBounds();
+  }
+
+  /** Real-time Mode's {@code planInputPartitions(start)}: one open-ended task per partition. */
+  public SortedMap<PartitionId, Long> realTimeTasks(StreamOffsets start) {
+    RealTimeBatchBoundary.Tasks tasks = boundary().tasks(start);
+    lastBounds = tasks.bounds();
+    return tasks.starts();
+  }
+
+  /** Real-time Mode's {@code mergeOffsets}: the batch's end from where its tasks stopped. */
+  public StreamOffsets mergeRealTimeEnds(List<RealTimeBatchBoundary.TaskEnd> ends) {
+    return boundary().merge(ends);
+  }
+
+  /** Every queue's bounds, read now. */
+  public QueueBounds readBounds() {
+    return planner.readBounds();
+  }
+
+  /** The advance of the consumer to a durable end, for a thread of the engine's. */
+  public StreamOffsets bringConsumerLevel(StreamOffsets durableEnd) {
+    return advancer.bringLevel(durableEnd);
+  }
+
+  /** Spark's {@code reportLatestOffset()}: each partition's end seen last, if any was seen. */
+  public Optional<StreamOffsets> reportLatestOffset() {
+    QueueBounds bounds = lastBounds;
+    if (bounds == null) {
+      return Optional.empty();
+    }
+    TreeMap<PartitionId, Long> totals = new TreeMap<>();
+    bounds.asMap().forEach((p, b) -> totals.put(p, b.totalRowCount()));
+    return Optional.of(StreamOffsets.of(totals));
+  }
+
+  /**
+   * Spark's {@code metrics(latestConsumedOffset)}: {@code lostRows} (rows skipped with
+   * fail_on_data_loss=false), then rows behind per partition (the last seen end minus the offset
+   * consumed: {@code min/max/avg/totalRowsBehindLatest}), bytes behind ({@code
+   * min/max/avg/totalBytesBehindLatest}) where every queue declares {@code
+   * $cumulative_data_weight}, and seconds behind ({@code min/max/avgSecondsBehindLatest}) where
+   * every queue declares {@code $timestamp} ({@link MeasureLag}). A failed read of the lag columns
+   * leaves bytes and seconds out: a report without them beats a failed query.
+   *
+   * @param latest the bounds to measure against (Real-time Mode passes the freshest it has); empty
+   *     for the last the source planned with
+   * @param lagUnreadable told why bytes and seconds are left out of this report
+   */
+  public Map<String, String> metrics(
+      Optional<StreamOffsets> latestConsumed,
+      Optional<QueueBounds> latest,
+      Consumer<RuntimeException> lagUnreadable) {
+    Map<String, String> out = new TreeMap<>();
+    out.put("lostRows", Long.toString(lostRows.get()));
+    QueueBounds bounds = latest.orElse(lastBounds);
+    if (bounds == null || latestConsumed.isEmpty()) {
+      return out;
+    }
+    StreamOffsets consumed = latestConsumed.get();
+    long min = Long.MAX_VALUE;
+    long max = 0;
+    long total = 0;
+    int n = 0;
+    for (Map.Entry<PartitionId, PartitionBounds> e : bounds.asMap().entrySet()) {
+      long behind =
+          Math.max(
+              0,
+              e.getValue().totalRowCount()
+                  - consumed.getOrDefault(e.getKey(), e.getValue().trimmedRowCount()));
+      min = Math.min(min, behind);
+      max = Math.max(max, behind);
+      total += behind;
+      n++;
+    }
+    if (n == 0) {
+      return out;
+    }
+    out.put("minRowsBehindLatest", Long.toString(min));
+    out.put("maxRowsBehindLatest", Long.toString(max));
+    out.put("avgRowsBehindLatest", String.format(Locale.ROOT, "%.1f", (double) total / n));
+    out.put("totalRowsBehindLatest", Long.toString(total));
+    MeasureLag.Lag measured;
+    try {
+      measured = lagMeasure().measure(bounds, consumed);
+    } catch (RuntimeException e) {
+      lagUnreadable.accept(e);
+      return out;
+    }
+    if (measured.bytesKnown()) {
+      putSpread(out, "BytesBehindLatest", measured, p -> p.bytes().getAsLong(), true);
+    }
+    if (measured.secondsKnown()) {
+      putSpread(out, "SecondsBehindLatest", measured, p -> p.seconds().getAsLong(), false);
+    }
+    return out;
+  }
+
+  /** The bounds the source planned with last, if it planned. */
+  public Optional<QueueBounds> lastBounds() {
+    return Optional.ofNullable(lastBounds);
+  }
+
+  private RealTimeBatchBoundary boundary() {
+    RealTimeBatchBoundary rt = realTime;
+    if (rt == null) {
+      throw new IllegalStateException("a real-time call before prepareForRealTimeMode");
+    }
+    return rt;
+  }
+
+  private static void putSpread(
+      Map<String, String> out,
+      String suffix,
+      MeasureLag.Lag measured,
+      ToLongFunction<MeasureLag.PartitionLag> value,
+      boolean withTotal) {
+    long min = Long.MAX_VALUE;
+    long max = 0;
+    long total = 0;
+    for (MeasureLag.PartitionLag p : measured.partitions()) {
+      long v = value.applyAsLong(p);
+      min = Math.min(min, v);
+      max = Math.max(max, v);
+      total += v;
+    }
+    out.put("min" + suffix, Long.toString(min));
+    out.put("max" + suffix, Long.toString(max));
+    out.put(
+        "avg" + suffix,
+        String.format(Locale.ROOT, "%.1f", (double) total / measured.partitions().size()));
+    if (withTotal) {
+      out.put("total" + suffix, Long.toString(total));
+    }
+  }
+
+  private MeasureLag lagMeasure() {
+    MeasureLag m = lag;
+    if (m == null) {
+      Map<QueueId, MeasureLag.LagColumns> declared = new TreeMap<>();
+      for (QueueId queue : queues) {
+        TableDescription d = ports.tables().describe(queue.path());
+        boolean weight = false;
+        boolean timestamp = false;
+        for (TableDescription.Column c : d.columns()) {
+          weight |= c.name().equals(CUMULATIVE_DATA_WEIGHT);
+          timestamp |= c.name().equals(TIMESTAMP);
+        }
+        declared.put(queue, new MeasureLag.LagColumns(weight, timestamp));
+      }
+      m = new MeasureLag(ports.reader(), consumer, declared);
+      lag = m;
+    }
+    return m;
+  }
+}

@@ -1,0 +1,49 @@
+package io.ytstream.application;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * What one writer task of a transactional batch reports to the driver: the batch (epoch) and the
+ * batch transaction it wrote into, how many rows went to each output tablet, and, when it kept none
+ * of them, why ({@code notKept}; it then inserted nothing).
+ */
+public record WriterReport(
+    long epochId, String transactionId, long[] rowsPerTablet, String notKept) {
+
+  public WriterReport {
+    Objects.requireNonNull(transactionId, "transactionId");
+    rowsPerTablet = rowsPerTablet.clone();
+  }
+
+  @Override
+  public long[] rowsPerTablet() {
+    return rowsPerTablet.clone();
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof WriterReport r
+        && r.epochId == epochId
+        && r.transactionId.equals(transactionId)
+        && Arrays.equals(r.rowsPerTablet, rowsPerTablet)
+        && Objects.equals(r.notKept, notKept);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(epochId, transactionId, Arrays.hashCode(rowsPerTablet), notKept);
+  }
+
+  @Override
+  public String toString() {
+    return "WriterReport[epoch "
+        + epochId
+        + ", "
+        + transactionId
+        + ", rows per tablet "
+        + Arrays.toString(rowsPerTablet)
+        + (notKept == null ? "" : ", not kept: " + notKept)
+        + "]";
+  }
+}
