@@ -197,7 +197,7 @@ public final class CommitTransactionalSink {
     if (first == null) {
       return;
     }
-    throw new IllegalArgumentException(
+    throw new BatchTooLargeException(
         "batch "
             + epochId
             + " is too large for the executors' memory in transactional mode: each write task"
@@ -210,10 +210,11 @@ public final class CommitTransactionalSink {
                 ? " (now at least " + read.largestRange() + "; try " + read.largestRange() / 4 + ")"
                 : "")
             + ", or give executors more memory (spark.executor.memory). Nothing was written"
-            + " and the consumer did not move.");
+            + " and the consumer did not move.",
+        null);
   }
 
-  private IllegalArgumentException tooManyRows(
+  private BatchTooLargeException tooManyRows(
       long epochId, long[] perTablet, BatchSize read, Throwable cause) {
     long total = 0;
     long worst = 0;
@@ -229,7 +230,7 @@ public final class CommitTransactionalSink {
             : " For a query that writes one row per row read, max_rows_per_partition="
                 + Math.max(1, maxRowsPerTablet * output.tabletCount() / read.partitions())
                 + " fits the output as it is.";
-    return new IllegalArgumentException(
+    return new BatchTooLargeException(
         "batch "
             + epochId
             + " would write "

@@ -1,28 +1,35 @@
 package io.ytstream.simulation;
 
-import io.ytstream.application.AdvanceConsumer;
 import io.ytstream.application.BatchNotCommittedException;
 import io.ytstream.application.BatchShareOutcome;
-import io.ytstream.application.CommitTransactionalBatch;
+import io.ytstream.application.BatchTooLargeException;
+import io.ytstream.application.CommitTransactionalSink;
 import io.ytstream.application.ConsumerFencedException;
+import io.ytstream.application.InsertIntoBatchTransaction;
+import io.ytstream.application.OutputTablets;
+import io.ytstream.application.OutputTarget;
 import io.ytstream.application.PlanMicroBatch;
 import io.ytstream.application.PushBatchShare;
 import io.ytstream.application.ReadRanges;
+import io.ytstream.application.SourcePorts;
+import io.ytstream.application.StreamingSource;
+import io.ytstream.application.WriteChunk;
+import io.ytstream.application.WriterReport;
+import io.ytstream.application.checkpoint.BatchEnd;
+import io.ytstream.application.checkpoint.OffsetLogEntry;
+import io.ytstream.application.checkpoint.QueryCheckpoint;
+import io.ytstream.application.checkpoint.SourceRecord;
 import io.ytstream.core.delivery.CheckpointRecovery;
-import io.ytstream.core.error.YtErrorCode;
-import io.ytstream.core.error.YtException;
-import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.OffsetRange;
 import io.ytstream.core.model.OffsetsJson;
 import io.ytstream.core.model.PartitionId;
-import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.model.YPath;
 import io.ytstream.core.plan.DataLoss;
 import io.ytstream.core.plan.DataLossException;
-import io.ytstream.core.plan.OutputTabletCap;
 import io.ytstream.core.plan.PlanLimits;
 import io.ytstream.core.plan.TaskAssignment;
+import io.ytstream.core.plan.TriggerLimit;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TabletTransaction;
@@ -33,27 +40,30 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
  * One incarnation of the Spark driver with the ytstream source and sink, as a queue of Spark's
- * steps run one at a time. It holds Spark's order and nothing else: every protocol decision is made
- * by the application's use cases, the same classes the Spark adapter runs ({@link PlanMicroBatch},
- * {@link ReadRanges}, {@link AdvanceConsumer}, {@link CommitTransactionalBatch}, {@link
- * PushBatchShare}), over the ports with the schedule's faults.
+ * steps run one at a time. It holds Spark's order and nothing else: each step is one call the Spark
+ * adapter makes too, of the same application classes ({@link StreamingSource} for the source's
+ * callbacks, {@link ReadRanges} for a task's read, {@link WriteChunk}, {@link
+ * InsertIntoBatchTransaction} and {@link PushBatchShare} for a task's write, {@link
+ * CommitTransactionalSink} for the sink's commit on the driver), over the ports with the schedule's
+ * faults, and through the checkpoint files in the format that ships ({@link QueryCheckpoint}).
  *
  * <p>The order is Spark 4.2's {@code MicroBatchExecution} (sql/core/.../streaming/runtime/
  * MicroBatchExecution.scala): recover from the logs ({@code populateStartOffsets}); plan ({@code
- * constructNextBatch} calls {@code latestOffset(start)}, where the source brings the consumer level
- * with {@code start}); write {@code offsets/N} ({@code markMicroBatchStart}); commit N-1 to the
- * source ({@code cleanUpLastExecutedMicroBatch}); run the tasks; commit the sink on the driver;
- * write {@code commits/N} ({@code markMicroBatchEnd}). A batch re-run after a restart skips the
- * planning, the offset log and the source commit, as Spark's {@code isCurrentBatchConstructed}
- * does. Everything the driver holds is in this object: a crash discards it, and a new driver
- * recovers from the cluster and the checkpoint alone.
+ * constructNextBatch}: {@code getStartOffset} calls {@code initialOffset()} when there is no start,
+ * then {@code latestOffset(start, limit)}); write {@code offsets/N} ({@code markMicroBatchStart});
+ * commit N-1 to the source ({@code commitSources}, from {@code offsets/N-1}); run the batch ({@code
+ * runBatch}: {@code planInputPartitions(start, end)}, the sink's writer factory, the tasks); commit
+ * the sink on the driver; write {@code commits/N} ({@code markMicroBatchEnd}). A batch re-run after
+ * a restart skips the planning, the offset log and the source commit, as Spark's {@code
+ * isCurrentBatchConstructed} does, and its start is {@code offsets/N-1} or, for batch 0, {@code
+ * initialOffset()}. Everything the driver holds is in this object: a crash discards it, and a new
+ * driver recovers from the cluster and the checkpoint alone.
  */
 final class Driver {
 
@@ -64,7 +74,8 @@ final class Driver {
     WRITE_OFFSETS_TMP,
     RENAME_OFFSETS,
     COMMIT_SOURCES,
-    START_TXN,
+    PLAN_TASKS,
+    CREATE_WRITER_FACTORY,
     TASK,
     REDUCE_TASK,
     SINK_COMMIT,
@@ -117,8 +128,8 @@ final class Driver {
   /** Producer mode: the query id that names the sessions (Spark's, kept by the checkpoint). */
   static final String QUERY_ID = "sim-query";
 
-  /** Producer mode: the cluster's rows per tablet in one transaction (YTsaurus's default). */
-  private static final long MAX_ROWS_PER_TABLET = 100_000;
+  /** The cluster's rows per tablet in one transaction when the run sets none (YTsaurus's). */
+  private static final long DEFAULT_MAX_ROWS_PER_TABLET = 100_000;
 
   private final SimContext ctx;
   private final Workload w;
@@ -126,17 +137,17 @@ final class Driver {
   private final ArrayDeque<Step> steps = new ArrayDeque<>();
   private final YPath offsetsDir = Workload.CHECKPOINT.child("offsets");
   private final YPath commitsDir = Workload.CHECKPOINT.child("commits");
-  private final YPath sourcesDir = Workload.CHECKPOINT.child("sources").child("0");
-  private final YPath initialOffsetsFile = sourcesDir.child("0");
 
   /** The text form of each queue, by queue index (what the idempotent sink keys rows by). */
   private final String[] queueKeys;
 
-  private final PlanMicroBatch planner;
-  private final AdvanceConsumer advancer;
-  private final CommitTransactionalBatch committer;
+  private final long maxRowsPerTablet;
+  private final QueryCheckpoint checkpoint;
+  private final StreamingSource source;
+  private final WriteChunk chunks;
+  private final InsertIntoBatchTransaction inserts;
+  private final CommitTransactionalSink sink;
   private final PushBatchShare shares;
-  private final Map<QueueId, ConsumerId> consumers = new TreeMap<>();
 
   private boolean initialized;
   private long nextBatchId;
@@ -151,23 +162,29 @@ final class Driver {
   /** The driver-side state of the batch in flight. */
   private final class Batch {
     final long id;
+    final StreamOffsets start;
     final StreamOffsets end;
-    final List<OffsetRange> ranges;
-    final List<TaskAssignment> tasks;
+    List<TaskAssignment> tasks = List.of();
     YPath tmp;
     boolean commitsWritten;
     TabletTransaction tx;
+    Optional<StreamOffsets> sourceEnd = Optional.empty();
     boolean[] done;
     int[] failures;
     int[] attempts;
     int[][] authorized;
+    WriterReport[] reports;
     List<TreeMap<Long, Long>> mapOutputs;
 
     Batch(long id, StreamOffsets start, StreamOffsets end) {
       this.id = id;
+      this.start = start;
       this.end = end;
-      this.ranges = PlanMicroBatch.ranges(start, end);
-      this.tasks = PlanMicroBatch.tasks(ranges);
+    }
+
+    /** Spark's {@code planInputPartitions}: the tasks, and the bookkeeping for them. */
+    void planTasks(List<TaskAssignment> planned) {
+      tasks = planned;
       int n = Math.max(tasks.size(), w.reduceTasks());
       done = new boolean[2 * n];
       failures = new int[2 * n];
@@ -175,6 +192,7 @@ final class Driver {
       authorized = new int[2][n];
       Arrays.fill(authorized[0], -1);
       Arrays.fill(authorized[1], -1);
+      reports = new WriterReport[2 * n];
       mapOutputs = new ArrayList<>();
       for (int i = 0; i < tasks.size(); i++) {
         mapOutputs.add(null);
@@ -188,6 +206,11 @@ final class Driver {
       }
       return authorized[stage][task] == attempt;
     }
+
+    /** Spark 4.x: an authorized attempt that failed lets another attempt of its task commit. */
+    void authorizedAttemptFailed(int stage, int task) {
+      authorized[stage][task] = -1;
+    }
   }
 
   Driver(SimContext ctx, int id) {
@@ -197,20 +220,40 @@ final class Driver {
     this.queueKeys = new String[w.queues().size()];
     for (int q = 0; q < queueKeys.length; q++) {
       queueKeys[q] = w.queues().get(q).key();
-      consumers.put(w.queues().get(q), Workload.CONSUMER);
     }
-    PlanLimits limits = PlanLimits.of(w.maxRowsPerPartition(), w.dataLossPolicy());
-    if (ctx.rowLimit > 0) {
-      limits =
-          limits.withOutputTabletCap(
-              new OutputTabletCap(ctx.rowLimit, 1, w.query().maxRowsPerInputRow()));
-    }
-    this.planner =
-        new PlanMicroBatch(
-            ctx.io, ctx.io, Workload.CONSUMER, w.queues(), limits, ctx.mutant.protocol());
-    this.advancer =
-        new AdvanceConsumer(ctx.io, Workload.CONSUMER, w.queues(), ctx.mutant.protocol());
-    this.committer = new CommitTransactionalBatch(ctx.io, ctx.mutant.protocol());
+    this.maxRowsPerTablet = ctx.rowLimit > 0 ? ctx.rowLimit : DEFAULT_MAX_ROWS_PER_TABLET;
+    this.checkpoint =
+        new QueryCheckpoint(new StoreCheckpointFiles(ctx.io, Workload.CHECKPOINT, "d" + id));
+    this.source =
+        new StreamingSource(
+            new SourcePorts(
+                ctx.io,
+                ctx.io,
+                ctx.io,
+                ctx.cluster.ports().queueRangeReader(),
+                ctx.cluster.ports().tableMetadata()),
+            Workload.CONSUMER,
+            w.queues(),
+            PlanLimits.of(w.maxRowsPerPartition(), w.dataLossPolicy()),
+            Optional.empty(),
+            checkpoint,
+            0,
+            ctx.mutant.protocol());
+    this.chunks =
+        new WriteChunk(
+            ctx.io,
+            (attempt, outcome, error) ->
+                ctx.trace("d" + id + " chunk attempt " + attempt + " failed (" + outcome + ")"));
+    this.inserts =
+        new InsertIntoBatchTransaction(
+            ctx.io, (tx, cause) -> ctx.trace("d" + id + " insert failed; aborting " + tx));
+    this.sink =
+        new CommitTransactionalSink(
+            ctx.io,
+            checkpoint,
+            new OutputTarget(Workload.OUTPUT, false, 1),
+            maxRowsPerTablet,
+            ctx.mutant.protocol());
     this.shares = new PushBatchShare(ctx.io, ctx.mutant.protocol());
   }
 
@@ -264,6 +307,13 @@ final class Driver {
       throw e;
     } catch (DataLossException e) {
       throw dataLoss(e.losses());
+    } catch (BatchTooLargeException e) {
+      // The sink refuses the batch with the fix named (lower max_rows_per_partition or reshard
+      // the output): it fails again after every restart, as a user's query would.
+      if (!zombie) {
+        ctx.failedOnTooLargeBatch = true;
+      }
+      throw new QueryFailure(s + " failed: " + e.getMessage(), true, e);
     } catch (RuntimeException e) {
       throw new QueryFailure(s + " failed: " + e.getMessage(), false, e);
     }
@@ -277,10 +327,11 @@ final class Driver {
       case INIT -> init();
       case PLAN -> plan();
       case WRITE_OFFSETS_TMP ->
-          batch.tmp = writeTmp(offsetsDir, batch.id, "v1\n" + OffsetsJson.write(batch.end));
+          batch.tmp = writeTmp(offsetsDir, batch.id, OffsetLogEntry.of(batch.end));
       case RENAME_OFFSETS -> publish(offsetsDir, batch.id, batch.tmp);
-      case COMMIT_SOURCES -> advancer.bringLevel(readOffsets(batch.id - 1));
-      case START_TXN -> batch.tx = ctx.io.start(TRANSACTION_TIMEOUT);
+      case COMMIT_SOURCES -> source.commit(loggedEnd(batch.id - 1));
+      case PLAN_TASKS -> batch.planTasks(source.planInputPartitions(batch.start, batch.end));
+      case CREATE_WRITER_FACTORY -> createWriterFactory();
       case TASK -> task(s);
       case REDUCE_TASK -> reduceTask(s);
       case SINK_COMMIT -> sinkCommit();
@@ -299,7 +350,6 @@ final class Driver {
   private void init() {
     ctx.io.createDirectories(offsetsDir);
     ctx.io.createDirectories(commitsDir);
-    ctx.io.createDirectories(sourcesDir);
     OptionalLong latestOffsets = latest(offsetsDir);
     OptionalLong latestCommit = latest(commitsDir);
     CheckpointRecovery.Decision d = CheckpointRecovery.decide(latestOffsets, latestCommit);
@@ -314,14 +364,15 @@ final class Driver {
       }
       case CONTINUE -> {
         nextBatchId = d.batch();
-        nextStart = readOffsets(d.batch() - 1);
-        StreamOffsets before = d.batch() >= 2 ? readOffsets(d.batch() - 2) : readInitial();
+        nextStart = loggedEnd(d.batch() - 1);
+        StreamOffsets before = d.batch() >= 2 ? loggedEnd(d.batch() - 2) : recordedInitial();
         ctx.verifier.onRecovery(d, before, nextStart);
       }
       case RERUN -> {
         long n = d.batch();
-        StreamOffsets end = readOffsets(n);
-        StreamOffsets start = n > 0 ? readOffsets(n - 1) : readInitial();
+        StreamOffsets end = loggedEnd(n);
+        // runBatch: the start is offsets/N-1, or for batch 0 the source's initialOffset().
+        StreamOffsets start = n > 0 ? loggedEnd(n - 1) : source.initialOffset().offsets();
         ctx.verifier.onRecovery(d, start, end);
         batch = new Batch(n, start, end);
         enqueueRun();
@@ -334,11 +385,10 @@ final class Driver {
 
   private void plan() {
     if (nextStart == null) {
-      nextStart = initialOffsets(); // getStartOffset: initialOffset() when there is no start
+      nextStart = source.initialOffset().offsets();
     }
-    // latestOffset(start): start is the end of the last batch with commits/N, so it is durable.
-    StreamOffsets consumer = advancer.bringLevel(nextStart);
-    PlanMicroBatch.PlannedEnd planned = planner.plan(nextStart, planner.readBounds(), consumer);
+    PlanMicroBatch.PlannedEnd planned =
+        source.latestOffset(nextStart, TriggerLimit.none(), ctx.cluster.ports().time().nowMillis());
     for (DataLoss loss : planned.losses()) {
       reportLoss(loss.partition(), loss.requestedOffset(), loss.firstAvailableRow());
     }
@@ -354,52 +404,58 @@ final class Driver {
     enqueueRun();
   }
 
-  /** The source's initialOffset(), stored once under {@code sources/0/0}. */
-  private StreamOffsets initialOffsets() {
-    if (ctx.io.status(initialOffsetsFile).isPresent()) {
-      return readInitial();
-    }
-    StreamOffsets initial = planner.initialOffsets(planner.readBounds(), planner.readConsumer());
-    YPath tmp = sourcesDir.child(".0." + id + "-" + tmpSeq++ + ".tmp");
-    ctx.io.writeFile(
-        tmp, ("v1\n" + OffsetsJson.write(initial)).getBytes(StandardCharsets.UTF_8), false);
-    try {
-      ctx.io.rename(tmp, initialOffsetsFile);
-    } catch (YtException e) {
-      if (e.hasCode(YtErrorCode.ALREADY_EXISTS)) {
-        return readInitial();
-      }
-      throw e;
-    }
-    return initial;
-  }
-
   // ---- running the batch (runBatch) ---------------------------------------------------------
 
   private void enqueueRun() {
     boolean logFirst = ctx.mutant == Mutant.COMMIT_LOG_BEFORE_SINK;
-    if (w.mode() == SimMode.TRANSACTIONAL) {
-      steps.add(Step.of(Kind.START_TXN));
-    }
+    steps.add(Step.of(Kind.PLAN_TASKS));
+    steps.add(Step.of(Kind.CREATE_WRITER_FACTORY));
     if (logFirst && !batch.commitsWritten) {
       steps.add(Step.of(Kind.WRITE_COMMITS_TMP));
       steps.add(Step.of(Kind.RENAME_COMMITS));
     }
-    for (int t = 0; t < batch.tasks.size(); t++) {
-      steps.add(new Step(Kind.TASK, t, batch.attempts[t]++, false));
-    }
-    if (w.query() == QueryKind.AGGREGATE && !batch.tasks.isEmpty()) {
-      int base = batch.done.length / 2;
-      for (int r = 0; r < w.reduceTasks(); r++) {
-        steps.add(new Step(Kind.REDUCE_TASK, r, batch.attempts[base + r]++, false));
-      }
-    }
+    steps.add(Step.of(Kind.TASK)); // expanded once the tasks are planned
     steps.add(Step.of(Kind.SINK_COMMIT));
     if (!logFirst || batch.commitsWritten) {
       steps.add(Step.of(Kind.WRITE_COMMITS_TMP));
       steps.add(Step.of(Kind.RENAME_COMMITS));
     }
     steps.add(Step.of(Kind.BATCH_END));
+  }
+
+  /**
+   * The sink's {@code createStreamingWriterFactory} on the driver: the transactional sink opens the
+   * batch transaction; the producer sink reads the batch's source end from the newest {@code
+   * offsets/N} for the sessions' user_meta.
+   */
+  private void createWriterFactory() {
+    if (w.mode() == SimMode.TRANSACTIONAL) {
+      batch.tx = ctx.io.start(TRANSACTION_TIMEOUT);
+    } else if (w.mode() == SimMode.PRODUCER) {
+      batch.sourceEnd = checkpoint.latestBatchEnd().map(BatchEnd::offsets);
+    }
+    // The tasks Spark runs, in place of the placeholder enqueueRun left.
+    List<Step> tasks = new ArrayList<>();
+    for (int t = 0; t < batch.tasks.size(); t++) {
+      tasks.add(new Step(Kind.TASK, t, batch.attempts[t]++, false));
+    }
+    if (w.query() == QueryKind.AGGREGATE && !batch.tasks.isEmpty()) {
+      int base = batch.done.length / 2;
+      for (int r = 0; r < w.reduceTasks(); r++) {
+        tasks.add(new Step(Kind.REDUCE_TASK, r, batch.attempts[base + r]++, false));
+      }
+    }
+    List<Step> rest = new ArrayList<>(steps);
+    steps.clear();
+    boolean expanded = false;
+    for (Step step : rest) {
+      if (!expanded && step.kind() == Kind.TASK) {
+        steps.addAll(tasks);
+        expanded = true;
+      } else {
+        steps.add(step);
+      }
+    }
   }
 
   private void task(Step s) {
@@ -501,9 +557,10 @@ final class Driver {
   }
 
   /**
-   * The sink's DataWriter. At-least-once: flushed in chunks, each its own transaction. Idempotent:
-   * upserts keyed by source position. Transactional: only the attempt the commit coordinator
-   * authorizes writes into the batch transaction (Spark's DataWritingSparkTask).
+   * The sink's DataWriter. At-least-once and idempotent: {@link WriteChunk} per chunk, each its own
+   * transaction. Transactional: only the attempt the commit coordinator authorizes inserts into the
+   * batch transaction (Spark's DataWritingSparkTask), through {@link InsertIntoBatchTransaction},
+   * which aborts the transaction when an insert fails. Producer: {@link PushBatchShare}.
    */
   private void writeTaskOutput(List<Row> out, int failArg, int stage, int task, int attempt) {
     if (w.mode() == SimMode.TRANSACTIONAL) {
@@ -514,15 +571,15 @@ final class Driver {
         ctx.trace("d" + id + " commit denied to attempt " + attempt + " of task " + task);
         return;
       }
+      TransactionId tx = new TransactionId(batch.tx.id().value());
       try {
-        TabletTransaction tx = ctx.io.attach(new TransactionId(batch.tx.id().value()));
-        if (!out.isEmpty()) {
-          tx.insertRows(Workload.OUTPUT, out);
-        }
+        inserts.insert(tx, Workload.OUTPUT, chunked(out));
       } catch (RuntimeException e) {
-        // The authorized committer failed: Spark aborts the stage, and the query fails.
-        throw new QueryFailure("authorized task attempt failed: " + e.getMessage(), false, e);
+        batch.authorizedAttemptFailed(stage, task);
+        throw e;
       }
+      int slot = stage == 0 ? task : batch.done.length / 2 + task;
+      batch.reports[slot] = new WriterReport(batch.id, tx.value(), new long[] {out.size()}, null);
       return;
     }
     // A failing attempt dies before its first chunk or push (arg even) or after it (arg odd).
@@ -531,18 +588,12 @@ final class Driver {
       pushShare(out, failAfter, task);
       return;
     }
-    int chunk = w.writeChunk();
     int written = 0;
-    for (int from = 0; from < out.size(); from += chunk) {
+    for (List<Row> part : chunked(out)) {
       if (written == failAfter) {
         throw new IllegalStateException("simulated task failure after " + written + " chunks");
       }
-      List<Row> part = out.subList(from, Math.min(out.size(), from + chunk));
-      if (w.mode() == SimMode.IDEMPOTENT) {
-        ctx.io.upsert(Workload.OUTPUT, part);
-      } else {
-        ctx.io.append(Workload.OUTPUT, part);
-      }
+      chunks.write(Workload.OUTPUT, w.mode() == SimMode.IDEMPOTENT, part);
       written++;
     }
     if (failAfter >= 0) {
@@ -550,12 +601,21 @@ final class Driver {
     }
   }
 
+  /** A task's rows in chunks of {@code spark.yt.write.dynBatchSize} (the workload's). */
+  private List<List<Row>> chunked(List<Row> out) {
+    List<List<Row>> parts = new ArrayList<>();
+    for (int from = 0; from < out.size(); from += w.writeChunk()) {
+      parts.add(out.subList(from, Math.min(out.size(), from + w.writeChunk())));
+    }
+    return parts;
+  }
+
   /**
    * Producer mode's DataWriter: the attempt opens its task partition's session (which fences every
    * earlier attempt) and pushes its share of the batch through {@link PushBatchShare}, which
    * numbers it from the batch id, so every attempt may write and the server skips a replay (Spark's
-   * commit coordinator only matters to sinks that commit on the driver). Each source partition's
-   * rows go to one tablet of the output queue, which keeps them in order.
+   * commit coordinator only matters to sinks that commit on the driver). Row k of task p goes to
+   * the output tablet {@link OutputTablets} names, as the Spark writer's rows do.
    */
   private void pushShare(List<Row> out, int failAfter, int task) {
     PushBatchShare.OpenSession session =
@@ -564,11 +624,13 @@ final class Driver {
       throw new IllegalStateException("simulated task failure before its push");
     }
     List<Row> rows = new ArrayList<>(out.size());
-    for (Row row : out) {
-      rows.add(row.with("$tablet_index", (Long) row.get("p") % w.outputTablets()));
+    for (int k = 0; k < out.size(); k++) {
+      rows.add(
+          out.get(k)
+              .with("$tablet_index", (long) OutputTablets.forRow(task, k, w.outputTablets())));
     }
     BatchShareOutcome outcome =
-        shares.push(session, batch.id, rows, MAX_ROWS_PER_TABLET, Optional.of(batch.end));
+        shares.push(session, batch.id, rows, maxRowsPerTablet, batch.sourceEnd);
     if (ctx.tracing()) {
       ctx.trace(
           "d"
@@ -638,9 +700,10 @@ final class Driver {
   }
 
   /**
-   * StreamingWrite.commit on the driver: in transactional mode the application's use case decides
-   * and commits (a batch that does not commit fails the query, as in Spark, and runs again after
-   * the restart); in the other modes the writers have flushed their own chunks.
+   * StreamingWrite.commit on the driver: in transactional mode the application's {@link
+   * CommitTransactionalSink} takes the writers' reports and the batch's ranges from the checkpoint,
+   * decides and commits (a batch that does not commit fails the query, as in Spark, and runs again
+   * after the restart); in the other modes the writers have flushed their own chunks.
    */
   private void sinkCommit() {
     for (int t = 0; t < batch.tasks.size(); t++) {
@@ -651,9 +714,14 @@ final class Driver {
     if (w.mode() != SimMode.TRANSACTIONAL) {
       return;
     }
+    List<WriterReport> reports = new ArrayList<>();
+    for (WriterReport r : batch.reports) {
+      if (r != null) {
+        reports.add(r);
+      }
+    }
     try {
-      CommitTransactionalBatch.Result result =
-          committer.commit(batch.id, batch.tx, batch.ranges, consumers);
+      CommitTransactionalSink.Result result = sink.commit(batch.id, batch.tx, reports);
       if (ctx.tracing()) {
         ctx.trace("d" + id + " batch " + batch.id + " " + result);
       }
@@ -675,7 +743,7 @@ final class Driver {
     }
   }
 
-  // ---- checkpoint logs (HDFSMetadataLog over the CheckpointStore) ---------------------------
+  // ---- Spark's logs (HDFSMetadataLog over the yt:// file system) ----------------------------
 
   private YPath writeTmp(YPath dir, long n, String content) {
     YPath tmp = dir.child("." + n + "." + id + "-" + tmpSeq++ + ".tmp");
@@ -701,19 +769,14 @@ final class Driver {
     return max < 0 ? OptionalLong.empty() : OptionalLong.of(max);
   }
 
-  private StreamOffsets readOffsets(long n) {
-    return parseLog(ctx.io.readFile(offsetsDir.child(Long.toString(n))));
+  /** The source's end in {@code offsets/N}, as Spark deserializes it for the source. */
+  private StreamOffsets loggedEnd(long n) {
+    List<StreamOffsets> ends = checkpoint.batchEnd(n);
+    return ends.isEmpty() ? StreamOffsets.empty() : ends.get(0);
   }
 
-  private StreamOffsets readInitial() {
-    return parseLog(ctx.io.readFile(initialOffsetsFile));
-  }
-
-  private static StreamOffsets parseLog(byte[] content) {
-    String text = new String(content, StandardCharsets.UTF_8);
-    if (!text.startsWith("v1\n")) {
-      throw new IllegalStateException("unknown log version: " + text);
-    }
-    return OffsetsJson.parse(text.substring(3));
+  /** For the checker: the start the source recorded for batch 0. */
+  private StreamOffsets recordedInitial() {
+    return checkpoint.source(0).map(SourceRecord::initial).orElse(StreamOffsets.empty());
   }
 }

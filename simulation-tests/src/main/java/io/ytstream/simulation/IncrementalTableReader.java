@@ -41,6 +41,9 @@ final class IncrementalTableReader {
     this.keyColumns = List.copyOf(keyColumns);
   }
 
+  /** The tablet an added row of an ordered table is in. */
+  static final String TABLET = "$tablet_index";
+
   TableDelta read() {
     return keyColumns.isEmpty() ? readOrdered() : readSorted();
   }
@@ -70,7 +73,9 @@ final class IncrementalTableReader {
       if (b.totalRowCount() > next) {
         List<Row> fresh = cluster.rows(table, t, next);
         rows.addAll(fresh);
-        added.addAll(fresh);
+        for (Row row : fresh) {
+          added.add(row.with(TABLET, (long) t)); // where the checker finds it, for row order
+        }
       }
       count += rows.size();
     }

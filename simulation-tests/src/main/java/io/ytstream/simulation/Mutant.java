@@ -35,7 +35,8 @@ public enum Mutant {
   REAPPLY_ALREADY_APPLIED(
       SimMode.TRANSACTIONAL, ProtocolMutant.REAPPLY_ALREADY_APPLIED, Verifier.Invariant.DUPLICATE),
   /** {@code commits/N} is written before the sink has written and committed the batch. */
-  COMMIT_LOG_BEFORE_SINK(SimMode.AT_LEAST_ONCE, ProtocolMutant.NONE, Verifier.Invariant.LOST_ROW),
+  COMMIT_LOG_BEFORE_SINK(
+      SimMode.AT_LEAST_ONCE, ProtocolMutant.NONE, Verifier.Invariant.CONSUMER_AHEAD_OF_OUTPUT),
   /** The planner ignores {@code max_rows_per_partition} (and the per-tablet cap). */
   IGNORE_MAX_ROWS_CAP(
       SimMode.TRANSACTIONAL, ProtocolMutant.IGNORE_MAX_ROWS_CAP, Verifier.Invariant.BATCH_BOUND),

@@ -38,10 +38,11 @@ final class OutputLedger {
   private final long[] covered;
 
   /**
-   * Producer mode: per partition, {@code row * 4 + copy} of its newest output row (-1 for none). A
-   * partition's rows all go to one tablet of the output queue, which keeps them in push order.
+   * Producer mode: per partition and output tablet, {@code row * 4 + copy} of its newest output row
+   * there (-1 for none). A partition's rows are spread over the output queue's tablets, and each
+   * tablet keeps them in push order, so in each tablet they come in source order.
    */
-  private final long[] newest;
+  private final long[][] newest;
 
   /** Rows that match no input row (yet): not counted, looked at again on every apply. */
   private final List<Row> unmatched = new ArrayList<>();
@@ -69,8 +70,10 @@ final class OutputLedger {
     int n = w.partitions().size();
     counts = new int[n][64];
     covered = new long[n];
-    newest = new long[n];
-    Arrays.fill(newest, -1);
+    newest = new long[n][Math.max(1, w.outputTablets())];
+    for (long[] perTablet : newest) {
+      Arrays.fill(perTablet, -1);
+    }
   }
 
   long rows() {
@@ -83,7 +86,11 @@ final class OutputLedger {
 
   /** Producer mode: the row index of partition {@code ordinal}'s newest output row, or -1. */
   long newestRow(int ordinal) {
-    return newest[ordinal] < 0 ? -1 : newest[ordinal] >>> 2;
+    long max = -1;
+    for (long n : newest[ordinal]) {
+      max = Math.max(max, n);
+    }
+    return max < 0 ? -1 : max >>> 2;
   }
 
   int count(int ordinal, long row, int copy) {
@@ -155,24 +162,33 @@ final class OutputLedger {
         int o = (int) (key >>> 40);
         long rowAndCopy = key & ((1L << 40) - 1);
         if (w.mode() == SimMode.PRODUCER) {
-          // A copy new to the output after a later one is out of order; a repeat is a duplicate.
-          if (rowAndCopy < newest[o] && count(o, rowAndCopy >>> 2, (int) (key & 3)) == 0) {
+          // A copy new to its tablet after a later one is out of order; a repeat is a duplicate.
+          long[] perTablet = newest[o];
+          int t = tabletOf(row, perTablet.length);
+          if (rowAndCopy < perTablet[t] && count(o, rowAndCopy >>> 2, (int) (key & 3)) == 0) {
             outOfOrder.accept(
                 w.partitions().get(o)
                     + " row "
                     + (rowAndCopy >>> 2)
                     + " copy "
                     + (rowAndCopy & 3)
-                    + " came into the output after row "
-                    + (newest[o] >>> 2)
+                    + " came into output tablet "
+                    + t
+                    + " after row "
+                    + (perTablet[t] >>> 2)
                     + " copy "
-                    + (newest[o] & 3));
+                    + (perTablet[t] & 3));
           }
-          newest[o] = Math.max(newest[o], rowAndCopy);
+          perTablet[t] = Math.max(perTablet[t], rowAndCopy);
         }
         add(o, rowAndCopy >>> 2, (int) (key & 3), 1);
       }
     }
+  }
+
+  private static int tabletOf(Row row, int tablets) {
+    Object t = row.get(IncrementalTableReader.TABLET);
+    return t instanceof Long l && l >= 0 && l < tablets ? l.intValue() : 0;
   }
 
   /** Moves the consumer boundary of every partition to {@code min(consumer, rows produced)}. */

@@ -8,6 +8,8 @@ import io.ytstream.ports.Row;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.function.BiConsumer;
 
@@ -134,8 +136,10 @@ final class ProducerSessionChecks {
                 + ", which end at "
                 + expected);
       }
-      String logged = loggedEnd(batch);
-      if (!end.equals(logged)) {
+      Optional<StreamOffsets> logged = loggedEnd(batch);
+      StreamOffsets offsets = OffsetsJson.parse(end);
+      String disagreement = disagreement(offsets, logged);
+      if (disagreement != null) {
         violate.accept(
             Verifier.Invariant.USER_META_MATCHES_OUTPUT,
             "session "
@@ -144,11 +148,10 @@ final class ProducerSessionChecks {
                 + end
                 + " for batch "
                 + batch
-                + ", the checkpoint logged "
-                + logged);
+                + ", but "
+                + disagreement);
         continue;
       }
-      StreamOffsets offsets = OffsetsJson.parse(end);
       for (int i = 0; i < offsets.size(); i++) {
         int o = w.ordinal(offsets.partitionAt(i));
         if (o >= 0) {
@@ -173,12 +176,31 @@ final class ProducerSessionChecks {
   }
 
   /** The end offsets the checkpoint logged for batch {@code batch}, as the log's JSON. */
-  private String loggedEnd(long batch) {
+  /**
+   * Null when every partition the recorded end names has that offset in the batch's logged end;
+   * else what differs. (The sink records the ends of the partitions the batch read rows from.)
+   */
+  private static String disagreement(StreamOffsets recorded, Optional<StreamOffsets> logged) {
+    if (logged.isEmpty()) {
+      return "the checkpoint has no offsets for that batch";
+    }
+    for (int i = 0; i < recorded.size(); i++) {
+      OptionalLong there = logged.get().get(recorded.partitionAt(i));
+      if (there.isEmpty() || there.getAsLong() != recorded.offsetAt(i)) {
+        return "the checkpoint logged " + OffsetsJson.write(logged.get());
+      }
+    }
+    return null;
+  }
+
+  /** The yt source's line of Spark's offsets/N: version, Spark's metadata, then the source. */
+  private Optional<StreamOffsets> loggedEnd(long batch) {
     YPath log = Workload.CHECKPOINT.child("offsets").child(Long.toString(batch));
     if (cluster.ports().checkpoints().status(log).isEmpty()) {
-      return "(no offsets/" + batch + ")";
+      return Optional.empty();
     }
     String text = new String(cluster.ports().checkpoints().readFile(log), StandardCharsets.UTF_8);
-    return text.startsWith("v1\n") ? text.substring(3) : text;
+    String[] lines = text.split("\n");
+    return lines.length < 3 ? Optional.empty() : Optional.of(OffsetsJson.parse(lines[2]));
   }
 }

@@ -26,6 +26,16 @@ final class SimContext {
   long queryFailures;
   boolean failedOnDataLoss;
 
+  /**
+   * The sink refused a batch too large for the output's per-tablet row limit (it names the fix).
+   */
+  boolean failedOnTooLargeBatch;
+
+  /** The query stopped for good with a reason it reported (the run need not consume every row). */
+  boolean stoppedWithReason() {
+    return failedOnDataLoss || failedOnTooLargeBatch;
+  }
+
   SimContext(
       Workload workload,
       SimCluster cluster,

@@ -53,19 +53,23 @@ final class SimulationRun {
   }
 
   static RunResult run(long seed, Options options, FaultSchedule schedule) {
-    Workload w = Workload.forSeed(seed, options.mode(), options.partitions(), options.batches());
+    Workload drawn =
+        Workload.forSeed(seed, options.mode(), options.partitions(), options.batches());
     SimCluster cluster = new InMemorySimCluster();
     FaultClock faults = new FaultClock(schedule);
     long rowLimit = 0;
-    if (schedule.has(SimFault.ROW_LIMIT) && w.mode() == SimMode.TRANSACTIONAL) {
+    if (schedule.has(SimFault.ROW_LIMIT) && drawn.mode() == SimMode.TRANSACTIONAL) {
       // The consumer advance writes one row per partition into the consumer's tablet too.
       // Partitions a reshard adds count only when the schedule reshards.
       int partitions =
-          w.partitions().size() - (schedule.has(SimFault.RESHARD) ? 0 : w.addedPartitions());
+          drawn.partitions().size()
+              - (schedule.has(SimFault.RESHARD) ? 0 : drawn.addedPartitions());
       rowLimit = 4 + Math.floorMod(seed, 12) + partitions;
       cluster.setMaxRowsPerTabletTransaction(rowLimit);
       faults.markFired(SimFault.ROW_LIMIT);
     }
+    // As the sink's refusal tells a user: a max_rows_per_partition whose batch fits one tablet.
+    Workload w = rowLimit > 0 ? drawn.fittingOneTablet(rowLimit) : drawn;
     SimContext ctx =
         new SimContext(w, cluster, faults, options.mutant(), rowLimit, options.tracing());
     Verifier verifier = new Verifier(ctx);
@@ -197,7 +201,7 @@ final class SimulationRun {
       }
       if (step + 1 == limit
           && limit < hardLimit
-          && !ctx.failedOnDataLoss
+          && !ctx.stoppedWithReason()
           && step - lastMove < PROGRESS_WINDOW
           && !allConsumed(verifier)) {
         limit = Math.min(hardLimit, limit + PROGRESS_WINDOW);

@@ -222,7 +222,7 @@ final class Verifier {
   /** The end of the run: output against input, and progress. */
   void finish() {
     long[] c = consumer();
-    if (!ctx.failedOnDataLoss) {
+    if (!ctx.stoppedWithReason()) {
       for (int o = 0; o < c.length; o++) {
         if (c[o] < inputCount[o]) {
           violate(

@@ -108,6 +108,30 @@ record Workload(
         outputTablets);
   }
 
+  /**
+   * This workload with {@code max_rows_per_partition} lowered so that a batch over every partition
+   * writes at most {@code maxRowsPerTablet} rows into the one tablet of the output, as the
+   * transactional sink's refusal of a larger batch suggests; at least 1.
+   */
+  Workload fittingOneTablet(long maxRowsPerTablet) {
+    long fits =
+        Math.max(1, maxRowsPerTablet / ((long) partitions.size() * query.maxRowsPerInputRow()));
+    return new Workload(
+        mode,
+        queues,
+        partitions,
+        query,
+        Math.min(maxRowsPerPartition, fits),
+        dataLossPolicy,
+        writeChunk,
+        pullLimit,
+        batches,
+        produceSteps,
+        reduceTasks,
+        addedPartitions,
+        outputTablets);
+  }
+
   /** The partitions a queue has before any reshard. */
   int initialPartitions(QueueId queue) {
     int n = 0;

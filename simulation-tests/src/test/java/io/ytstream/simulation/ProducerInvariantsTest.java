@@ -3,7 +3,7 @@ package io.ytstream.simulation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.ytstream.application.PushBatchShare;
-import io.ytstream.core.model.OffsetsJson;
+import io.ytstream.application.checkpoint.OffsetLogEntry;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.model.YPath;
@@ -59,15 +59,14 @@ class ProducerInvariantsTest {
     return Row.of("p", 0L, "r", r, "i", 0L, "v", v, "$tablet_index", 0L);
   }
 
-  /** Logs {@code offsets/batch} with the partition ending at {@code end}, as the driver does. */
+  /** Logs {@code offsets/batch} with the partition ending at {@code end}, as Spark does. */
   private StreamOffsets logBatch(long batch, long end) {
     StreamOffsets offsets = StreamOffsets.of(Map.of(partition, end));
     YPath log = Workload.CHECKPOINT.child("offsets").child(Long.toString(batch));
     cluster
         .ports()
         .checkpoints()
-        .writeFile(
-            log, ("v1\n" + OffsetsJson.write(offsets)).getBytes(StandardCharsets.UTF_8), false);
+        .writeFile(log, OffsetLogEntry.of(offsets).getBytes(StandardCharsets.UTF_8), false);
     return offsets;
   }
 

@@ -80,7 +80,7 @@ class SoakRegressionTest {
 
   @Test
   void aReRunOverSkippedRowsReadsNoMoreThanTheBound() {
-    RunResult r = run("idempotent", 3, 23146, "QUEUE_TRIM@30:12,ZOMBIE_DRIVER@33:13", true);
+    RunResult r = run("idempotent", 3, 23146, "QUEUE_TRIM@35:12,ZOMBIE_DRIVER@41:13", true);
     assertEquals(List.of(), r.violations());
     // The scenario still happens: batch 3 logged [6,8), rows up to 9 were trimmed before its task
     // read them, and the driver that took over re-ran the batch, which skipped the same rows again.

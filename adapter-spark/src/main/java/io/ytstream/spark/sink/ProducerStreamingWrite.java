@@ -8,8 +8,6 @@ import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
 import org.apache.spark.sql.connector.write.streaming.StreamingDataWriterFactory;
 import org.apache.spark.sql.connector.write.streaming.StreamingWrite;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The driver side of the producer-session sink ({@code producer_path}): each task pushes its share
@@ -20,8 +18,6 @@ import org.slf4j.LoggerFactory;
  * source's commit after {@code commits/N}, as in at-least-once.
  */
 final class ProducerStreamingWrite implements StreamingWrite {
-
-  private static final Logger LOG = LoggerFactory.getLogger(ProducerStreamingWrite.class);
 
   private final YtWriteSpec spec;
   private final ProducerTarget producer;
@@ -46,24 +42,19 @@ final class ProducerStreamingWrite implements StreamingWrite {
     return YtDataWriterFactory.throughProducer(spec, withLatestSourceEnd());
   }
 
-  /** The producer target, with the source's end of the batch about to run when it can be read. */
+  /**
+   * The producer target, with the source's end of the batch about to run. A failed read of the
+   * offset log fails the batch (it runs again after the restart): without the end in user_meta, a
+   * replay over another source range could not be refused.
+   */
   private ProducerTarget withLatestSourceEnd() {
     if (checkpoint == null) {
       return producer;
     }
-    try {
-      return checkpoint
-          .latestBatchEnd()
-          .map(end -> producer.withSourceEnd(end.batchId(), end.offsets()))
-          .orElse(producer);
-    } catch (RuntimeException e) {
-      // user_meta's offsets are a record for people and recovery tools, not needed to dedupe.
-      LOG.debug(
-          "the source offsets of the next batch are not readable under {}",
-          checkpoint.location(),
-          e);
-      return producer;
-    }
+    return checkpoint
+        .latestBatchEnd()
+        .map(end -> producer.withSourceEnd(end.batchId(), end.offsets()))
+        .orElse(producer);
   }
 
   @Override

@@ -3,13 +3,11 @@ package io.ytstream.application.checkpoint;
 import io.ytstream.application.PlanMicroBatch;
 import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.OffsetRange;
-import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.ports.CheckpointFiles;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -135,21 +133,21 @@ public final class QueryCheckpoint {
   }
 
   /**
-   * The newest batch of the offset log and the ends of the partitions it reads rows from. When
-   * Spark asks a sink for a batch's writer it has just written that batch's {@code offsets/N} (a
-   * new batch) or found it without {@code commits/N} (a replay), so the newest entry is the batch
-   * about to run.
+   * The newest batch of the offset log and its end over every yt source of the query. When Spark
+   * asks a sink for a batch's writer it has just written that batch's {@code offsets/N} (a new
+   * batch) or found it without {@code commits/N} (a replay), so the newest entry is the batch about
+   * to run.
    */
   public Optional<BatchEnd> latestBatchEnd() {
     Optional<Long> latest = latestBatch();
     if (latest.isEmpty()) {
       return Optional.empty();
     }
-    Map<PartitionId, Long> end = new LinkedHashMap<>();
-    for (OffsetRange r : batchRanges(latest.get()).ranges()) {
-      end.put(r.partition(), r.upper());
+    StreamOffsets end = StreamOffsets.empty();
+    for (StreamOffsets source : batchEnd(latest.get())) {
+      end = end.overlay(source);
     }
-    return Optional.of(new BatchEnd(latest.get(), StreamOffsets.of(end)));
+    return Optional.of(new BatchEnd(latest.get(), end));
   }
 
   private List<SourceRecord> sources() {
