@@ -30,6 +30,7 @@ import io.ytstream.core.plan.DataLossException;
 import io.ytstream.core.plan.PlanLimits;
 import io.ytstream.core.plan.TaskAssignment;
 import io.ytstream.core.plan.TriggerLimit;
+import io.ytstream.core.plan.UntrustedPositionsException;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TabletTransaction;
@@ -307,6 +308,13 @@ final class Driver {
       throw e;
     } catch (DataLossException e) {
       throw dataLoss(e.losses());
+    } catch (UntrustedPositionsException e) {
+      // The checkpoint's offsets do not fit the queue any more: the query fails with the fix
+      // named, and again after every restart.
+      if (!zombie) {
+        ctx.failedOnUntrustedPositions = true;
+      }
+      throw new QueryFailure(s + " failed: " + e.getMessage(), true, e);
     } catch (BatchTooLargeException e) {
       // The sink refuses the batch with the fix named (lower max_rows_per_partition or reshard
       // the output): it fails again after every restart, as a user's query would.

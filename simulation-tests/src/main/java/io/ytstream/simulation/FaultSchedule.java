@@ -93,6 +93,15 @@ public final class FaultSchedule {
       faults.add(
           new Fault(SimFault.STALLED_ADVANCE, stalls.nextInt(batches * 2), stalls.nextInt(16)));
     }
+    SplittableRandom recreations = new SplittableRandom(seed ^ 0x7F4A7C159E3779B9L);
+    if (recreations.nextInt(8) == 0) {
+      // From a stream of its own, so the schedules of every other seed stay as they were.
+      faults.add(
+          new Fault(
+              SimFault.QUEUE_RECREATED,
+              recreations.nextInt(batches * 10),
+              recreations.nextInt(16)));
+    }
     return new FaultSchedule(faults);
   }
 
@@ -100,7 +109,9 @@ public final class FaultSchedule {
     List<SimFault> kinds = new ArrayList<>();
     for (SimFault kind : SimFault.values()) {
       boolean push = kind.event().equals("push");
-      if (kind != SimFault.STALLED_ADVANCE && (producer || !push)) {
+      if (kind != SimFault.STALLED_ADVANCE
+          && kind != SimFault.QUEUE_RECREATED
+          && (producer || !push)) {
         kinds.add(kind);
       }
     }

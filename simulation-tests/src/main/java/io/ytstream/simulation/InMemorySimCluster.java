@@ -37,6 +37,13 @@ final class InMemorySimCluster implements SimCluster {
   }
 
   @Override
+  public void recreateQueue(QueueId queue, int partitions) {
+    // The consumer's registration names the queue by path, so it stays, as on a cluster.
+    cluster.checkpoints().delete(queue.path(), false);
+    createQueue(queue, partitions);
+  }
+
+  @Override
   public void createConsumer(ConsumerId consumer, List<QueueId> queues) {
     cluster.createConsumer(consumer.path());
     for (QueueId q : queues) {

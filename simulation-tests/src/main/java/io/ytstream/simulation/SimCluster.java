@@ -39,6 +39,9 @@ interface SimCluster {
   /** Appends rows to one queue partition (a producer outside the query). */
   void append(QueueId queue, int partition, List<Row> rows);
 
+  /** Drops a queue and creates it again with {@code partitions} empty partitions. */
+  void recreateQueue(QueueId queue, int partitions);
+
   /** Reshards a queue to {@code partitions} partitions (only ever more). */
   void reshard(QueueId queue, int partitions);
 

@@ -31,9 +31,12 @@ final class SimContext {
    */
   boolean failedOnTooLargeBatch;
 
+  /** The query refused checkpoint offsets that a re-created queue no longer has. */
+  boolean failedOnUntrustedPositions;
+
   /** The query stopped for good with a reason it reported (the run need not consume every row). */
   boolean stoppedWithReason() {
-    return failedOnDataLoss || failedOnTooLargeBatch;
+    return failedOnDataLoss || failedOnTooLargeBatch || failedOnUntrustedPositions;
   }
 
   SimContext(

@@ -54,7 +54,13 @@ public enum SimFault {
    * Producer mode: just before a push, another writer creates its session (a retried or speculative
    * task, a new driver), which bumps the session's epoch, and the server fences the push (3102).
    */
-  SESSION_TAKEN_OVER("push");
+  SESSION_TAKEN_OVER("push"),
+  /**
+   * A queue the query reads is dropped and created again, empty, while the query runs (an
+   * operator's mistake): the checkpoint's offsets no longer fit it, and nothing may move the
+   * consumer on them. No more rows are produced into it.
+   */
+  QUEUE_RECREATED("step");
 
   private final String event;
 

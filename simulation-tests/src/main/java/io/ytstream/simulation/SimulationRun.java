@@ -7,7 +7,9 @@ import io.ytstream.ports.Row;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeSet;
 
 /**
  * Runs one seed: builds the in-memory cluster, produces rows while batches run, steps the driver
@@ -93,6 +95,8 @@ final class SimulationRun {
         producible.add(o);
       }
     }
+    boolean resharded = false;
+    Set<QueueId> recreated = new TreeSet<>();
     int budget = w.produceSteps() * 4 + 800;
     // A slow but moving consumer is not stuck: a tight per-tablet row limit can hold a batch to
     // one input row, slower than rows arrive. Past the budget, the run goes on while the consumer
@@ -106,15 +110,17 @@ final class SimulationRun {
       // Rows keep arriving while batches run.
       if (step < w.produceSteps() && random.nextInt(3) == 0) {
         int o = producible.get(random.nextInt(producible.size()));
-        PartitionId p = w.partitions().get(o);
-        int n = 1 + random.nextInt(4);
-        List<Row> rows = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-          long v = value++;
-          rows.add(Row.of("q", (long) w.queues().indexOf(p.queue()), "k", keyOf(v), "v", v));
-          verifier.recordInput(o, v);
+        if (o >= 0) {
+          PartitionId p = w.partitions().get(o);
+          int n = 1 + random.nextInt(4);
+          List<Row> rows = new ArrayList<>(n);
+          for (int i = 0; i < n; i++) {
+            long v = value++;
+            rows.add(Row.of("q", (long) w.queues().indexOf(p.queue()), "k", keyOf(v), "v", v));
+            verifier.recordInput(o, v);
+          }
+          cluster.append(p.queue(), p.index(), rows);
         }
-        cluster.append(p.queue(), p.index(), rows);
       }
       cluster.advanceClock(1 + random.nextInt(20));
 
@@ -122,15 +128,31 @@ final class SimulationRun {
         ctx.trace("fault: clock jumps past the transaction timeout");
         cluster.advanceClock(EXPIRY_JUMP_MILLIS);
       }
-      if (faults.fires(SimFault.RESHARD) && producible.size() < present.length) {
+      if (faults.fires(SimFault.RESHARD) && !resharded) {
         reshard(ctx, present);
+        resharded = true;
         producible.clear();
         for (int o = 0; o < present.length; o++) {
-          producible.add(o);
+          if (!recreated.contains(w.partitions().get(o).queue())) {
+            producible.add(o);
+          }
+        }
+        if (producible.isEmpty()) {
+          producible.add(-1);
+        }
+      }
+      int recreateArg = faults.tick(SimFault.QUEUE_RECREATED);
+      if (recreateArg >= 0) {
+        QueueId queue = recreate(ctx, verifier, recreateArg, present);
+        recreated.add(queue);
+        producible.removeIf(o -> w.partitions().get(o).queue().equals(queue));
+        if (producible.isEmpty()) {
+          producible.add(-1);
         }
       }
       int trimArg = faults.tick(SimFault.QUEUE_TRIM);
-      if (trimArg >= 0) {
+      if (trimArg >= 0
+          && !recreated.contains(w.partitions().get(trimArg % w.partitions().size()).queue())) {
         trim(ctx, verifier, trimArg, present);
       }
       int zombieArg = faults.tick(SimFault.ZOMBIE_DRIVER);
@@ -161,7 +183,7 @@ final class SimulationRun {
               for (int i = 0; i <= arg && !live.stopped; i++) {
                 Driver.Kind k = live.stepDriver();
                 if (k == null || k.mayMoveConsumerOrOutput(w.mode())) {
-                  verifier.afterStep(k == Driver.Kind.SINK_COMMIT);
+                  verifier.afterStep(k);
                 }
               }
             });
@@ -184,7 +206,7 @@ final class SimulationRun {
         live.zombie = null;
       }
       if (trimArg >= 0 || kind == null || kind.mayMoveConsumerOrOutput(w.mode())) {
-        verifier.afterStep(kind == Driver.Kind.SINK_COMMIT);
+        verifier.afterStep(kind);
       }
       if (step >= w.produceSteps()
           && live.zombie == null
@@ -330,7 +352,7 @@ final class SimulationRun {
       for (int i = 0; i < steps && !stopped; i++) {
         Driver.Kind k = stepDriver();
         if (k == null || k.mayMoveConsumerOrOutput(ctx.workload.mode())) {
-          verifier.afterStep(k == Driver.Kind.SINK_COMMIT);
+          verifier.afterStep(k);
         }
       }
       ctx.trace("d" + stalled.id + "'s consumer advance lands");
@@ -396,6 +418,26 @@ final class SimulationRun {
     } else {
       cluster.createOrderedTable(Workload.OUTPUT, List.of("p", "r", "i", "v"));
     }
+  }
+
+  /**
+   * A queue is dropped and created again, empty, with the partitions it has now; the checker
+   * remembers where the consumer stood on it.
+   */
+  private static QueueId recreate(SimContext ctx, Verifier verifier, int arg, boolean[] present) {
+    Workload w = ctx.workload;
+    QueueId queue = w.queues().get(arg % w.queues().size());
+    int partitions = 0;
+    for (int o = 0; o < present.length; o++) {
+      if (present[o] && w.partitions().get(o).queue().equals(queue)) {
+        partitions++;
+      }
+    }
+    ctx.trace(
+        "fault: " + queue + " is dropped and created again with " + partitions + " partitions");
+    ctx.cluster.recreateQueue(queue, partitions);
+    verifier.onQueueRecreated(queue);
+    return queue;
   }
 
   /** The first queue gets its added partitions. */

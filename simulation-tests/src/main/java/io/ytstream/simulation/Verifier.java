@@ -53,7 +53,12 @@ final class Verifier {
     /** Producer mode: a session's sequence number or epoch went back. */
     SESSION_MONOTONIC("nonmonotonic sequence numbers"),
     /** Producer mode: a session's user_meta names another source position than the output's. */
-    USER_META_MATCHES_OUTPUT("user_meta disagrees with the output");
+    USER_META_MATCHES_OUTPUT("user_meta disagrees with the output"),
+    /**
+     * A planning step moved the consumer on a queue after it was re-created, on offsets the queue
+     * no longer has.
+     */
+    ADVANCE_ON_UNTRUSTED_POSITIONS("stale read (consumer moved on a re-created queue)");
 
     private final String anomaly;
 
@@ -93,6 +98,9 @@ final class Verifier {
   long duplicated;
   long rowsIn;
   long rowsOut;
+
+  /** Partitions of re-created queues (by ordinal) and the consumer's offset when they were. */
+  private final TreeMap<Integer, Long> frozen = new TreeMap<>();
 
   Verifier(SimContext ctx) {
     this.ctx = ctx;
@@ -198,6 +206,42 @@ final class Verifier {
     }
   }
 
+  /**
+   * A queue was re-created: from now on no planning step may move the consumer on it. A batch
+   * planned before may still commit what it read from the old queue.
+   */
+  void onQueueRecreated(QueueId queue) {
+    long[] c = consumer();
+    for (int o = 0; o < c.length; o++) {
+      if (w.partitions().get(o).queue().equals(queue)) {
+        frozen.put(o, c[o]);
+      }
+    }
+  }
+
+  /** After a step of {@code kind} (null: a step whose kind is not known, or none). */
+  void afterStep(Driver.Kind kind) {
+    long[] c = consumer();
+    boolean planning = kind == Driver.Kind.PLAN || kind == Driver.Kind.PLAN_TASKS;
+    frozen.forEach(
+        (o, at) -> {
+          if (c[o] != at && planning) {
+            violate(
+                Invariant.ADVANCE_ON_UNTRUSTED_POSITIONS,
+                w.partitions().get(o)
+                    + " moved from "
+                    + at
+                    + " to "
+                    + c[o]
+                    + " in "
+                    + kind
+                    + " after its queue was re-created");
+          }
+        });
+    frozen.replaceAll((o, at) -> c[o]);
+    afterStep(kind == Driver.Kind.SINK_COMMIT);
+  }
+
   /** After every step: monotonic offsets, and the output checks when something may have moved. */
   void afterStep(boolean mayHaveCommitted) {
     long[] c = consumer();
@@ -224,7 +268,8 @@ final class Verifier {
     long[] c = consumer();
     if (!ctx.stoppedWithReason()) {
       for (int o = 0; o < c.length; o++) {
-        if (c[o] < inputCount[o]) {
+        // A re-created queue's unread rows were dropped with it.
+        if (c[o] < inputCount[o] && !frozen.containsKey(o)) {
           violate(
               Invariant.STUCK,
               w.partitions().get(o)
