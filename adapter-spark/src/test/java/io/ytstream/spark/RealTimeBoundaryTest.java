@@ -43,7 +43,7 @@ class RealTimeBoundaryTest {
 
   private void boundaryWithConsumerFaults() throws Exception {
     TestCluster c = queueWithRows();
-    YtMicroBatchStream stream = realTimeStream(c, "yt:///ckpt/boundary-1");
+    YtMicroBatchStream stream = realTimeStream(c, "yt:///ckpt/boundary-1/sources/0");
     try {
       Offset start = stream.initialOffset();
       boundary(stream, start);
@@ -92,7 +92,7 @@ class RealTimeBoundaryTest {
     onQueryThread(
         () -> {
           TestCluster c = queueWithRows();
-          YtMicroBatchStream stream = realTimeStream(c, "yt:///ckpt/boundary-4");
+          YtMicroBatchStream stream = realTimeStream(c, "yt:///ckpt/boundary-4/sources/0");
           try {
             Offset start = stream.initialOffset();
             Await.until(
@@ -116,7 +116,7 @@ class RealTimeBoundaryTest {
     onQueryThread(
         () -> {
           TestCluster c = queueWithRows();
-          YtMicroBatchStream stream = realTimeStream(c, "yt:///ckpt/boundary-3");
+          YtMicroBatchStream stream = realTimeStream(c, "yt:///ckpt/boundary-3/sources/0");
           try {
             Offset start = stream.initialOffset();
             boundary(stream, start);
@@ -150,7 +150,7 @@ class RealTimeBoundaryTest {
 
   private void twoBoundariesThenStop() {
     TestCluster c = queueWithRows();
-    YtMicroBatchStream stream = realTimeStream(c, "yt:///ckpt/boundary-2");
+    YtMicroBatchStream stream = realTimeStream(c, "yt:///ckpt/boundary-2/sources/0");
     Offset start = stream.initialOffset();
     boundary(stream, start);
     Offset first = endAt(stream, c, 2, 1);
