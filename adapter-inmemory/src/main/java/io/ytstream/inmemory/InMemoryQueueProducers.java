@@ -78,7 +78,7 @@ final class InMemoryQueueProducers implements QueueProducers {
    * As {@link #createSession(ProducerSessionId, Object)} with the request's {@code mutation_id}
    * ({@code mutationId}, a GUID in its canonical form): when the session's stored {@code
    * system_meta} holds the same id the epoch stays; without one the creation takes a fresh id, as
-   * {@code TMutatingOptions::GetOrGenerateMutationId} does.
+   * {@code TMutatingOptions::GetOrGenerateMutationId} ({@code yt/yt/client/api/client.cpp}) does.
    */
   ProducerSession create(
       ProducerSessionId session, Optional<Object> userMeta, Optional<String> mutationId) {
