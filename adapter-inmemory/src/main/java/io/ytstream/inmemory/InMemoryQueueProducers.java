@@ -82,7 +82,6 @@ final class InMemoryQueueProducers implements QueueProducers {
    */
   ProducerSession create(
       ProducerSessionId session, Optional<Object> userMeta, Optional<String> mutationId) {
-    String id = mutationId.orElseGet(InMemoryQueueProducers::generatedMutationId);
     synchronized (cluster) {
       return cluster
           .faults()
@@ -93,6 +92,9 @@ final class InMemoryQueueProducers implements QueueProducers {
                 checkNow(session.producer(), "write");
                 checkNow(session.producer(), "read");
                 InMemoryTransaction transaction = InMemoryTransaction.startForOneCall(cluster);
+                // Without one, a fresh id: the call's own transaction id, GUID-shaped and unique,
+                // so runs stay deterministic.
+                String id = mutationId.orElseGet(() -> transaction.id().value());
                 Object systemMeta = ProducerTableFormat.systemMeta(id);
                 ProducerTableFormat.State next =
                     ProducerPushes.sessionRow(cluster, session, transaction.startTimestamp())
@@ -152,20 +154,6 @@ final class InMemoryQueueProducers implements QueueProducers {
     checkNow(push.session().producer(), "write");
     checkNow(push.session().queue(), "write");
     checkNow(push.session().producer(), "read");
-  }
-
-  /** A fresh id in the server's GUID form: four hex parts of at most 32 bits. */
-  private static String generatedMutationId() {
-    java.util.concurrent.ThreadLocalRandom random =
-        java.util.concurrent.ThreadLocalRandom.current();
-    StringBuilder id = new StringBuilder();
-    for (int i = 0; i < 4; i++) {
-      if (i > 0) {
-        id.append('-');
-      }
-      id.append(Integer.toHexString(random.nextInt()));
-    }
-    return id.toString();
   }
 
   @Override
