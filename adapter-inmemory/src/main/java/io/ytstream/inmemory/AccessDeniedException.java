@@ -11,7 +11,8 @@ import java.util.Optional;
  * builds from the master's answer ({@code TCheckPermissionResult::ToError}, {@code
  * yt/yt/client/api/security_client.cpp}): {@code Access denied for user "U": "P" permission is
  * denied for "S" by ACE at node //x} when an entry denied it, {@code ... is not allowed by any
- * matching ACE} when none allowed it.
+ * matching ACE} when none allowed it; attributes {@code user}, {@code permission}, and {@code
+ * denied_by}/{@code denied_for} when a deny entry decided.
  */
 public final class AccessDeniedException extends YtException {
 
@@ -21,6 +22,8 @@ public final class AccessDeniedException extends YtException {
   private final String permission;
   private final YPath path;
   private final transient Optional<TransactionId> transaction;
+  private final transient Optional<String> deniedFor;
+  private final transient Optional<YPath> deniedAt;
 
   AccessDeniedException(
       String user,
@@ -34,6 +37,8 @@ public final class AccessDeniedException extends YtException {
     this.permission = permission;
     this.path = path;
     this.transaction = transaction;
+    this.deniedFor = deniedFor;
+    this.deniedAt = deniedAt;
   }
 
   private static String message(
@@ -71,6 +76,49 @@ public final class AccessDeniedException extends YtException {
   /** The node the permission was checked on. */
   public YPath path() {
     return path;
+  }
+
+  /**
+   * The error attribute {@code denied_by}: the id of the object whose deny entry decided, present
+   * only then ({@code TCheckPermissionResult::ToError} sets it from {@code ObjectId}). The
+   * in-memory tree keeps no object ids, so this is an id in the server's GUID form made from the
+   * node's path: the same node always gives the same id.
+   */
+  public Optional<String> deniedBy() {
+    return deniedAt.map(p -> objectId("node", p.value()));
+  }
+
+  /**
+   * The error attribute {@code denied_for}: the id of the subject (user or group) the deny entry
+   * named, present only when a deny entry decided ({@code ToError}, {@code SubjectId}); made from
+   * the subject's name as {@link #deniedBy} is from a path.
+   */
+  public Optional<String> deniedFor() {
+    return deniedAt.isPresent() ? deniedFor.map(s -> objectId("subject", s)) : Optional.empty();
+  }
+
+  private static String objectId(String kind, String name) {
+    byte[] hash;
+    try {
+      hash =
+          java.security.MessageDigest.getInstance("SHA-256")
+              .digest((kind + ":" + name).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+    StringBuilder id = new StringBuilder();
+    for (int part = 0; part < 4; part++) {
+      int value =
+          ((hash[part * 4] & 0xff) << 24)
+              | ((hash[part * 4 + 1] & 0xff) << 16)
+              | ((hash[part * 4 + 2] & 0xff) << 8)
+              | (hash[part * 4 + 3] & 0xff);
+      if (part > 0) {
+        id.append('-');
+      }
+      id.append(Integer.toHexString(value));
+    }
+    return id.toString();
   }
 
   /** The tablet transaction whose commit the check failed, when it ran at a commit. */

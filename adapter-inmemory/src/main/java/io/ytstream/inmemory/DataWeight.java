@@ -1,6 +1,9 @@
 package io.ytstream.inmemory;
 
+import io.ytstream.core.schema.Yson;
+import io.ytstream.core.schema.YsonRepresentation;
 import io.ytstream.ports.Row;
+import io.ytstream.ports.TableDescription.Column;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -15,8 +18,10 @@ import java.util.Map;
  *   <li>a row weighs 1 plus the weight of each value;
  *   <li>null weighs 0, a boolean 1, an integer or double 8, a string its UTF-8 length, bytes their
  *       length;
- *   <li>a list or map (an {@code any} value) weighs the sum of its elements, map keys counted as
- *       strings;
+ *   <li>a value of an {@code any} column (type_v1 {@code any}: {@code yson} and every composite
+ *       type_v3 type) weighs the length of its binary YSON, the form the server stores it in
+ *       ({@code unversioned_row.h}: an {@code Any}/{@code Composite} value is a string of YSON
+ *       bytes, weighed by its length);
  *   <li>each declared system column ({@code $timestamp}, {@code $cumulative_data_weight}) adds 8,
  *       because the column's own weight is counted.
  * </ul>
@@ -27,12 +32,32 @@ final class DataWeight {
 
   private DataWeight() {}
 
-  static long ofRow(Row data, int declaredSystemColumns) {
-    long weight = 1 + FIXED_WIDTH * declaredSystemColumns;
+  static long ofRow(Row data, StoredSchema schema) {
+    long weight = 1 + FIXED_WIDTH * schema.declaredSystemColumnCount();
+    List<Column> columns = schema.dataColumns();
     for (int i = 0; i < data.layout().size(); i++) {
-      weight += ofValue(data.valueAt(i));
+      Object value = data.valueAt(i);
+      Column column = columnOf(columns, i, data.layout().name(i));
+      if (value != null && column != null && column.type().equals("any")) {
+        weight += Yson.toBinary(YsonRepresentation.toYson(column.typeV3(), value)).length;
+      } else {
+        weight += ofValue(value);
+      }
     }
     return weight;
+  }
+
+  /** The column of value {@code i} named {@code name}: at the same position in a stored row. */
+  private static Column columnOf(List<Column> columns, int i, String name) {
+    if (i < columns.size() && columns.get(i).name().equals(name)) {
+      return columns.get(i);
+    }
+    for (Column column : columns) {
+      if (column.name().equals(name)) {
+        return column;
+      }
+    }
+    return null;
   }
 
   static long ofValue(Object value) {

@@ -45,7 +45,7 @@ public final class InMemoryCluster implements io.ytstream.ports.spi.YtCluster {
   private final OutputTables outputTables;
   private final TableMetadata tableMetadata;
   private final CheckpointStore checkpoints;
-  private final QueueProducers queueProducers;
+  private final InMemoryQueueProducers queueProducers;
   private final String user;
 
   /** The built-in superuser the ports act as unless {@link #asUser} says otherwise. */
@@ -129,6 +129,19 @@ public final class InMemoryCluster implements io.ytstream.ports.spi.YtCluster {
   @Override
   public QueueProducers queueProducers() {
     return queueProducers;
+  }
+
+  /**
+   * {@code create_queue_producer_session} with the request's {@code mutation_id} (a GUID in
+   * canonical form; empty when the request has none): a repeat of the creation that last wrote the
+   * session, with the same id, answers the session as it is, its epoch not bumped. Acts as this
+   * view's user.
+   */
+  public io.ytstream.ports.ProducerSession createProducerSession(
+      io.ytstream.ports.ProducerSessionId session,
+      java.util.Optional<Object> userMeta,
+      java.util.Optional<String> mutationId) {
+    return queueProducers.create(session, userMeta, mutationId);
   }
 
   @Override

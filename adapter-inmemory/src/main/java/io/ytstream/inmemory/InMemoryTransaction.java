@@ -45,6 +45,13 @@ final class InMemoryTransaction implements TabletTransaction {
   private final List<Runnable> commitChecks = new ArrayList<>();
 
   /**
+   * Each producer session's number after this transaction's last push through it: a later push in
+   * the same transaction is validated against it, not against the snapshot.
+   */
+  private final java.util.Map<io.ytstream.ports.ProducerSessionId, Long> producerNumbers =
+      new java.util.HashMap<>();
+
+  /**
    * Built on first use: a one-call transaction ({@code append}, {@code advance}) shows its id only
    * in an error, and formatting it for every call was a visible cost. Racy but safe: the id is a
    * value, and every thread builds the same one.
@@ -272,6 +279,15 @@ final class InMemoryTransaction implements TabletTransaction {
     Row row =
         table.schema().normalize(consumer.path(), ConsumerTableFormat.row(partition, newOffset));
     writes.add(new BufferedWrite.SortedWrite(consumer.path(), key, Optional.of(row)));
+  }
+
+  OptionalLong producerSequenceNumber(io.ytstream.ports.ProducerSessionId session) {
+    Long number = producerNumbers.get(session);
+    return number == null ? OptionalLong.empty() : OptionalLong.of(number);
+  }
+
+  void rememberProducerSequenceNumber(io.ytstream.ports.ProducerSessionId session, long number) {
+    producerNumbers.put(session, number);
   }
 
   /** Runs {@code check} when this transaction commits; if it throws, the commit fails whole. */

@@ -15,8 +15,12 @@ import java.util.Optional;
  * written yet go to the queue, and the session row gets the last sequence number (and the push's
  * user_meta). The session is read at the transaction's start snapshot, as an advance reads its
  * consumer row; writing the session row makes two transactions pushing through one session conflict
- * at commit (1700). Every check runs before anything is buffered, so a refused push leaves the
- * transaction as it was. Runs under the cluster lock.
+ * at commit (1700). Within one transaction the session's number is the one the transaction's last
+ * push through it left, not the snapshot's ({@code yt/yt/ytlib/api/native/transaction.cpp}, {@code
+ * TTransaction::DoPushQueueProducer} keeps each session's last number per transaction), so a second
+ * copy of a push in the same transaction is skipped, not written twice. Every check runs before
+ * anything is buffered, so a refused push leaves the transaction as it was. Runs under the cluster
+ * lock.
  */
 final class ProducerPushes {
 
@@ -32,9 +36,11 @@ final class ProducerPushes {
             .readAt(ProducerTableFormat.key(cluster.name(), session), transaction.startTimestamp())
             .map(ProducerTableFormat.State::of)
             .orElseThrow(() -> missing(session));
-    checkEpoch(session, push.epoch(), stored.epoch());
+    checkEpoch(push.epoch(), stored.epoch());
+    long sessionNumber =
+        transaction.producerSequenceNumber(session).orElse(stored.sequenceNumber());
     SequenceNumbers numbers =
-        SequenceNumbers.validate(push.rows(), push.firstSequenceNumber(), stored.sequenceNumber());
+        SequenceNumbers.validate(push.rows(), push.firstSequenceNumber(), sessionNumber);
     List<Row> fresh = new ArrayList<>(push.rows().size() - numbers.skippedRowCount());
     for (int i = 0; i < push.rows().size(); i++) {
       Row row = push.rows().get(i);
@@ -51,46 +57,42 @@ final class ProducerPushes {
     ProducerTableFormat.State next =
         new ProducerTableFormat.State(
             stored.epoch(),
-            Math.max(stored.sequenceNumber(), numbers.lastSequenceNumber()),
+            Math.max(sessionNumber, numbers.lastSequenceNumber()),
             push.userMeta().isPresent() ? push.userMeta() : stored.userMeta(),
             stored.systemMeta());
     Row sessionRow = next.row(cluster.name(), session);
     // Both validate before buffering; the session row matches the producer schema by construction.
     transaction.bufferInserts(session.queue(), fresh);
     transaction.bufferInserts(session.producer(), List.of(sessionRow));
+    transaction.rememberProducerSequenceNumber(session, next.sequenceNumber());
     return new PushResult(numbers.lastSequenceNumber(), numbers.skippedRowCount());
   }
 
   /**
-   * An older epoch is a zombie writer (3102), a newer one was never handed out (3101): {@code
-   * yt/yt/tests/integration/queues/test_producer.py}, {@code
-   * test_push_queue_producer_with_start_sequence_number}.
+   * An older epoch is a zombie writer (3102), a newer one was never handed out (3101), worded as
+   * {@code TTransaction::DoPushQueueProducer} words them ({@code
+   * yt/yt/ytlib/api/native/transaction.cpp}).
    */
-  private static void checkEpoch(ProducerSessionId session, long epoch, long stored) {
+  private static void checkEpoch(long epoch, long stored) {
     if (epoch < stored) {
       throw new YtException(
           QueueProducerErrors.ZOMBIE_EPOCH,
-          "Zombie epoch "
+          "Received session epoch "
               + epoch
-              + " for "
-              + session
-              + ": the session is at epoch "
+              + " is less than the actual "
               + stored
-              + ", another writer has created it since");
+              + " epoch, probably it is a zombie");
     }
     if (epoch > stored) {
       throw new YtException(
           QueueProducerErrors.INVALID_EPOCH,
-          "Invalid epoch " + epoch + " for " + session + ": the session is at epoch " + stored);
+          "Received epoch " + epoch + " is greater than the actual " + stored + " epoch");
     }
   }
 
+  /** No session row: code 1, as {@code TTransaction::DoPushQueueProducer} answers it. */
   private static YtException missing(ProducerSessionId session) {
-    return new YtException(
-        1,
-        "Queue producer "
-            + session
-            + " does not exist; create it with create_queue_producer_session first");
+    return new YtException(1, "Unknown queue producer session \"" + session.sessionId() + "\"");
   }
 
   static Optional<Row> sessionRow(ClusterState cluster, ProducerSessionId session, long timestamp) {

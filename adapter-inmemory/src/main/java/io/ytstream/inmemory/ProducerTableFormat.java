@@ -50,6 +50,11 @@ final class ProducerTableFormat {
         session.sessionId());
   }
 
+  /** The {@code system_meta} a session creation writes: {@code {mutation_id=<id>}}. */
+  static Object systemMeta(String mutationId) {
+    return java.util.Map.of("mutation_id", mutationId);
+  }
+
   /** A session's state as stored. */
   record State(long epoch, long sequenceNumber, Optional<Object> userMeta, Object systemMeta) {
 
@@ -59,6 +64,22 @@ final class ProducerTableFormat {
           (Long) row.get(SEQUENCE_NUMBER),
           Optional.ofNullable(row.get(USER_META)),
           row.get(SYSTEM_META));
+    }
+
+    /**
+     * The {@code mutation_id} of the creation that wrote this row, if {@code system_meta} has one.
+     */
+    Optional<String> mutationId() {
+      if (systemMeta instanceof java.util.Map<?, ?> map) {
+        Object id = map.get("mutation_id");
+        if (id instanceof String text) {
+          return Optional.of(text);
+        }
+        if (id instanceof byte[] bytes) {
+          return Optional.of(new String(bytes, java.nio.charset.StandardCharsets.UTF_8));
+        }
+      }
+      return Optional.empty();
     }
 
     Row row(String queueCluster, ProducerSessionId session) {

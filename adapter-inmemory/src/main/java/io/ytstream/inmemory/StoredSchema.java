@@ -145,6 +145,11 @@ final class StoredSchema {
     return columns;
   }
 
+  /** The columns a stored row holds, in the order of its values. */
+  ImmutableList<Column> dataColumns() {
+    return dataColumns;
+  }
+
   ImmutableList<Column> keyColumns() {
     return keyColumns;
   }

@@ -169,10 +169,7 @@ final class TransactionCommit {
       append
           .table()
           .tablet(append.tablet())
-          .append(
-              append.data(),
-              commitTimestamp,
-              DataWeight.ofRow(append.data(), schema.declaredSystemColumnCount()));
+          .append(append.data(), commitTimestamp, DataWeight.ofRow(append.data(), schema));
     }
     for (TableWrites writes : written()) {
       if (writes.ordered != null && writes.nextUntargetedTablet >= 0) {

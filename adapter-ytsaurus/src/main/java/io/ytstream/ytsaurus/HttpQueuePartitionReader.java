@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -25,6 +26,18 @@ import java.util.OptionalLong;
  * 3.1); that is passed on as it is, since the port allows short reads and its callers loop until
  * their range is read (in Spark, {@code YtPartitionReader}). Looping here as well would only hide
  * the short reads the contract suite checks callers against.
+ *
+ * <p>Sizing: each pull sends {@code data_weight_per_row_hint}, with which the server reads max(1,
+ * min(max_row_count, max_data_weight / hint)) rows ({@code
+ * yt/yt/client/queue_client/queue_rowset.cpp}, {@code ComputeRowsToRead}; {@code max_data_weight}
+ * is left at its default, 16 MiB). The hint is the data weight per row of the last answer for the
+ * partition (1 plus each value's weight, as the server counts it), so the server reads what fits in
+ * 16 MiB in one round trip; before any answer it is 16 MiB / {@code max_row_count}, which asks for
+ * all {@code max_row_count} rows.
+ *
+ * <p>The answer's {@code start_offset} ({@code X-YT-Response-Parameters}), where the server sends
+ * it, is where the read started: above the offset asked for when rows were trimmed. It must be the
+ * first row's {@code $row_index}; an answer where it is not is refused.
  *
  * <p>Every returned {@code $row_index} is checked: the first may be above the requested offset
  * (those rows were trimmed; the caller sees it and reports data loss), but after that they must be
@@ -38,7 +51,17 @@ final class HttpQueuePartitionReader implements QueuePartitionReader, QueueRange
   static final String TIMESTAMP = "$timestamp";
   static final String CUMULATIVE_DATA_WEIGHT = "$cumulative_data_weight";
 
+  /** {@code max_data_weight} of a pull: the server's default, not sent (16 MiB). */
+  static final long MAX_DATA_WEIGHT = 16L << 20;
+
+  /** Rows weighed per answer to estimate the next hint. */
+  private static final int WEIGHED_ROWS = 32;
+
   private final YtsaurusCluster cluster;
+
+  /** The data weight per row of the last answer, per partition. */
+  private final java.util.concurrent.ConcurrentHashMap<PartitionId, Long> rowWeights =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   HttpQueuePartitionReader(YtsaurusCluster cluster) {
     this.cluster = cluster;
@@ -69,11 +92,126 @@ final class HttpQueuePartitionReader implements QueuePartitionReader, QueueRange
     URI proxy = cluster.heavyProxies().forHeavyCommand();
     // The schema (cached after the first pull) is read before the rows it decodes.
     Map<String, YtType> types = types(partition);
-    byte[] body = send(proxy, consumer, partition, offset, maxRows);
+    long[] startOffset = {-1};
+    byte[] body =
+        send(proxy, consumer, partition, offset, maxRows, h -> startOffset[0] = startOffsetOf(h));
     QueueRowCollector rows =
         new QueueRowCollector(commandName(consumer), partition, offset, maxRows);
     cluster.rows().decode(body, types, textAsBytes, rows);
-    return rows.rows();
+    List<QueueRow> pulled = rows.rows();
+    checkStartOffset(commandName(consumer), partition, offset, startOffset[0], pulled);
+    rememberWeight(partition, pulled);
+    return pulled;
+  }
+
+  /** The {@code start_offset} of the answer's response parameters, or -1 without one. */
+  private static long startOffsetOf(java.net.http.HttpHeaders headers) {
+    Optional<String> parameters = headers.firstValue("X-YT-Response-Parameters");
+    if (parameters.isEmpty()) {
+      return -1;
+    }
+    try {
+      com.fasterxml.jackson.databind.JsonNode start =
+          new com.fasterxml.jackson.databind.ObjectMapper()
+              .readTree(parameters.get())
+              .path("start_offset");
+      return start.isIntegralNumber() ? start.asLong() : -1;
+    } catch (java.io.IOException e) {
+      return -1; // parameters this client cannot read: the rows still say where they start
+    }
+  }
+
+  /**
+   * The read's start as the server gives it: at or above {@code offset} (above after a trim), and
+   * the first row's index when there are rows.
+   */
+  private static void checkStartOffset(
+      String command, PartitionId partition, long offset, long start, List<QueueRow> rows) {
+    if (start < 0) {
+      return;
+    }
+    boolean consistent = start >= offset && (rows.isEmpty() || rows.get(0).rowIndex() == start);
+    if (!consistent) {
+      throw new YtTransportException(
+          command
+              + " on "
+              + partition
+              + " at offset "
+              + offset
+              + " answered start_offset "
+              + start
+              + (rows.isEmpty() ? "" : " with its first row at " + rows.get(0).rowIndex()),
+          null);
+    }
+  }
+
+  /** The hint for the next pull of {@code partition}: see the class comment. */
+  long hint(PartitionId partition, int maxRows) {
+    Long known = rowWeights.get(partition);
+    return known != null ? known : Math.max(1, MAX_DATA_WEIGHT / maxRows);
+  }
+
+  private void rememberWeight(PartitionId partition, List<QueueRow> rows) {
+    if (rows.isEmpty()) {
+      return;
+    }
+    int n = Math.min(rows.size(), WEIGHED_ROWS);
+    long total = 0;
+    for (int i = 0; i < n; i++) {
+      total += weight(rows.get(i));
+    }
+    rowWeights.put(partition, Math.max(1, total / n));
+  }
+
+  /**
+   * A pulled row's data weight as the server counts it ({@code unversioned_row.h}): 1, plus 8 for
+   * each of {@code $tablet_index} and {@code $row_index} and of the lag columns present, plus each
+   * value's (8 for numbers, 1 for booleans, the length of strings; composite values by their parts,
+   * an estimate of their YSON's length).
+   */
+  private static long weight(QueueRow row) {
+    long weight = 1 + 16;
+    if (row.timestamp().isPresent()) {
+      weight += 8;
+    }
+    if (row.cumulativeDataWeight().isPresent()) {
+      weight += 8;
+    }
+    Row data = row.data();
+    for (int i = 0; i < data.layout().size(); i++) {
+      weight += valueWeight(data.valueAt(i));
+    }
+    return weight;
+  }
+
+  private static long valueWeight(Object value) {
+    if (value == null) {
+      return 0;
+    }
+    if (value instanceof Boolean) {
+      return 1;
+    }
+    if (value instanceof byte[] bytes) {
+      return bytes.length;
+    }
+    if (value instanceof String text) {
+      return text.length();
+    }
+    if (value instanceof List<?> list) {
+      long sum = 2;
+      for (Object item : list) {
+        sum += 1 + valueWeight(item);
+      }
+      return sum;
+    }
+    if (value instanceof Map<?, ?> map) {
+      long sum = 2;
+      for (Map.Entry<?, ?> entry : map.entrySet()) {
+        sum += 3 + String.valueOf(entry.getKey()).length() + valueWeight(entry.getValue());
+      }
+      return sum;
+    }
+    return 8;
   }
 
   private static String commandName(ConsumerId consumer) {
@@ -96,6 +234,16 @@ final class HttpQueuePartitionReader implements QueuePartitionReader, QueueRange
 
   private byte[] send(
       URI proxy, ConsumerId consumer, PartitionId partition, long offset, int maxRows) {
+    return send(proxy, consumer, partition, offset, maxRows, h -> {});
+  }
+
+  private byte[] send(
+      URI proxy,
+      ConsumerId consumer,
+      PartitionId partition,
+      long offset,
+      int maxRows,
+      java.util.function.Consumer<java.net.http.HttpHeaders> headers) {
     YtHttpClient client = cluster.client();
     ObjectNode params = client.params();
     if (consumer != null) {
@@ -107,11 +255,18 @@ final class HttpQueuePartitionReader implements QueuePartitionReader, QueueRange
     params.put("partition_index", partition.index());
     params.put("offset", offset);
     params.put("max_row_count", maxRows);
+    params.put("data_weight_per_row_hint", hint(partition, maxRows));
     if (consumer == null) {
-      return client.send(proxy, Command.PULL_QUEUE, params, null, Repeat.READ);
+      return client.send(proxy, Command.PULL_QUEUE, params, null, Repeat.READ, headers);
     }
     return client.sendRenamed(
-        proxy, Command.PULL_QUEUE_CONSUMER, Command.PULL_CONSUMER, params, null, Repeat.READ);
+        proxy,
+        Command.PULL_QUEUE_CONSUMER,
+        Command.PULL_CONSUMER,
+        params,
+        null,
+        Repeat.READ,
+        headers);
   }
 
   private void check(ConsumerId consumer, PartitionId partition, long offset, int maxRows) {

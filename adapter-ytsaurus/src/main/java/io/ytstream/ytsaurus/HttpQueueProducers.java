@@ -17,14 +17,20 @@ import java.util.Optional;
  * the configured row format, {@code $sequence_number} and {@code $tablet_index} as plain columns.
  *
  * <p>Repeats after a lost answer: a push without a transaction is safe to send again, since the
- * server skips the rows the session already holds (the repeat answers them as skipped); a session
- * creation sent twice bumps the epoch twice, which fences no one but older writers; a removal sent
- * twice removes nothing more. A push inside a transaction is sent once: a second copy in the same
- * transaction would be buffered again, as the session is read at the transaction's start.
+ * server skips the rows the session already holds (the repeat answers them as skipped). A session
+ * creation carries a {@code mutation_id} (a GUID, {@code retry=false} first, {@code retry=true} on
+ * a repeat): the server keeps the id in the session's {@code system_meta} and a creation with the
+ * stored id does not bump the epoch ({@code yt/yt/ytlib/api/native/client_dynamic_tables_impl.cpp},
+ * {@code DoCreateQueueProducerSession}), so a repeat after a lost answer costs no epoch and is
+ * never mistaken for another writer's takeover. A removal sent twice removes nothing more. A push
+ * inside a transaction is sent once.
  *
- * <p>A refused permission check (the server checks {@code write} on the tables a command's
- * transaction modifies: the queue and the producer for a push, the producer for a session change)
- * is reported with the user, the permission and the paths involved.
+ * <p>Permissions, which the server checks before anything else ({@code
+ * yt/yt/ytlib/api/native/transaction.cpp}, {@code TTransaction::DoPushQueueProducer}): a push needs
+ * {@code write} on the producer, {@code write} on the queue and {@code read} on the producer (it
+ * looks the session row up); a session creation {@code write} and {@code read} on the producer; a
+ * removal {@code write} on it. A refusal is reported with the user, the permission, the path and
+ * the entry to grant, never the token.
  */
 final class HttpQueueProducers implements QueueProducers {
 
@@ -54,20 +60,33 @@ final class HttpQueueProducers implements QueueProducers {
     return create(session, params);
   }
 
-  /** A denied check named with the paths of {@code session}; other errors unchanged. */
+  /** A denied check named with the path it concerns; other errors unchanged. */
   private static YtHttpException explained(
       YtHttpException e, String command, ProducerSessionId session, boolean push) {
     if (e.accessDenial().isEmpty()) {
       return e;
     }
-    String where =
-        push
-            ? "that a push needs on both the queue "
-                + session.queue().value()
-                + " and the producer "
-                + session.producer().value()
-            : "that a session change needs on the producer " + session.producer().value();
-    return e.withMessage(e.accessDenial().get().describe(command, where, e.serverMessage()));
+    AccessDenial denial = e.accessDenial().get();
+    String producer = session.producer().value();
+    String where;
+    if (!push || denial.permission().equals("read")) {
+      // Only the producer is checked for read, and the only node a session command checks.
+      where =
+          "on the producer "
+              + producer
+              + (push
+                  ? " (a push reads the session row there)"
+                  : " (a session change needs write on it, a creation also read)");
+    } else {
+      // write: the producer is checked first, then the queue; the 901 does not say which.
+      where =
+          "on the producer "
+              + producer
+              + " or on the queue "
+              + session.queue().value()
+              + " (a push needs read and write on the producer and write on the queue)";
+    }
+    return e.withMessage(denial.describe(command, where, e.serverMessage()));
   }
 
   private ProducerSession create(ProducerSessionId session, ObjectNode params) {
@@ -79,7 +98,7 @@ final class HttpQueueProducers implements QueueProducers {
               client.primaryProxy(),
               Command.CREATE_QUEUE_PRODUCER_SESSION,
               params,
-              Repeat.IDEMPOTENT);
+              Repeat.MUTATION_ID);
     } catch (YtHttpException e) {
       throw explained(e, "create_queue_producer_session", session, false);
     }

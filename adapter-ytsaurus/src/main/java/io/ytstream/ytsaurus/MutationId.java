@@ -4,8 +4,8 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * A {@code mutation_id} as the server parses it: a YTsaurus GUID, exactly four {@code -}-separated
- * hex parts of at most 32 bits each ({@code yt/yt/core/misc/guid.cpp}, {@code TGuid::FromString}).
- * A Java {@code UUID} has five parts and fails with "Error parsing GUID".
+ * hex parts of at most 32 bits each ({@code library/cpp/yt/misc/guid.cpp}, {@code
+ * TGuid::FromString}). A Java {@code UUID} has five parts and fails with "Error parsing GUID".
  */
 final class MutationId {
 

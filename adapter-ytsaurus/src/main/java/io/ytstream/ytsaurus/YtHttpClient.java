@@ -101,9 +101,21 @@ final class YtHttpClient {
    */
   byte[] sendRenamed(
       URI proxy, Command command, Command oldName, ObjectNode params, byte[] body, Repeat repeat) {
+    return sendRenamed(proxy, command, oldName, params, body, repeat, h -> {});
+  }
+
+  /** As {@link #sendRenamed}, handing the successful answer's headers to {@code headers}. */
+  byte[] sendRenamed(
+      URI proxy,
+      Command command,
+      Command oldName,
+      ObjectNode params,
+      byte[] body,
+      Repeat repeat,
+      java.util.function.Consumer<java.net.http.HttpHeaders> headers) {
     if (!unregistered.contains(command)) {
       try {
-        return send(proxy, command, params, body, repeat);
+        return send(proxy, command, params, body, repeat, headers);
       } catch (YtHttpException e) {
         if (e.httpStatus() != 404 || !e.getMessage().contains("is not registered")) {
           throw e;
@@ -111,7 +123,7 @@ final class YtHttpClient {
         unregistered.add(command);
       }
     }
-    return send(proxy, oldName, params, body, repeat);
+    return send(proxy, oldName, params, body, repeat, headers);
   }
 
   JsonNode structuredRenamed(
@@ -134,6 +146,20 @@ final class YtHttpClient {
 
   /** The raw bytes of the response (tabular JSON lines or a file). */
   byte[] send(URI proxy, Command command, ObjectNode params, byte[] body, Repeat repeat) {
+    return send(proxy, command, params, body, repeat, h -> {});
+  }
+
+  /**
+   * As {@link #send(URI, Command, ObjectNode, byte[], Repeat)}, handing the successful answer's
+   * headers (e.g. {@code X-YT-Response-Parameters}) to {@code headers}.
+   */
+  byte[] send(
+      URI proxy,
+      Command command,
+      ObjectNode params,
+      byte[] body,
+      Repeat repeat,
+      java.util.function.Consumer<java.net.http.HttpHeaders> headers) {
     ObjectNode sent = params.deepCopy();
     boolean streamed = command.output() != Command.Output.STRUCTURED;
     if (streamed) {
@@ -194,6 +220,7 @@ final class YtHttpClient {
             streamed ? DumpedError.find(response.body()) : Optional.empty();
         if (dumped.isEmpty()) {
           log(command, proxy, parameters, body, attempt, status, "");
+          headers.accept(response.headers());
           return response.body();
         }
         error =

@@ -91,18 +91,30 @@ class HttpAccessDenialTest {
         error, "create_queue_producer_session", "producer " + session.producer().value());
   }
 
+  /**
+   * The server checks a push's permissions before anything else, inside a transaction too: the push
+   * itself is refused, not the commit.
+   */
   @Test
-  void aCommitRefusedForAPushSaysWhoLacksWhat() {
+  void aPushInATransactionIsRefusedAtThePushSayingWhoLacksWhat() {
     ProducerSessionId session = setUp();
     YtCluster bob = fixture.clusterAs("bob");
     TabletTransaction transaction = bob.transactions().start(Duration.ofSeconds(30));
-    bob.queueProducers()
-        .push(
-            ProducerPush.numberedFrom(session, 0, 0, List.of(Row.of("value", "a"))),
-            transaction.id());
 
-    YtHttpException error = assertThrows(YtHttpException.class, transaction::commit);
+    YtHttpException error =
+        assertThrows(
+            YtHttpException.class,
+            () ->
+                bob.queueProducers()
+                    .push(
+                        ProducerPush.numberedFrom(session, 0, 0, List.of(Row.of("value", "a"))),
+                        transaction.id()));
+    transaction.abort();
 
-    assertActionable(error, "commit_transaction");
+    assertActionable(
+        error,
+        "push_queue_producer",
+        "queue " + session.queue().value(),
+        "producer " + session.producer().value());
   }
 }

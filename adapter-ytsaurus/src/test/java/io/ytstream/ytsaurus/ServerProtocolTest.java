@@ -60,7 +60,7 @@ class ServerProtocolTest {
     return URI.create(proxy.url());
   }
 
-  /** {@code yt/yt/core/misc/guid.cpp}: exactly four hex parts of at most 32 bits. */
+  /** {@code library/cpp/yt/misc/guid.cpp}: exactly four hex parts of at most 32 bits. */
   @Test
   void mutationIdsAreGuidsTheServerParses() throws Exception {
     Set<String> seen = new HashSet<>();

@@ -18,7 +18,15 @@ package io.ytstream.ports;
  *   <li>A push is one tablet transaction of its own (all or nothing; the per-tablet row limit 1717
  *       applies to it), or part of the open tablet transaction it is given, visible only when that
  *       commits. Two transactions pushing through one session conflict on its row (1700).
- *   <li>{@link #removeSession} deletes the session: a later creation starts again at epoch 0.
+ *   <li>Within one transaction a session's number is the one the transaction's last push through it
+ *       left, so a second copy of a push in the same transaction is skipped.
+ *   <li>{@link #removeSession} deletes the session: a later creation starts again at epoch 0. The
+ *       session's queue is only part of its key: a session for a queue that does not exist is
+ *       created.
+ *   <li>Permissions are checked before anything else: a push needs {@code write} on the producer,
+ *       {@code write} on the queue and {@code read} on the producer; a creation {@code write} and
+ *       {@code read} on the producer; a removal {@code write} on it. A denied push fails at the
+ *       push, inside a transaction too (901, AuthorizationError).
  * </ul>
  */
 public interface QueueProducers {

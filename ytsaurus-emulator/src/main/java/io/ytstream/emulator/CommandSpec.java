@@ -20,20 +20,29 @@ record CommandSpec(
   }
 
   /**
-   * Rows for a tabular output, with the type_v3 types of the columns that have one; the answer ends
-   * before the row that would take it over {@code maxDataWeight} ({@link RowDataWeight}), yet holds
-   * at least one row.
+   * Rows for a tabular output, with the type_v3 types of the columns that have one; rows go while
+   * the weight so far ({@link RowDataWeight}) is below {@code maxDataWeight}, so the row that
+   * crosses it is the last one ({@code ordered_dynamic_store.cpp}). {@code responseParameters},
+   * when not null, is sent as {@code X-YT-Response-Parameters}.
    */
   record Tabular(
       java.util.List<io.ytstream.ports.Row> rows,
       java.util.Map<String, io.ytstream.core.schema.YtType> types,
-      long maxDataWeight) {
+      long maxDataWeight,
+      com.fasterxml.jackson.databind.JsonNode responseParameters) {
 
     /** Every row, whatever its weight. */
     Tabular(
         java.util.List<io.ytstream.ports.Row> rows,
         java.util.Map<String, io.ytstream.core.schema.YtType> types) {
-      this(rows, types, Long.MAX_VALUE);
+      this(rows, types, Long.MAX_VALUE, null);
+    }
+
+    Tabular(
+        java.util.List<io.ytstream.ports.Row> rows,
+        java.util.Map<String, io.ytstream.core.schema.YtType> types,
+        long maxDataWeight) {
+      this(rows, types, maxDataWeight, null);
     }
   }
 

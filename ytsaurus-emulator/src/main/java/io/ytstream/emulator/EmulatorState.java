@@ -91,12 +91,15 @@ final class EmulatorState {
    */
   static CommandError toCommandError(YtException e) {
     if (e instanceof AccessDeniedException denied) {
+      // TCheckPermissionResult::ToError (yt/yt/client/api/security_client.cpp): user and
+      // permission always, denied_by and denied_for when a deny entry decided.
+      Map<String, String> attributes = new java.util.LinkedHashMap<>();
+      attributes.put("user", denied.user());
+      attributes.put("permission", denied.permission());
+      denied.deniedBy().ifPresent(id -> attributes.put("denied_by", id));
+      denied.deniedFor().ifPresent(id -> attributes.put("denied_for", id));
       return new CommandError(
-          400,
-          denied.code(),
-          denied.serverMessage(),
-          List.of(),
-          Map.of("user", denied.user(), "permission", denied.permission()));
+          400, denied.code(), denied.serverMessage(), List.of(), Map.copyOf(attributes));
     }
     String message = e.getMessage();
     String suffix = " (code " + e.code() + ")";

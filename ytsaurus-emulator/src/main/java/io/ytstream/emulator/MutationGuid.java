@@ -1,7 +1,7 @@
 package io.ytstream.emulator;
 
 /**
- * A {@code mutation_id} as the server parses it ({@code yt/yt/core/misc/guid.cpp}, {@code
+ * A {@code mutation_id} as the server parses it ({@code library/cpp/yt/misc/guid.cpp}, {@code
  * TGuid::FromString}): exactly four {@code -}-separated parts, each a non-empty run of hex digits
  * whose value fits in 32 bits (leading zeros allowed). A Java {@code UUID} string has five parts
  * and fails. Two spellings of the same four numbers are the same id.

@@ -165,6 +165,12 @@ final class ProxyHandler implements HttpHandler {
           request
               .outputFormat()
               .writeRows(tabular.rows(), tabular.types(), tabular.maxDataWeight());
+      if (tabular.responseParameters() != null) {
+        // Sent before the body, in the header format (JSON), as the proxy sends them.
+        exchange
+            .getResponseHeaders()
+            .set("X-YT-Response-Parameters", tabular.responseParameters().toString());
+      }
       sendStreamed(exchange, contentType, rows, faults.take(spec.name()), dump);
     } else {
       exchange.getResponseHeaders().set("Content-Type", request.outputFormat().mimeType());

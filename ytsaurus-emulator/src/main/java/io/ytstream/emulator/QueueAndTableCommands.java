@@ -56,10 +56,69 @@ final class QueueAndTableCommands {
   // ---- queues ----
 
   /**
+   * The sizing of a pull ({@code yt/yt/client/queue_client/queue_rowset.cpp}, {@code
+   * VerifyRowBatchReadOptions}, {@code ComputeRowsToRead}): {@code max_row_count} (default 1000),
+   * {@code max_data_weight} (default 16 MiB) and {@code data_weight_per_row_hint} must be positive,
+   * refused with the server's texts; the rows to read are max(1, min(max_row_count, max_data_weight
+   * / data_weight_per_row_hint)).
+   */
+  private record PullSizing(long rowsToRead, long maxDataWeight) {
+
+    static PullSizing of(CommandRequest request) {
+      long maxRows = request.optionalLong("max_row_count").orElse(1000L);
+      long maxDataWeight = request.optionalLong("max_data_weight").orElse(DEFAULT_MAX_DATA_WEIGHT);
+      Optional<Long> hint = request.optionalLong("data_weight_per_row_hint");
+      if (maxRows <= 0) {
+        throw CommandError.badRequest("MaxRowCount is non-positive");
+      }
+      if (maxDataWeight <= 0) {
+        throw CommandError.badRequest("MaxDataWeight is non-positive");
+      }
+      if (hint.isPresent() && hint.get() <= 0) {
+        throw CommandError.badRequest("DataWeightPerRowHint is non-positive");
+      }
+      long rows = maxRows;
+      if (hint.isPresent()) {
+        rows = Math.min(rows, maxDataWeight / hint.get());
+      }
+      return new PullSizing(Math.max(rows, 1), maxDataWeight);
+    }
+  }
+
+  /**
+   * The rows a read of one ordered store may return from {@code offset}: a pull below the trimmed
+   * row count starts at the first row left, and a read covers one store at most, so it ends at the
+   * store's end even with rows after it. {@code pull_queue} and {@code pull_queue_consumer} alike
+   * go to the tablet node's {@code FetchTableRows} ({@code
+   * yt/yt/server/node/query_agent/query_service.cpp}, {@code
+   * yt/yt/server/node/tablet_node/ordered_dynamic_store.cpp}).
+   */
+  private long cutAtStoreEnd(YPath queuePath, int partitionIndex, long offset, long rows) {
+    List<PartitionBounds> bounds = cluster().partitions(queuePath);
+    if (partitionIndex < 0 || partitionIndex >= bounds.size()) {
+      return rows;
+    }
+    long start = Math.max(offset, bounds.get(partitionIndex).trimmedRowCount());
+    long storeEnd = (start / state.rowsPerStore() + 1) * state.rowsPerStore();
+    return Math.min(rows, storeEnd - start);
+  }
+
+  /**
+   * The answer's response parameters ({@code X-YT-Response-Parameters}): {@code start_offset}, the
+   * {@code $row_index} of the first row returned, else the offset asked for (the queue rowset's
+   * {@code GetStartOffset}, {@code queue_rowset.cpp}).
+   */
+  private static ObjectNode startOffset(List<QueueRow> rows, long offset) {
+    ObjectNode parameters = JsonNodeFactory.instance.objectNode();
+    parameters.put("start_offset", rows.isEmpty() ? offset : rows.get(0).rowIndex());
+    return parameters;
+  }
+
+  /**
    * {@code pull_queue}: the queue's rows without a consumer ({@code yt/yt/client/driver/
    * queue_commands.cpp}, {@code TPullQueueCommand}: {@code queue_path}, a required {@code offset},
-   * {@code partition_index}, {@code max_row_count}, {@code max_data_weight}), read as {@code
-   * pull_queue_consumer} reads them.
+   * {@code partition_index}, {@code max_row_count}, {@code max_data_weight}, {@code
+   * data_weight_per_row_hint}), read and cut as {@code pull_queue_consumer} reads them.
    */
   Object pullQueue(CommandRequest request) {
     String queueText = request.string("queue_path");
@@ -71,17 +130,11 @@ final class QueueAndTableCommands {
       throw CommandError.badRequest(
           "Cannot read table " + queuePath + " at a negative offset " + offset);
     }
-    long maxRows = request.optionalLong("max_row_count").orElse(1000L);
-    if (maxRows <= 0) {
-      throw CommandError.badRequest("max_row_count must be positive, got " + maxRows);
-    }
-    long maxDataWeight = request.optionalLong("max_data_weight").orElse(DEFAULT_MAX_DATA_WEIGHT);
-    if (maxDataWeight <= 0) {
-      throw CommandError.badRequest("max_data_weight must be positive, got " + maxDataWeight);
-    }
+    PullSizing sizing = PullSizing.of(request);
     QueueId queue =
         new QueueId(CommandRequest.clusterOf(queueText).orElse(state.clusterName()), queuePath);
     PartitionId partition = new PartitionId(queue, partitionIndex);
+    long maxRows = cutAtStoreEnd(queuePath, partitionIndex, offset, sizing.rowsToRead());
     List<QueueRow> rows =
         cluster()
             .queueRangeReader()
@@ -91,7 +144,8 @@ final class QueueAndTableCommands {
     for (QueueRow row : rows) {
       out.add(pulled.of(row));
     }
-    return new CommandSpec.Tabular(out, types(describe(queuePath)), maxDataWeight);
+    return new CommandSpec.Tabular(
+        out, types(describe(queuePath)), sizing.maxDataWeight(), startOffset(rows, offset));
   }
 
   Object pullQueueConsumer(CommandRequest request) {
@@ -101,14 +155,7 @@ final class QueueAndTableCommands {
     YPath queuePath = CommandRequest.parsePath(queueText);
     state.requireMounted(queuePath);
     int partitionIndex = Math.toIntExact(request.longValue("partition_index"));
-    long maxRows = request.optionalLong("max_row_count").orElse(1000L);
-    if (maxRows <= 0) {
-      throw CommandError.badRequest("max_row_count must be positive, got " + maxRows);
-    }
-    long maxDataWeight = request.optionalLong("max_data_weight").orElse(DEFAULT_MAX_DATA_WEIGHT);
-    if (maxDataWeight <= 0) {
-      throw CommandError.badRequest("max_data_weight must be positive, got " + maxDataWeight);
-    }
+    PullSizing sizing = PullSizing.of(request);
     ConsumerId consumer =
         new ConsumerId(
             CommandRequest.clusterOf(consumerText).orElse(state.clusterName()), consumerPath);
@@ -127,23 +174,17 @@ final class QueueAndTableCommands {
       // A null offset means the consumer's stored offset (0 without a row), reference 3.2.
       offset = cluster().consumerOffsets().read(consumer, queue).getOrDefault(partition, 0);
     }
-    // query_service.cpp: a pull below the trimmed row count starts at the first row left, and it
-    // reads one store at most, so it ends at the store's end even with rows after it.
-    List<PartitionBounds> bounds = cluster().partitions(queuePath);
-    if (partitionIndex >= 0 && partitionIndex < bounds.size()) {
-      long start = Math.max(offset, bounds.get(partitionIndex).trimmedRowCount());
-      long storeEnd = (start / state.rowsPerStore() + 1) * state.rowsPerStore();
-      maxRows = Math.min(maxRows, storeEnd - start);
-    }
+    long maxRows = cutAtStoreEnd(queuePath, partitionIndex, offset, sizing.rowsToRead());
     List<QueueRow> rows =
         cluster()
             .queueReader()
             .pull(consumer, partition, offset, (int) Math.min(maxRows, Integer.MAX_VALUE));
     List<Row> out = PulledRows.answer(rows);
-    // A short read, as a tablet node's: the answer stops before max_data_weight, yet returns at
-    // least one row so that a row heavier than the limit can still be read. The writer counts the
-    // weight as it writes each row, so the values are read once.
-    return new CommandSpec.Tabular(out, types(describe(queuePath)), maxDataWeight);
+    // A short read, as a tablet node's: rows go while the weight so far is below max_data_weight,
+    // so the row that crosses it is the last one. The writer counts the weight as it writes each
+    // row, so the values are read once.
+    return new CommandSpec.Tabular(
+        out, types(describe(queuePath)), sizing.maxDataWeight(), startOffset(rows, offset));
   }
 
   Object advanceQueueConsumer(CommandRequest request) {

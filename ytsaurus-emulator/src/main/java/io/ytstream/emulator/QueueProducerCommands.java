@@ -26,11 +26,14 @@ import java.util.function.Supplier;
  * create_queue_producer_session}, {@code remove_queue_producer_session} and {@code
  * push_queue_producer}, over the in-memory cluster's {@code QueueProducers} port, which holds the
  * server's semantics (epochs, sequence numbers, skipped rows, codes 3101 to 3103), acting as the
- * request's user: each command's tablet transaction needs {@code write} on the tables it modifies
- * (the queue and the producer for a push, the producer for a session change), checked when it
- * commits ({@code yt/yt/ytlib/api/native/transaction.cpp}, {@code
- * TTableCommitSession::CheckPermissions}). A command that commits its own transaction answers a
- * denial as a failed commit: a generic error "Error committing transaction ..." around the 901.
+ * request's user. Permissions are checked before anything else ({@code
+ * yt/yt/ytlib/api/native/transaction.cpp}, {@code TTransaction::DoPushQueueProducer}: {@code write}
+ * on the producer, {@code write} on the queue, {@code read} on the producer for the session's
+ * lookup; {@code client_dynamic_tables_impl.cpp}, {@code DoCreateQueueProducerSession}: {@code
+ * write} then {@code read} on the producer; {@code DoRemoveQueueProducerSession}: {@code write}),
+ * so a denial is the command's own 901, inside a {@code transaction_id} too. Only a check that
+ * fails at a commit (an ACL changed between the two) is answered as a failed commit: a generic
+ * error "Error committing transaction ..." around the 901.
  */
 final class QueueProducerCommands {
 
@@ -53,6 +56,9 @@ final class QueueProducerCommands {
     try {
       return command.get();
     } catch (AccessDeniedException e) {
+      if (e.transaction().isEmpty()) {
+        throw e;
+      }
       String transaction = e.transaction().map(t -> " " + t.value()).orElse("");
       throw CommandError.wrap(
           "Error committing transaction" + transaction, EmulatorState.toCommandError(e));
@@ -69,18 +75,22 @@ final class QueueProducerCommands {
     return request.optional("user_meta").map(n -> new TypedJson(false, false).toYson(n));
   }
 
-  /** {@code {epoch, sequence_number, user_meta}}, as {@code TCreateQueueProducerSessionCommand}. */
+  /**
+   * {@code {epoch, sequence_number, user_meta}}, as {@code TCreateQueueProducerSessionCommand}. The
+   * queue is never resolved ({@code DoCreateQueueProducerSession} uses its path only in the
+   * session's key), so a session for a queue that does not exist is created. {@code mutation_id}
+   * (parsed as a GUID, the response keeper's check) goes to the session's {@code system_meta}; a
+   * repeat with the id stored there keeps the epoch.
+   */
   Object createQueueProducerSession(CommandRequest request) {
     ProducerSessionId session = session(request);
     state.requireMounted(session.producer());
     Optional<Object> userMeta = userMeta(request);
-    QueueProducers producers = producersOf(cluster(), request);
+    Optional<String> mutationId =
+        request.optional("mutation_id").map(n -> MutationGuid.parse(n.asText()).canonical());
+    InMemoryCluster asUser = cluster().asUser(request.user());
     ProducerSession created =
-        committingItself(
-            () ->
-                userMeta.isPresent()
-                    ? producers.createSession(session, userMeta.get())
-                    : producers.createSession(session));
+        committingItself(() -> asUser.createProducerSession(session, userMeta, mutationId));
     ObjectNode out = JsonNodeFactory.instance.objectNode();
     out.put("epoch", created.epoch());
     out.put("sequence_number", created.sequenceNumber());

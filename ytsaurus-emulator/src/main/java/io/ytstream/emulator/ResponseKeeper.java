@@ -20,11 +20,14 @@ import java.util.function.Supplier;
  * transaction_client.h}, {@code transaction.h}). Among the emulator's commands: Cypress {@code
  * create}, {@code remove}, {@code move}, the table commands {@code mount_table}, {@code
  * unmount_table}, {@code remount_table}, {@code reshard_table}, and {@code start_transaction},
- * {@code commit_transaction}, {@code abort_transaction}. Not {@code trim_rows} ({@code
- * TTrimTableOptions} has only a timeout), row writes, {@code write_file} or queue commands: there a
- * {@code mutation_id} is an unrecognized parameter and ignored. The keeper answers repeats of the
- * master commands; tablet transaction commands are answered from the sticky pool first (a finished
- * transaction is forgotten there), so they only have their id checked.
+ * {@code commit_transaction}, {@code abort_transaction}, and {@code create_queue_producer_session}
+ * (its options derive from {@code TMutatingOptions}; the id is kept in the session's {@code
+ * system_meta}, not by a keeper: {@code yt/yt/ytlib/api/native/client_dynamic_tables_impl.cpp},
+ * {@code DoCreateQueueProducerSession}). Not {@code trim_rows} ({@code TTrimTableOptions} has only
+ * a timeout), row writes, {@code write_file} or queue commands: there a {@code mutation_id} is an
+ * unrecognized parameter and ignored. The keeper answers repeats of the master commands; tablet
+ * transaction commands are answered from the sticky pool first (a finished transaction is forgotten
+ * there), so they only have their id checked.
  */
 final class ResponseKeeper {
 
@@ -40,7 +43,8 @@ final class ResponseKeeper {
           "reshard_table",
           "start_transaction",
           "commit_transaction",
-          "abort_transaction");
+          "abort_transaction",
+          "create_queue_producer_session");
 
   /** Master mutations, whose answers the keeper keeps. */
   static final Set<String> KEPT =

@@ -262,8 +262,9 @@ final class WireFormat {
   // ---- tabular output ----
 
   /**
-   * Tabular output, each column written as its type requires, ending before the row that would take
-   * the rows' {@link RowDataWeight} over {@code maxDataWeight} (the first row always goes).
+   * Tabular output, each column written as its type requires; rows go while the weight so far
+   * ({@link RowDataWeight}) is below {@code maxDataWeight}, so the row that crosses it is the last
+   * one ({@code yt/yt/server/node/tablet_node/ordered_dynamic_store.cpp}; the first always goes).
    */
   byte[] writeRows(List<Row> rows, Map<String, YtType> types, long maxDataWeight) {
     if (kind == Kind.YSON) {
@@ -278,10 +279,10 @@ final class WireFormat {
       long weight = 0;
       boolean first = true;
       for (Row row : rows) {
-        weight += RowDataWeight.of(row);
-        if (!first && weight > maxDataWeight) {
+        if (!first && weight >= maxDataWeight) {
           break;
         }
+        weight += RowDataWeight.of(row, types);
         first = false;
         gen.writeStartObject();
         RowLayout layout = row.layout();

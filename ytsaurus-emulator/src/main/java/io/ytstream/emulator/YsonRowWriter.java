@@ -52,8 +52,9 @@ final class YsonRowWriter {
   }
 
   /**
-   * {@code rows} as a list fragment, each column written as its type requires, ending before the
-   * row that would take the weight over {@code maxDataWeight} (the first row always goes).
+   * {@code rows} as a list fragment, each column written as its type requires; rows go while the
+   * weight so far is below {@code maxDataWeight}, so the row that crosses it is the last one
+   * ({@code yt/yt/server/node/tablet_node/ordered_dynamic_store.cpp}; the first always goes).
    */
   static byte[] write(
       List<Row> rows, Map<String, YtType> types, boolean binary, long maxDataWeight) {
@@ -61,12 +62,10 @@ final class YsonRowWriter {
     PulledRows.Answer pulled = rows instanceof PulledRows.Answer a ? a : null;
     long weight = 0;
     for (int i = 0; i < rows.size(); i++) {
-      int mark = writer.out.size();
-      weight += pulled != null ? writer.pulledRow(pulled, i) : writer.row(rows.get(i));
-      if (i > 0 && weight > maxDataWeight) {
-        writer.out.truncate(mark);
+      if (i > 0 && weight >= maxDataWeight) {
         break;
       }
+      weight += pulled != null ? writer.pulledRow(pulled, i) : writer.row(rows.get(i));
     }
     return writer.out.toByteArray();
   }
@@ -198,10 +197,19 @@ final class YsonRowWriter {
         out.string(bytes);
         return bytes.length;
       case PLAIN:
+        if (RowDataWeight.storedAsYson(columnTypes[column])) {
+          // A yson column: its value is stored as binary YSON, whatever it holds.
+          Object yson = TypedYson.toYson(columnTypes[column], value);
+          out.value(yson);
+          return RowDataWeight.ofYson(yson);
+        }
         return plain(value);
       default:
-        out.value(TypedYson.toYson(columnTypes[column], value));
-        return RowDataWeight.ofValue(value);
+        Object node = TypedYson.toYson(columnTypes[column], value);
+        out.value(node);
+        return RowDataWeight.storedAsYson(columnTypes[column])
+            ? RowDataWeight.ofYson(node)
+            : RowDataWeight.ofValue(value);
     }
   }
 
@@ -228,7 +236,8 @@ final class YsonRowWriter {
       out.bool(b);
       return 1;
     }
-    out.value(TypedYson.plain(value));
+    Object node = TypedYson.plain(value);
+    out.value(node);
     return RowDataWeight.ofValue(value);
   }
 

@@ -14,12 +14,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Write permission of queue producer commands over raw HTTP. Pinned to: the native client's check
- * of {@code write} on every table a tablet transaction modifies, when it commits ({@code
- * yt/yt/ytlib/api/native/transaction.cpp}, {@code TTableCommitSession::CheckPermissions}, {@code
- * DoCommit} wrapping the failure in "Error committing transaction"); the error text ({@code
+ * Permissions of queue producer commands over raw HTTP. Pinned to: the checks the push and session
+ * calls make before anything else ({@code yt/yt/ytlib/api/native/transaction.cpp}, {@code
+ * TTransaction::DoPushQueueProducer}: {@code write} on the producer, then on the queue, then {@code
+ * read} on the producer for the session row's lookup; {@code
+ * yt/yt/ytlib/api/native/client_dynamic_tables_impl.cpp}, {@code DoCreateQueueProducerSession}:
+ * {@code write} then {@code read} on the producer, {@code DoRemoveQueueProducerSession}: {@code
+ * write}), so a denial is the command's own 901, not a failed commit; the error text ({@code
  * yt/yt/client/api/security_client.cpp}, {@code TCheckPermissionResult::ToError}: code 901,
- * attributes {@code user} and {@code permission}); the matching of entries ({@code
+ * attributes {@code user} and {@code permission}, {@code denied_by} and {@code denied_for} when a
+ * deny entry decided); the matching of entries ({@code
  * yt/yt/server/lib/security_server/permission_checker-inl.h}: a matching deny wins, no matching
  * allow denies, {@code inherit_acl=%false} stops at the node).
  */
@@ -28,6 +32,7 @@ class AclConformanceTest {
   private static final String ROOT_TOKEN = "root-secret";
   private static final String ALICE_TOKEN = "alice-secret";
   private static final String BOB_TOKEN = "bob-secret";
+  private static final String CAROL_TOKEN = "carol-secret";
 
   @RegisterExtension
   final YtEmulatorExtension yt =
@@ -35,11 +40,13 @@ class AclConformanceTest {
           EmulatorOptions.defaults()
               .withToken(ROOT_TOKEN)
               .withUser(ALICE_TOKEN, "alice")
-              .withUser(BOB_TOKEN, "bob"));
+              .withUser(BOB_TOKEN, "bob")
+              .withUser(CAROL_TOKEN, "carol"));
 
   private final RawHttp root = new RawHttp(ROOT_TOKEN);
   private final RawHttp alice = new RawHttp(ALICE_TOKEN);
   private final RawHttp bob = new RawHttp(BOB_TOKEN);
+  private final RawHttp carol = new RawHttp(CAROL_TOKEN);
 
   private String base() {
     return yt.emulator().url();
@@ -50,12 +57,19 @@ class AclConformanceTest {
     return reply;
   }
 
+  /** An entry for {@code write} and {@code read}, what a producer job needs. */
   private static String ace(String action, String subject) {
+    return ace(action, subject, "write", "read");
+  }
+
+  private static String ace(String action, String subject, String... permissions) {
     return "{\"action\":\""
         + action
         + "\",\"subjects\":[\""
         + subject
-        + "\"],\"permissions\":[\"write\"]}";
+        + "\"],\"permissions\":[\""
+        + String.join("\",\"", permissions)
+        + "\"]}";
   }
 
   private void directory(String path, String attributes) {
@@ -115,28 +129,29 @@ class AclConformanceTest {
     return values;
   }
 
-  /** The 901 inside a failed commit: generic code 1 "Error committing transaction ...". */
-  private static JsonNode deniedInsideCommit(Reply reply) {
+  /** The command's own 901 for {@code permission}, not wrapped in a commit error. */
+  private static JsonNode denied(Reply reply, String permission) {
     assertEquals(400, reply.status(), reply.text());
     JsonNode error = reply.json();
-    assertEquals(1, error.path("code").asInt(), error.toString());
-    assertTrue(
-        error.path("message").asText().startsWith("Error committing transaction "),
-        error.toString());
-    assertEquals("1", reply.header("X-YT-Response-Code"));
-    JsonNode inner = error.path("inner_errors").path(0);
-    assertEquals(901, inner.path("code").asInt(), error.toString());
-    assertEquals("write", inner.path("attributes").path("permission").asText(), error.toString());
-    return inner;
+    assertEquals(901, error.path("code").asInt(), error.toString());
+    assertEquals("901", reply.header("X-YT-Response-Code"));
+    assertEquals(
+        permission, error.path("attributes").path("permission").asText(), error.toString());
+    return error;
+  }
+
+  private static JsonNode denied(Reply reply) {
+    return denied(reply, "write");
   }
 
   @Test
-  void aPushNoEntryAllowsIsACommitErrorAroundAuthorizationError() {
+  void aPushNoEntryAllowsIsAnAuthorizationErrorAtThePush() {
     directory("//home", "{\"acl\":[" + ace("allow", "alice") + "]}");
     String session = setUp("//home/q", "//home/p");
 
-    JsonNode denied = deniedInsideCommit(push(bob, session, "", "a"));
+    JsonNode denied = denied(push(bob, session, "", "a"));
 
+    assertFalse(denied.path("attributes").has("denied_by"), denied.toString());
     assertEquals(
         "Access denied for user \"bob\": \"write\" permission is not allowed by any matching ACE",
         denied.path("message").asText());
@@ -162,13 +177,20 @@ class AclConformanceTest {
     directory("//home/inner", "{\"acl\":[" + ace("deny", "alice") + "]}");
     String session = setUp("//home/inner/q", "//home/inner/p");
 
-    JsonNode denied = deniedInsideCommit(push(alice, session, "", "a"));
+    JsonNode denied = denied(push(alice, session, "", "a"));
     ok(push(bob, session, "", "b"));
 
     assertEquals(
         "Access denied for user \"alice\": \"write\" permission is denied for \"alice\" by ACE at"
             + " node //home/inner",
         denied.path("message").asText());
+    // ToError sets denied_by (the object whose entry denied) and denied_for (its subject).
+    assertTrue(
+        denied.path("attributes").path("denied_by").asText().matches("[0-9a-f]+(-[0-9a-f]+){3}"),
+        denied.toString());
+    assertTrue(
+        denied.path("attributes").path("denied_for").asText().matches("[0-9a-f]+(-[0-9a-f]+){3}"),
+        denied.toString());
     assertEquals(List.of("b"), values("//home/inner/q"));
   }
 
@@ -178,10 +200,27 @@ class AclConformanceTest {
     directory("//producers", "{\"acl\":[" + ace("allow", "bob") + "]}");
     String session = setUp("//queues/q", "//producers/p");
 
-    deniedInsideCommit(push(alice, session, "", "a"));
-    deniedInsideCommit(push(bob, session, "", "b"));
+    JsonNode queueDenied = denied(push(alice, session, "", "a"));
+    JsonNode producerDenied = denied(push(bob, session, "", "b"));
 
+    // write on the producer is checked first, then on the queue.
+    assertTrue(queueDenied.path("message").asText().contains("\"alice\""), queueDenied.toString());
+    assertTrue(
+        producerDenied.path("message").asText().contains("\"bob\""), producerDenied.toString());
     assertEquals(List.of(), values("//queues/q"));
+  }
+
+  @Test
+  void writeOnTheProducerWithoutReadFailsThePushForRead() {
+    directory("//home", "{\"acl\":[" + ace("allow", "alice", "write") + "]}");
+    String session = setUp("//home/q", "//home/p");
+
+    JsonNode denied = denied(push(alice, session, "", "a"), "read");
+
+    assertEquals(
+        "Access denied for user \"alice\": \"read\" permission is not allowed by any matching ACE",
+        denied.path("message").asText());
+    assertEquals(List.of(), values("//home/q"));
   }
 
   @Test
@@ -190,7 +229,7 @@ class AclConformanceTest {
     directory("//home/sealed", "{\"inherit_acl\":false}");
     String session = setUp("//home/sealed/q", "//home/sealed/p");
 
-    deniedInsideCommit(push(alice, session, "", "a"));
+    denied(push(alice, session, "", "a"));
 
     JsonNode attributes =
         ok(root.command("GET", base(), "get", "{\"path\":\"//home/sealed/@\"}"))
@@ -200,7 +239,7 @@ class AclConformanceTest {
   }
 
   @Test
-  void aPushInsideATransactionIsDeniedWhenTheTransactionCommits() {
+  void aPushInsideATransactionIsDeniedAtThePushAndTheTransactionStaysUsable() {
     directory("//home", "{\"acl\":[" + ace("allow", "alice") + "]}");
     String session = setUp("//home/q", "//home/p");
     String tx =
@@ -213,22 +252,24 @@ class AclConformanceTest {
     Reply committed =
         bob.command("POST", base(), "commit_transaction", "{\"transaction_id\":\"" + tx + "\"}");
 
-    ok(pushed);
-    JsonNode denied = deniedInsideCommit(committed);
-    assertTrue(committed.json().path("message").asText().endsWith(tx), committed.text());
+    JsonNode denied = denied(pushed);
+    ok(committed);
     assertEquals("bob", denied.path("attributes").path("user").asText());
     assertEquals(List.of(), values("//home/q"));
   }
 
   @Test
-  void sessionCommandsNeedWriteOnTheProducer() {
-    directory("//home", "{\"acl\":[" + ace("allow", "alice") + "]}");
+  void sessionCommandsNeedWriteOnTheProducerAndCreationRead() {
+    directory(
+        "//home",
+        "{\"acl\":[" + ace("allow", "alice") + "," + ace("allow", "carol", "write") + "]}");
     String session = setUp("//home/q", "//home/p");
 
-    deniedInsideCommit(
-        bob.command("POST", base(), "create_queue_producer_session", "{" + session + "}"));
-    deniedInsideCommit(
-        bob.command("POST", base(), "remove_queue_producer_session", "{" + session + "}"));
+    denied(bob.command("POST", base(), "create_queue_producer_session", "{" + session + "}"));
+    denied(bob.command("POST", base(), "remove_queue_producer_session", "{" + session + "}"));
+    denied(
+        carol.command("POST", base(), "create_queue_producer_session", "{" + session + "}"),
+        "read");
     JsonNode created =
         ok(alice.command("POST", base(), "create_queue_producer_session", "{" + session + "}"))
             .json();
@@ -248,7 +289,7 @@ class AclConformanceTest {
 
   @Test
   void getAnswersTheAclGivenAtCreate() {
-    directory("//home", "{\"acl\":[" + ace("allow", "alice") + "]}");
+    directory("//home", "{\"acl\":[" + ace("allow", "alice", "write") + "]}");
 
     JsonNode acl =
         ok(root.command("GET", base(), "get", "{\"path\":\"//home/@acl\"}")).json().path("value");

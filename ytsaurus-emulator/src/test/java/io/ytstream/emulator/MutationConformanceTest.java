@@ -9,8 +9,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * {@code mutation_id} parsed as the server's GUID ({@code yt/yt/core/misc/guid.cpp}) and repeats
- * answered by the response keeper ({@code yt/yt/core/rpc/response_keeper.cpp}), over raw HTTP.
+ * {@code mutation_id} parsed as the server's GUID ({@code library/cpp/yt/misc/guid.cpp}) and
+ * repeats answered by the response keeper ({@code yt/yt/core/rpc/response_keeper.cpp}), over raw
+ * HTTP.
  */
 class MutationConformanceTest {
 

@@ -26,11 +26,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The contract of {@code QueueProducers}, following the server's own tests of it ({@code
- * yt/yt/tests/integration/queues/test_producer.py}). The tests of write permission follow the
- * native client, which checks {@code write} on every table a tablet transaction modifies when it
- * commits ({@code yt/yt/ytlib/api/native/transaction.cpp}, {@code
- * TTableCommitSession::CheckPermissions}), and the master's permission checker, where a matching
- * deny wins over any allow ({@code yt/yt/server/lib/security_server/permission_checker-inl.h}).
+ * yt/yt/tests/integration/queues/test_producer.py}) and its code. The tests of permissions follow
+ * the native client's push and session calls, which check them before anything else ({@code
+ * yt/yt/ytlib/api/native/transaction.cpp}, {@code TTransaction::DoPushQueueProducer}: {@code write}
+ * on the producer, then on the queue, then {@code read} on the producer for the lookup of the
+ * session row; {@code client_dynamic_tables_impl.cpp}, {@code DoCreateQueueProducerSession}: {@code
+ * write} then {@code read} on the producer), so a denied push fails at the push, inside a
+ * transaction too; and the master's permission checker, where a matching deny wins over any allow
+ * ({@code yt/yt/server/lib/security_server/permission_checker-inl.h}).
  */
 public abstract class QueueProducersContract extends PortContract {
 
@@ -376,11 +379,57 @@ public abstract class QueueProducersContract extends PortContract {
     assertEquals(0, producers().createSession(session).sequenceNumber());
   }
 
-  // ---- write permission ----
+  /**
+   * Within one transaction the server keeps each session's last number ({@code
+   * DoPushQueueProducer}): a second copy of a push through the same session in the same transaction
+   * is validated against the first and skipped, not written twice.
+   */
+  @Test
+  void aSecondCopyOfAPushInTheSameTransactionIsSkipped() {
+    ProducerSessionId session = setUp(1);
+    producers().createSession(session);
+    TabletTransaction transaction = cluster().transactions().start(Duration.ofSeconds(30));
 
-  private static Map<String, Object> ace(String action, String subject, String permission) {
+    PushResult first =
+        producers()
+            .push(ProducerPush.numberedFrom(session, 0, 0, values("a", "b")), transaction.id());
+    PushResult again =
+        producers()
+            .push(ProducerPush.numberedFrom(session, 0, 0, values("a", "b")), transaction.id());
+    PushResult more =
+        producers()
+            .push(ProducerPush.numberedFrom(session, 0, 1, values("b", "c")), transaction.id());
+    transaction.commit();
+
+    assertEquals(new PushResult(1, 0), first);
+    assertEquals(new PushResult(1, 2), again);
+    assertEquals(new PushResult(2, 1), more);
+    assertEquals(List.of("a", "b", "c"), queueValues(session));
+    assertEquals(2, producers().createSession(session).sequenceNumber());
+  }
+
+  /**
+   * The session's queue is only part of its key: the server never resolves it ({@code
+   * DoCreateQueueProducerSession}), so a session for a queue that does not exist is created.
+   */
+  @Test
+  void aSessionForAQueueThatDoesNotExistIsCreated() {
+    YPath producer = path("p");
+    fixture.createQueueProducer(producer);
+    ProducerSessionId session = new ProducerSessionId(producer, path("no-such-queue"), "s");
+
+    ProducerSession created = producers().createSession(session);
+    ProducerSession again = producers().createSession(session);
+
+    assertEquals(new ProducerSession(0, -1, Optional.empty()), created);
+    assertEquals(1, again.epoch());
+  }
+
+  // ---- permissions ----
+
+  private static Map<String, Object> ace(String action, String subject, String... permissions) {
     return Map.of(
-        "action", action, "subjects", List.of(subject), "permissions", List.of(permission));
+        "action", action, "subjects", List.of(subject), "permissions", List.of(permissions));
   }
 
   /**
@@ -399,9 +448,14 @@ public abstract class QueueProducersContract extends PortContract {
   }
 
   private static void assertDeniedWrite(String user, YtException error) {
+    assertDenied(user, "write", error);
+  }
+
+  private static void assertDenied(String user, String permission, YtException error) {
     String message = String.valueOf(error.getMessage());
     assertTrue(
-        message.contains("\"" + user + "\"") && message.contains("\"write\" permission"),
+        message.contains("\"" + user + "\"")
+            && message.contains("\"" + permission + "\" permission"),
         "the error should name the user and the permission: " + message);
   }
 
@@ -427,7 +481,7 @@ public abstract class QueueProducersContract extends PortContract {
   void anAllowEntryOnAParentLetsTheUserPush() {
     assume(ClusterFixture.Capability.ACCESS_CONTROL);
     YPath dir = path("shared");
-    fixture.createDirectory(dir, List.of(ace("allow", "alice", "write")));
+    fixture.createDirectory(dir, List.of(ace("allow", "alice", "write", "read")));
     ProducerSessionId session = setUpIn(dir, dir);
     producers().createSession(session);
 
@@ -442,7 +496,7 @@ public abstract class QueueProducersContract extends PortContract {
   void aDenyEntryWinsOverAnAllowOne() {
     assume(ClusterFixture.Capability.ACCESS_CONTROL);
     YPath outer = path("outer");
-    fixture.createDirectory(outer, List.of(ace("allow", "users", "write")));
+    fixture.createDirectory(outer, List.of(ace("allow", "users", "write", "read")));
     YPath inner = outer.child("inner");
     fixture.createDirectory(inner, List.of(ace("deny", "alice", "write")));
     ProducerSessionId session = setUpIn(inner, inner);
@@ -464,9 +518,9 @@ public abstract class QueueProducersContract extends PortContract {
   void writeOnTheQueueAloneIsNotEnoughToPush() {
     assume(ClusterFixture.Capability.ACCESS_CONTROL);
     YPath queues = path("queues");
-    fixture.createDirectory(queues, List.of(ace("allow", "alice", "write")));
+    fixture.createDirectory(queues, List.of(ace("allow", "alice", "write", "read")));
     YPath producers = path("producers");
-    fixture.createDirectory(producers, List.of(ace("allow", "bob", "write")));
+    fixture.createDirectory(producers, List.of(ace("allow", "bob", "write", "read")));
     ProducerSessionId session = setUpIn(queues, producers);
     producers().createSession(session);
 
@@ -479,41 +533,72 @@ public abstract class QueueProducersContract extends PortContract {
     assertEquals(0, queueRowCount(session));
   }
 
+  /**
+   * {@code write} on the producer and the queue is not enough: the push looks the session row up,
+   * which needs {@code read} on the producer, and it fails at the push, writing nothing.
+   */
   @Test
-  void aDeniedPushInATransactionFailsItsCommit() {
+  void writeOnTheProducerWithoutReadIsNotEnoughToPush() {
     assume(ClusterFixture.Capability.ACCESS_CONTROL);
     YPath dir = path("shared");
     fixture.createDirectory(dir, List.of(ace("allow", "alice", "write")));
     ProducerSessionId session = setUpIn(dir, dir);
     producers().createSession(session);
+
+    YtException denied =
+        assertYtError(
+            YtErrorCode.AUTHORIZATION_ERROR,
+            () -> producersOf("alice").push(ProducerPush.numberedFrom(session, 0, 0, values("a"))));
+
+    assertDenied("alice", "read", denied);
+    assertEquals(0, queueRowCount(session));
+  }
+
+  /**
+   * Permissions are checked before anything else, so a denied push inside a transaction fails at
+   * the push, not at the commit; the transaction is still usable and commits what it holds.
+   */
+  @Test
+  void aDeniedPushInATransactionFailsAtThePush() {
+    assume(ClusterFixture.Capability.ACCESS_CONTROL);
+    YPath dir = path("shared");
+    fixture.createDirectory(dir, List.of(ace("allow", "alice", "write", "read")));
+    ProducerSessionId session = setUpIn(dir, dir);
+    producers().createSession(session);
     TabletTransaction transaction =
         fixture.clusterAs("bob").transactions().start(Duration.ofSeconds(30));
 
-    // The native client checks permissions when the transaction commits, not at the push.
-    PushResult buffered =
-        producersOf("bob")
-            .push(ProducerPush.numberedFrom(session, 0, 0, values("a")), transaction.id());
-    YtException denied = assertYtError(YtErrorCode.AUTHORIZATION_ERROR, transaction::commit);
+    YtException denied =
+        assertYtError(
+            YtErrorCode.AUTHORIZATION_ERROR,
+            () ->
+                producersOf("bob")
+                    .push(ProducerPush.numberedFrom(session, 0, 0, values("a")), transaction.id()));
+    transaction.commit();
 
-    assertEquals(new PushResult(0, 0), buffered);
     assertDeniedWrite("bob", denied);
     assertEquals(0, queueRowCount(session));
     assertEquals(-1, producers().createSession(session).sequenceNumber());
   }
 
   @Test
-  void creatingASessionNeedsWriteOnTheProducer() {
+  void creatingASessionNeedsWriteAndReadOnTheProducer() {
     assume(ClusterFixture.Capability.ACCESS_CONTROL);
     YPath dir = path("shared");
-    fixture.createDirectory(dir, List.of(ace("allow", "alice", "write")));
+    fixture.createDirectory(
+        dir, List.of(ace("allow", "alice", "write", "read"), ace("allow", "carol", "write")));
     ProducerSessionId session = setUpIn(dir, dir);
 
-    YtException denied =
+    YtException noWrite =
         assertYtError(
             YtErrorCode.AUTHORIZATION_ERROR, () -> producersOf("bob").createSession(session));
+    YtException noRead =
+        assertYtError(
+            YtErrorCode.AUTHORIZATION_ERROR, () -> producersOf("carol").createSession(session));
     ProducerSession created = producersOf("alice").createSession(session);
 
-    assertDeniedWrite("bob", denied);
+    assertDeniedWrite("bob", noWrite);
+    assertDenied("carol", "read", noRead);
     assertEquals(new ProducerSession(0, -1, Optional.empty()), created);
   }
 }
