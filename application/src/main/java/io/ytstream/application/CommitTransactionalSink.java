@@ -23,6 +23,7 @@ import java.util.TreeSet;
  * failure the batch transaction is aborted: nothing is written and the consumer does not move.
  * Errors say what to change.
  */
+@DrivingUseCase
 public final class CommitTransactionalSink {
 
   /** What a commit did: committed now, or found applied by an earlier attempt. */

@@ -15,6 +15,7 @@ import java.util.Objects;
  * transaction is aborted, and the batch can only fail (and run again after a restart), never commit
  * a partition's rows twice.
  */
+@DrivingUseCase
 public final class InsertIntoBatchTransaction {
 
   /** Hears that an insert failed and the batch transaction is being aborted. */

@@ -26,6 +26,7 @@ import java.util.TreeMap;
  * <p>As Kafka's batch read: {@code starting_offsets=latest} and an end at {@code earliest} ({@code
  * -2}) are refused, since each would read nothing whatever the queue holds.
  */
+@DrivingUseCase
 public final class PlanBatchRead {
 
   /** Where a static read starts or ends: the offsets' forms and its option's name. */

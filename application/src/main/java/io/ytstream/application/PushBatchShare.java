@@ -38,6 +38,7 @@ import java.util.TreeMap;
  * The consumer is not moved here: the source advances it after {@code commits/N}, as in
  * at-least-once.
  */
+@DrivingUseCase
 public final class PushBatchShare {
 
   private final QueueProducers producers;

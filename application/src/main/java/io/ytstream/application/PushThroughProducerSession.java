@@ -26,6 +26,7 @@ import java.util.OptionalLong;
  * earlier attempt landed; anything else (3101, 3103, the per-tablet row limit 1717) is thrown as it
  * came, since sending it again cannot succeed.
  */
+@DrivingUseCase
 public final class PushThroughProducerSession {
 
   /** Attempts of one push while it fails in a way that sending it again may cure. */

@@ -32,6 +32,7 @@ import java.util.RandomAccess;
  *   <li>Rows at or past a range's end belong to a later batch and are never returned.
  * </ul>
  */
+@DrivingUseCase
 public final class ReadRanges {
 
   /** One pull of a partition, through the consumer or not. */

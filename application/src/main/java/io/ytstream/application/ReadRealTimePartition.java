@@ -27,6 +27,7 @@ import java.util.Objects;
  *       rows a pull would return (even if trimmed since: they were read before the trim).
  * </ul>
  */
+@DrivingUseCase
 public final class ReadRealTimePartition {
 
   private final QueuePartitionReader reader;

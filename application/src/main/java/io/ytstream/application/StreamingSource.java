@@ -47,6 +47,7 @@ import java.util.function.ToLongFunction;
  *       RealTimeBatchBoundary}).
  * </ul>
  */
+@DrivingUseCase
 public final class StreamingSource {
 
   private static final String CUMULATIVE_DATA_WEIGHT = "$cumulative_data_weight";

@@ -9,6 +9,7 @@ import java.time.Duration;
  * two pings can be lost before the transaction expires. In Spark the driver that opens a batch
  * transaction owns it; executors attach to it and never ping.
  */
+@DrivingUseCase
 public final class TransactionLease {
 
   /** The shortest period, so that a tiny timeout does not turn into a flood of pings. */

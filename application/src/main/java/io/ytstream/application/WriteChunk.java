@@ -19,6 +19,7 @@ import java.util.List;
  * have landed, so an ordered output may get the chunk twice, which at-least-once allows and an
  * upsert by key absorbs.
  */
+@DrivingUseCase
 public final class WriteChunk {
 
   /** Attempts per chunk, the first included. */

@@ -1,5 +1,6 @@
 package io.ytstream.application.checkpoint;
 
+import io.ytstream.application.DrivingUseCase;
 import io.ytstream.application.PlanMicroBatch;
 import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.OffsetRange;
@@ -20,8 +21,10 @@ import java.util.TreeSet;
  * What ytstream reads and writes of a query's checkpoint, in the format that ships: its own source
  * record under {@code sources/<i>}, and Spark's offset log {@code offsets/N}. Everything here
  * survives a driver restart; nothing lives in memory between batches. The Spark adapter and the
- * simulation read and write the same files through this class.
+ * simulation read and write the same files through this class; the producer sink's writer factory
+ * calls {@link #latestBatchEnd} itself.
  */
+@DrivingUseCase
 public final class QueryCheckpoint {
 
   private static final String OFFSETS = "offsets";
