@@ -29,7 +29,6 @@ import io.ytstream.core.plan.DataLoss;
 import io.ytstream.core.plan.DataLossException;
 import io.ytstream.core.plan.PlanLimits;
 import io.ytstream.core.plan.TaskAssignment;
-import io.ytstream.core.plan.TriggerLimit;
 import io.ytstream.core.plan.UntrustedPositionsException;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
@@ -269,6 +268,11 @@ final class Driver {
     return finished;
   }
 
+  /** An AvailableNow run that reached the ends it saw at its start, and stopped. */
+  boolean ranToItsEnd() {
+    return finished && !zombie;
+  }
+
   /** No batch in flight and nothing queued: the driver waits for data. */
   boolean idle() {
     return initialized && batch == null && steps.isEmpty();
@@ -386,6 +390,10 @@ final class Driver {
         enqueueRun();
       }
     }
+    if (w.availableNow()) {
+      // Trigger.AvailableNow: the run stops at the ends the queue has now.
+      source.prepareForTriggerAvailableNow();
+    }
     initialized = true;
   }
 
@@ -396,12 +404,17 @@ final class Driver {
       nextStart = source.initialOffset().offsets();
     }
     PlanMicroBatch.PlannedEnd planned =
-        source.latestOffset(nextStart, TriggerLimit.none(), ctx.cluster.ports().time().nowMillis());
+        source.latestOffset(nextStart, w.trigger(), ctx.cluster.ports().time().nowMillis());
     for (DataLoss loss : planned.losses()) {
       reportLoss(loss.partition(), loss.requestedOffset(), loss.firstAvailableRow());
     }
     if (planned.end().equals(nextStart)) {
-      return; // isNewDataAvailable is false: no batch, nothing written to the logs
+      // isNewDataAvailable is false: no batch, nothing written to the logs. An AvailableNow
+      // run ends here (the next one is started by the user's scheduler).
+      if (w.availableNow() && !zombie) {
+        finished = true;
+      }
+      return;
     }
     batch = new Batch(nextBatchId, nextStart, planned.end());
     steps.add(Step.of(Kind.WRITE_OFFSETS_TMP));

@@ -301,6 +301,12 @@ final class SimulationRun {
       Driver actor = driver;
       try {
         actor.step();
+        if (actor == driver && actor.ranToItsEnd()) {
+          // The scheduler starts the next AvailableNow run on the same checkpoint.
+          ctx.trace("d" + actor.id + " AvailableNow run ended");
+          driver = new Driver(ctx, ++ids);
+          ctx.cluster.advanceClock(RESTART_DELAY_MILLIS);
+        }
       } catch (SimulatedCrash e) {
         ctx.trace("d" + actor.id + " " + e.getMessage());
         if (actor == zombie) {

@@ -5,9 +5,11 @@ import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.YPath;
 import io.ytstream.core.plan.DataLossPolicy;
+import io.ytstream.core.plan.TriggerLimit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.SplittableRandom;
 
 /**
@@ -27,7 +29,9 @@ record Workload(
     int produceSteps,
     int reduceTasks,
     int addedPartitions,
-    int outputTablets) {
+    int outputTablets,
+    TriggerLimit trigger,
+    boolean availableNow) {
 
   static final ConsumerId CONSUMER = ConsumerId.of("primary", "//sim/consumer");
   static final YPath OUTPUT = YPath.of("//sim/output");
@@ -92,6 +96,25 @@ record Workload(
     // partitions).
     int outputTablets =
         mode == SimMode.PRODUCER ? 1 + new SplittableRandom(seed * 131 + 3).nextInt(3) : 1;
+    // The trigger's size and kind, from a stream of their own as well: max_rows_per_trigger,
+    // min_rows_per_trigger with max_trigger_delay, or neither; and Trigger.AvailableNow runs that
+    // a scheduler starts again when they end.
+    SplittableRandom triggers = new SplittableRandom(seed * 977 + 11);
+    TriggerLimit trigger =
+        switch (triggers.nextInt(6)) {
+          case 0, 1 ->
+              new TriggerLimit(
+                  OptionalLong.of(1 + triggers.nextInt(20)),
+                  OptionalLong.empty(),
+                  TriggerLimit.DEFAULT_MAX_DELAY_MS);
+          case 2 ->
+              new TriggerLimit(
+                  OptionalLong.empty(),
+                  OptionalLong.of(2 + triggers.nextInt(10)),
+                  50 + triggers.nextInt(400));
+          default -> TriggerLimit.none();
+        };
+    boolean availableNow = triggers.nextInt(6) == 0;
     return new Workload(
         mode,
         List.copyOf(queues),
@@ -105,7 +128,9 @@ record Workload(
         batches * 6,
         reduceTasks,
         added,
-        outputTablets);
+        outputTablets,
+        trigger,
+        availableNow);
   }
 
   /**
@@ -129,7 +154,9 @@ record Workload(
         produceSteps,
         reduceTasks,
         addedPartitions,
-        outputTablets);
+        outputTablets,
+        trigger,
+        availableNow);
   }
 
   /** The partitions a queue has before any reshard. */
@@ -162,6 +189,8 @@ record Workload(
         + " max_rows_per_partition="
         + maxRowsPerPartition
         + " data_loss="
-        + dataLossPolicy;
+        + dataLossPolicy
+        + (trigger.equals(TriggerLimit.none()) ? "" : " trigger=" + trigger)
+        + (availableNow ? " available_now" : "");
   }
 }
