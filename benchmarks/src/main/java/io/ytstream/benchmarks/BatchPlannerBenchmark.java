@@ -11,7 +11,7 @@ import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Warmup;
 
-/** {@link BatchPlanner#plan}: one batch from the checkpoint, with and without the tablet cap. */
+/** {@link BatchPlanner#plan}: one batch from the checkpoint. */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Fork(1)
@@ -23,11 +23,5 @@ public class BatchPlannerBenchmark {
   public BatchPlan plan(PartitionCount state) {
     PlannerInputs in = state.inputs;
     return BatchPlanner.plan(in.checkpoint(), in.bounds(), in.limits());
-  }
-
-  @Benchmark
-  public BatchPlan planWithOutputTabletCap(PartitionCount state) {
-    PlannerInputs in = state.inputs;
-    return BatchPlanner.plan(in.checkpoint(), in.bounds(), in.cappedLimits());
   }
 }

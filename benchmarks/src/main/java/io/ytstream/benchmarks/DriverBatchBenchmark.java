@@ -34,7 +34,7 @@ public class DriverBatchBenchmark {
     PlannerInputs in = state.inputs;
     StreamOffsets start =
         StartOffsetResolver.resolve(Optional.of(in.checkpoint()), in.consumer(), in.bounds());
-    BatchPlan plan = BatchPlanner.plan(start, in.bounds(), in.cappedLimits());
+    BatchPlan plan = BatchPlanner.plan(start, in.bounds(), in.limits());
     blackhole.consume(OffsetsJson.write(plan.end()));
     blackhole.consume(plan.commitRanges());
   }

@@ -4,7 +4,6 @@ import io.ytstream.core.model.OffsetsJson;
 import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StreamOffsets;
-import io.ytstream.core.plan.OutputTabletCap;
 import io.ytstream.core.plan.PlanLimits;
 import io.ytstream.core.plan.QueueBounds;
 import java.util.ArrayList;
@@ -22,8 +21,7 @@ import java.util.TreeMap;
  * <p>Each partition: a first readable row around one million (the queue has been trimmed), a
  * backlog of 0 to 200,000 rows (one in ten partitions is idle), the checkpoint inside the readable
  * range, so no data loss. With {@code max_rows_per_partition} at its default of 100,000 about half
- * the partitions are cut by the limit; with the output-tablet cap (16 output tablets, YTsaurus'
- * default 100,000 rows per tablet transaction) the cap binds from a few dozen partitions on.
+ * the partitions are cut by the limit.
  */
 public record PlannerInputs(
     QueueId queue,
@@ -31,11 +29,7 @@ public record PlannerInputs(
     StreamOffsets checkpoint,
     StreamOffsets consumer,
     PlanLimits limits,
-    PlanLimits cappedLimits,
     String checkpointJson) {
-
-  /** The output table's tablet count for the capped plan. */
-  public static final int OUTPUT_TABLETS = 16;
 
   public static PlannerInputs of(int partitions) {
     return of(partitions, 20_260_101L);
@@ -62,7 +56,6 @@ public record PlannerInputs(
         checkpointOffsets,
         StreamOffsets.ofQueue(queue, consumer),
         PlanLimits.defaults(),
-        PlanLimits.defaults().withOutputTabletCap(OutputTabletCap.defaultFor(OUTPUT_TABLETS)),
         OffsetsJson.write(checkpointOffsets));
   }
 }

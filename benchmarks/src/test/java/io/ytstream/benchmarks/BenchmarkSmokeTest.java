@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ytstream.core.model.OffsetRange;
 import io.ytstream.core.model.OffsetsJson;
 import io.ytstream.core.plan.BatchPlan;
 import io.ytstream.core.plan.BatchPlanner;
@@ -84,25 +83,13 @@ class BenchmarkSmokeTest {
   }
 
   @Test
-  void inputsPlanABacklogAndTheCapBinds() {
+  void inputsPlanABacklogThatMaxRowsPerPartitionCuts() {
     PlannerInputs in = PlannerInputs.of(1000);
-    BatchPlan uncapped = BatchPlanner.plan(in.checkpoint(), in.bounds(), in.limits());
-    BatchPlan capped = BatchPlanner.plan(in.checkpoint(), in.bounds(), in.cappedLimits());
-    assertTrue(uncapped.ranges().size() > 800, "most partitions have rows");
+    BatchPlan plan = BatchPlanner.plan(in.checkpoint(), in.bounds(), in.limits());
+    assertTrue(plan.ranges().size() > 800, "most partitions have rows");
     assertTrue(
-        uncapped.ranges().stream().anyMatch(r -> r.rowCount() == 100_000),
+        plan.ranges().stream().anyMatch(r -> r.rowCount() == 100_000),
         "max_rows_per_partition cuts some ranges");
-    long[] perTablet = new long[PlannerInputs.OUTPUT_TABLETS];
-    int ordinal = 0;
-    for (OffsetRange range : capped.ranges()) {
-      perTablet[range.partition().index() % PlannerInputs.OUTPUT_TABLETS] += range.rowCount();
-      ordinal++;
-    }
-    assertTrue(ordinal > 0);
-    for (long rows : perTablet) {
-      assertEquals(100_000, rows, "the cap binds on every output tablet");
-    }
-    assertTrue(capped.rowCount() < uncapped.rowCount());
   }
 
   @Test

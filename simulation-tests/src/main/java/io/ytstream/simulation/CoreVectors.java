@@ -20,7 +20,6 @@ import io.ytstream.core.plan.BatchPlanner;
 import io.ytstream.core.plan.DataLoss;
 import io.ytstream.core.plan.DataLossException;
 import io.ytstream.core.plan.DataLossPolicy;
-import io.ytstream.core.plan.OutputTabletCap;
 import io.ytstream.core.plan.PlanLimits;
 import io.ytstream.core.plan.QueueBounds;
 import io.ytstream.core.plan.StartOffsetResolver;
@@ -89,9 +88,6 @@ public final class CoreVectors {
       out.put("losses", lossesJson(e.losses()));
     } catch (IllegalStateException e) {
       out.put("error", "OFFSET_BEYOND_END");
-    } catch (IllegalArgumentException e) {
-      // e.g. an output-tablet cap that not even one input row can meet
-      out.put("error", "INVALID_LIMITS");
     }
     return out;
   }
@@ -274,21 +270,9 @@ public final class CoreVectors {
   }
 
   private static PlanLimits limits(Map<String, Object> in) {
-    PlanLimits limits =
-        PlanLimits.of(
-            (Long) in.get("max_rows_per_partition"),
-            DataLossPolicy.valueOf((String) in.get("data_loss_policy")));
-    Object cap = in.get("output_tablet_cap");
-    if (cap != null) {
-      Map<?, ?> c = (Map<?, ?>) cap;
-      limits =
-          limits.withOutputTabletCap(
-              new OutputTabletCap(
-                  (Long) c.get("max_rows_per_tablet"),
-                  ((Long) c.get("output_tablet_count")).intValue(),
-                  ((Long) c.get("rows_per_input_row")).intValue()));
-    }
-    return limits;
+    return PlanLimits.of(
+        (Long) in.get("max_rows_per_partition"),
+        DataLossPolicy.valueOf((String) in.get("data_loss_policy")));
   }
 
   static List<OffsetRange> ranges(Object json) {

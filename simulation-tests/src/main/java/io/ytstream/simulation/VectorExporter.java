@@ -74,15 +74,6 @@ public final class VectorExporter {
           in.put("bounds", CoreVectors.boundsJson(bounds));
           in.put("max_rows_per_partition", 1L + random.nextInt(30));
           in.put("data_loss_policy", random.nextBoolean() ? "FAIL" : "SKIP_AND_REPORT");
-          if (random.nextInt(3) == 0) {
-            Map<String, Object> cap = new LinkedHashMap<>();
-            cap.put("max_rows_per_tablet", 1L + random.nextInt(40));
-            cap.put("output_tablet_count", 1L + random.nextInt(3));
-            cap.put("rows_per_input_row", 1L + random.nextInt(3));
-            in.put("output_tablet_cap", cap);
-          } else {
-            in.put("output_tablet_cap", null);
-          }
           list.add(in);
         }
       }

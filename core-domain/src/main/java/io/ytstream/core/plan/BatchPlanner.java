@@ -11,9 +11,9 @@ import java.util.OptionalLong;
 
 /**
  * Plans one batch: for every partition {@code lower} = the start offset and {@code upper =
- * min(lower + max_rows_per_partition, end_of_partition)}, then the trigger's total cap and the
- * output tablets' cap; empty partitions are skipped. Pure: no I/O, no clock; the same inputs give
- * the same plan.
+ * min(lower + max_rows_per_partition, end_of_partition)}, then the trigger's total cap; empty
+ * partitions are skipped. (The output's per-tablet row limit is the sink's to check: the source
+ * does not know the output.) Pure: no I/O, no clock; the same inputs give the same plan.
  */
 public final class BatchPlanner {
 
@@ -33,7 +33,7 @@ public final class BatchPlanner {
   /**
    * As {@link #plan(StreamOffsets, QueueBounds, PlanLimits)}, with at most {@code
    * maxRowsPerTrigger} rows over all partitions together, split by backlog ({@link TriggerBudget})
-   * after each partition's own cap and before the output tablets' cap.
+   * after each partition's own cap.
    */
   public static BatchPlan plan(
       StreamOffsets start, QueueBounds bounds, PlanLimits limits, OptionalLong maxRowsPerTrigger) {
@@ -72,9 +72,6 @@ public final class BatchPlanner {
     }
     if (maxRowsPerTrigger.isPresent()) {
       TriggerBudget.apply(maxRowsPerTrigger.getAsLong(), lowers, uppers);
-    }
-    if (limits.outputTabletCap().isPresent()) {
-      applyCap(limits.outputTabletCap().get(), lowers, uppers);
     }
 
     int nonEmpty = 0;
@@ -115,48 +112,5 @@ public final class BatchPlanner {
       }
     }
     return new BatchPlan(effectiveStart.build(), end.build(), ranges, losses);
-  }
-
-  /**
-   * Shrinks ranges so that no output tablet gets more rows than the cap. Within one output tablet
-   * the budget is shared by water-filling in partition order: every range gets an equal share, and
-   * what small ranges do not use goes to the larger ones. Positions are partition ordinals (the
-   * i-th planned partition writes to output tablet {@code i % outputTabletCount}).
-   */
-  private static void applyCap(OutputTabletCap cap, long[] lowers, long[] uppers) {
-    int n = lowers.length;
-    int tablets = cap.outputTabletCount();
-    long[] granted = new long[n];
-    int[] open = new int[n / tablets + 1];
-    for (int tablet = 0; tablet < tablets && tablet < n; tablet++) {
-      int openCount = 0;
-      for (int i = tablet; i < n; i += tablets) {
-        if (uppers[i] > lowers[i]) {
-          open[openCount++] = i;
-        }
-      }
-      long budget = cap.maxInputRowsPerTablet();
-      while (openCount > 0 && budget > 0) {
-        long share = Math.max(1, budget / openCount);
-        int stillOpen = 0;
-        for (int k = 0; k < openCount; k++) {
-          if (budget == 0) {
-            break;
-          }
-          int i = open[k];
-          long want = uppers[i] - lowers[i] - granted[i];
-          long give = Math.min(Math.min(want, share), budget);
-          granted[i] += give;
-          budget -= give;
-          if (give < want) {
-            open[stillOpen++] = i;
-          }
-        }
-        openCount = stillOpen;
-      }
-      for (int i = tablet; i < n; i += tablets) {
-        uppers[i] = lowers[i] + granted[i];
-      }
-    }
   }
 }

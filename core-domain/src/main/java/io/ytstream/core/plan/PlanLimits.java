@@ -1,7 +1,6 @@
 package io.ytstream.core.plan;
 
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * Limits for one batch plan.
@@ -10,12 +9,8 @@ import java.util.Optional;
  *     max_rows_per_partition}); {@link #DEFAULT_MAX_ROWS_PER_PARTITION} unless set, because an
  *     unlimited first batch over a large backlog runs executors out of memory
  * @param dataLossPolicy what to do about trimmed rows
- * @param outputTabletCap optional cap for the per-tablet row limit of one transaction
  */
-public record PlanLimits(
-    long maxRowsPerPartition,
-    DataLossPolicy dataLossPolicy,
-    Optional<OutputTabletCap> outputTabletCap) {
+public record PlanLimits(long maxRowsPerPartition, DataLossPolicy dataLossPolicy) {
 
   /** The safe default for {@code max_rows_per_partition} (SPYT's default is unlimited). */
   public static final long DEFAULT_MAX_ROWS_PER_PARTITION = 100_000;
@@ -26,18 +21,13 @@ public record PlanLimits(
           "max_rows_per_partition must be >= 1, got " + maxRowsPerPartition);
     }
     Objects.requireNonNull(dataLossPolicy, "dataLossPolicy");
-    Objects.requireNonNull(outputTabletCap, "outputTabletCap");
   }
 
   public static PlanLimits defaults() {
-    return new PlanLimits(DEFAULT_MAX_ROWS_PER_PARTITION, DataLossPolicy.FAIL, Optional.empty());
+    return new PlanLimits(DEFAULT_MAX_ROWS_PER_PARTITION, DataLossPolicy.FAIL);
   }
 
   public static PlanLimits of(long maxRowsPerPartition, DataLossPolicy policy) {
-    return new PlanLimits(maxRowsPerPartition, policy, Optional.empty());
-  }
-
-  public PlanLimits withOutputTabletCap(OutputTabletCap cap) {
-    return new PlanLimits(maxRowsPerPartition, dataLossPolicy, Optional.of(cap));
+    return new PlanLimits(maxRowsPerPartition, policy);
   }
 }

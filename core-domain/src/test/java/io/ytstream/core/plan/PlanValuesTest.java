@@ -13,7 +13,6 @@ import io.ytstream.core.model.StreamOffsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The small value types of the planner: limits, bounds, plans, losses. */
@@ -27,14 +26,10 @@ class PlanValuesTest {
   void planLimits() {
     PlanLimits d = PlanLimits.defaults();
     assertEquals(100_000, PlanLimits.DEFAULT_MAX_ROWS_PER_PARTITION);
-    assertEquals(new PlanLimits(100_000, DataLossPolicy.FAIL, Optional.empty()), d);
+    assertEquals(new PlanLimits(100_000, DataLossPolicy.FAIL), d);
     assertEquals(
-        new PlanLimits(5, DataLossPolicy.SKIP_AND_REPORT, Optional.empty()),
+        new PlanLimits(5, DataLossPolicy.SKIP_AND_REPORT),
         PlanLimits.of(5, DataLossPolicy.SKIP_AND_REPORT));
-    OutputTabletCap cap = new OutputTabletCap(10, 2, 1);
-    assertEquals(
-        new PlanLimits(5, DataLossPolicy.SKIP_AND_REPORT, Optional.of(cap)),
-        PlanLimits.of(5, DataLossPolicy.SKIP_AND_REPORT).withOutputTabletCap(cap));
     for (long bad : new long[] {0, -1}) {
       assertEquals(
           "max_rows_per_partition must be >= 1, got " + bad,
@@ -44,7 +39,7 @@ class PlanValuesTest {
     }
     PlanLimits.of(1, DataLossPolicy.FAIL);
     assertThrows(NullPointerException.class, () -> PlanLimits.of(1, null));
-    assertThrows(NullPointerException.class, () -> new PlanLimits(1, DataLossPolicy.FAIL, null));
+    assertThrows(NullPointerException.class, () -> new PlanLimits(1, null));
   }
 
   @Test
