@@ -41,6 +41,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The connector jar on a Spark standalone cluster: a master and two workers (JVMs of their own,
@@ -57,6 +58,7 @@ import org.junit.jupiter.api.Test;
  * <p>One cluster serves every job, and each job's rows are few, so that the whole class stays
  * within a few minutes on a small machine.
  */
+@Timeout(value = 8, unit = TimeUnit.MINUTES)
 class SparkClusterIT {
 
   private static final String TOKEN = "cluster-" + UUID.randomUUID();
@@ -418,7 +420,7 @@ class SparkClusterIT {
       Path log = work.resolve(mode.flag + "-submit-" + logs.size() + ".log");
       logs.add(log);
       ProcessBuilder builder =
-          new ProcessBuilder(command())
+          new ProcessBuilder(StandaloneCluster.bounded(Duration.ofMinutes(10), command()))
               .directory(work.toFile())
               .redirectErrorStream(true)
               .redirectOutput(log.toFile());
@@ -500,7 +502,9 @@ class SparkClusterIT {
     /** The driver JVM: spark-submit's own in client mode, else the one on a worker. */
     ProcessHandle driver() {
       if (!mode.clusterDeploy) {
-        return clientDriver.isAlive() ? clientDriver.toHandle() : null;
+        return clientDriver.isAlive()
+            ? StandaloneCluster.jvm(clientDriver).filter(ProcessHandle::isAlive).orElse(null)
+            : null;
       }
       return cluster.drivers().stream()
           .filter(d -> d.arguments().stream().anyMatch(a -> a.contains(driverId)))
@@ -536,6 +540,7 @@ class SparkClusterIT {
       driver.onExit().get(30, TimeUnit.SECONDS);
       assertFalse(driver.isAlive(), "the driver JVM was killed");
       if (!mode.clusterDeploy) {
+        assertTrue(clientDriver.waitFor(30, TimeUnit.SECONDS), "spark-submit ended");
         assertEquals(137, clientDriver.exitValue(), "spark-submit died of SIGKILL");
         submit();
         return;

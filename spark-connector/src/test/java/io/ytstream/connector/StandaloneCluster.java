@@ -44,6 +44,9 @@ final class StandaloneCluster implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
 
+  /** The longest a master or worker lives, should nothing else end it. */
+  private static final Duration LIFETIME = Duration.ofMinutes(20);
+
   private final SparkDistribution spark;
   private final Path dir;
   private final Path sparkHome;
@@ -51,6 +54,7 @@ final class StandaloneCluster implements AutoCloseable {
   private final int masterUiPort;
   private final List<Process> daemons = new ArrayList<>();
   private final List<Path> workerDirs = new ArrayList<>();
+  private final Thread shutdownHook = new Thread(this::killAll, "standalone-cluster-kill");
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -70,6 +74,7 @@ final class StandaloneCluster implements AutoCloseable {
       SparkDistribution spark, Path dir, int workers, int cores, String memory)
       throws IOException, InterruptedException {
     StandaloneCluster cluster = new StandaloneCluster(spark, dir);
+    Runtime.getRuntime().addShutdownHook(cluster.shutdownHook);
     try {
       cluster.layOutSparkHome();
       cluster.startMaster();
@@ -174,6 +179,15 @@ final class StandaloneCluster implements AutoCloseable {
   /** Kills every JVM the cluster started (executors and drivers first), each waited for. */
   @Override
   public void close() {
+    try {
+      Runtime.getRuntime().removeShutdownHook(shutdownHook);
+    } catch (IllegalStateException e) {
+      // The JVM is shutting down: this is the hook.
+    }
+    killAll();
+  }
+
+  private void killAll() {
     List<ProcessHandle> all = new ArrayList<>();
     for (Process daemon : daemons) {
       daemon.descendants().forEach(all::add);
@@ -252,6 +266,32 @@ final class StandaloneCluster implements AutoCloseable {
                 masterUrl())));
   }
 
+  /**
+   * {@code command} under {@code timeout --signal=KILL}, so that it ends by itself within {@code
+   * lifetime} even if this JVM dies before it can kill it ({@link #jvm} finds the JVM inside).
+   */
+  static List<String> bounded(Duration lifetime, List<String> command) {
+    Path timeout = Path.of("/usr/bin/timeout");
+    if (!Files.isExecutable(timeout)) {
+      return command;
+    }
+    List<String> bounded =
+        new ArrayList<>(List.of(timeout.toString(), "--signal=KILL", lifetime.toSeconds() + "s"));
+    bounded.addAll(command);
+    return bounded;
+  }
+
+  /** The JVM that {@code process} runs: itself, or the child of its {@code timeout}. */
+  static Optional<ProcessHandle> jvm(Process process) {
+    if (process.info().command().map(c -> c.endsWith("/java")).orElse(false)) {
+      return Optional.of(process.toHandle());
+    }
+    return process
+        .children()
+        .filter(p -> p.info().command().map(c -> c.endsWith("/java")).orElse(false))
+        .findFirst();
+  }
+
   private Process launch(String name, List<String> jvmFlags, String mainClass, List<String> args)
       throws IOException {
     List<String> command = new ArrayList<>();
@@ -266,7 +306,7 @@ final class StandaloneCluster implements AutoCloseable {
     command.add(mainClass);
     command.addAll(args);
     ProcessBuilder builder =
-        new ProcessBuilder(command)
+        new ProcessBuilder(bounded(LIFETIME, command))
             .directory(dir.toFile())
             .redirectErrorStream(true)
             .redirectOutput(dir.resolve(name + ".log").toFile());

@@ -1,14 +1,19 @@
 package io.ytstream.connector.job;
 
+import static org.apache.spark.sql.functions.call_udf;
+import static org.apache.spark.sql.functions.col;
+
 import io.ytstream.spark.writers.YtExactlyOnceForeachWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.api.java.UDF1;
 import org.apache.spark.sql.streaming.DataStreamWriter;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.Trigger;
+import org.apache.spark.sql.types.DataTypes;
 
 /**
  * A user's long-running streaming job, as sent to a Spark cluster with {@code spark-submit --jars
@@ -20,6 +25,8 @@ import org.apache.spark.sql.streaming.Trigger;
  * {@code producer} the queue producer's path.
  */
 public final class QueueStreamJob {
+
+  private static final long ROW_MILLIS = 25;
 
   private QueueStreamJob() {}
 
@@ -34,6 +41,16 @@ public final class QueueStreamJob {
     SparkSession spark = SparkSession.builder().appName("ytstream-" + mode).getOrCreate();
     System.out.println("job: application=" + spark.sparkContext().applicationId());
     spark
+        .udf()
+        .register(
+            "enrich",
+            (UDF1<String, String>)
+                payload -> {
+                  Thread.sleep(ROW_MILLIS);
+                  return payload;
+                },
+            DataTypes.StringType);
+    spark
         .conf()
         .set("spark.yt.streaming.transactional", Boolean.toString(mode.equals("transactional")));
     // Several write requests per task, so that a killed executor can leave a batch half written.
@@ -46,7 +63,10 @@ public final class QueueStreamJob {
             .option("max_rows_per_partition", "20")
             .option(
                 "include_service_columns", Boolean.toString(mode.equals("idempotent") || realTime))
-            .load(queue);
+            .load(queue)
+            // A per-row step that takes a while (an enrichment call, say): tasks last long enough
+            // for an executor to die in the middle of one.
+            .withColumn("payload", call_udf("enrich", col("payload")));
     StreamingQuery query;
     if (realTime) {
       spark.conf().set("spark.sql.streaming.realTimeMode.minBatchDuration", "1000");
