@@ -310,11 +310,9 @@ class SparkClusterIT {
 
     assertEquals(0, lost, mode.flag + ": no row lost; " + line);
     assertEquals(ROWS, seen.size(), mode.flag + ": only rows of the queue; " + line);
-    assertTrue(seen.keySet().stream().allMatch(id -> id >= 0 && id < ROWS), line);
-    if (mode == Mode.REAL_TIME) {
-      // A real-time task runs for the whole batch: the kill always cuts one short.
-      assertTrue(lostTasks >= 1, "the killed executor was running a real-time task; " + line);
-    }
+    // The kill fell while the executor ran a task (a real-time task runs for the whole batch; a
+    // micro-batch task spends the UDF's time on each of its rows): Spark lost it and ran it again.
+    assertTrue(lostTasks >= 1, "the killed executor was running a task; " + line);
     if (mode.exactlyOnce) {
       assertEquals(0, duplicates, mode.flag + ": every row exactly once; " + line);
     }

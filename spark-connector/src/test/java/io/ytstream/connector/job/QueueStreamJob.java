@@ -26,7 +26,7 @@ import org.apache.spark.sql.types.DataTypes;
  */
 public final class QueueStreamJob {
 
-  private static final long ROW_MILLIS = 25;
+  private static final long ROW_MILLIS = 40;
 
   private QueueStreamJob() {}
 
