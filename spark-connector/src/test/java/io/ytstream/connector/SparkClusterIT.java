@@ -97,6 +97,7 @@ class SparkClusterIT {
   private static final Map<String, String> REPORT = new LinkedHashMap<>();
 
   private final List<Process> submitted = new ArrayList<>();
+  private Job job;
 
   enum Mode {
     AT_LEAST_ONCE("at-least-once", false, false),
@@ -147,12 +148,27 @@ class SparkClusterIT {
     }
   }
 
+  /**
+   * After a job, passed or not: nothing of it may run on into the next one. The job is asked to
+   * stop, a supervised driver is killed through the master, and what is left gets kill -9.
+   */
   @AfterEach
-  void killSubmitted() throws InterruptedException {
+  void endJob() throws Exception {
+    if (job != null) {
+      Path stop = work.resolve(job.mode.flag + ".stop");
+      if (!Files.exists(stop)) {
+        Files.createFile(stop);
+      }
+      if (job.driverId != null
+          && cluster.driverState(job.driverId).map(s -> !s.equals("FINISHED")).orElse(false)) {
+        cluster.killDriver(job.driverId);
+      }
+    }
     for (Process p : submitted) {
       p.descendants().forEach(ProcessHandle::destroyForcibly);
       p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     }
+    cluster.clearWorkers(Duration.ofSeconds(30));
   }
 
   @Test
@@ -219,6 +235,7 @@ class SparkClusterIT {
       jobArgs.add(producer.toString());
     }
     Job job = new Job(mode, jobArgs);
+    this.job = job;
 
     feed(yt, queue, 0);
     job.submit();
@@ -524,7 +541,7 @@ class SparkClusterIT {
       }
       if (mode.clusterDeploy) {
         String state = cluster.driverState(driverId).orElse("?");
-        if (state.equals("FAILED") || state.equals("ERROR") || state.equals("FINISHED")) {
+        if (List.of("FINISHED", "KILLED", "FAILED", "ERROR").contains(state)) {
           throw new AssertionError(mode.flag + ": driver " + driverId + " is " + state);
         }
       }
@@ -566,7 +583,7 @@ class SparkClusterIT {
           PHASE_TIMEOUT,
           () -> {
             String state = cluster.driverState(driverId).orElse("?");
-            if (state.equals("FAILED") || state.equals("ERROR")) {
+            if (state.equals("FAILED") || state.equals("ERROR") || state.equals("KILLED")) {
               throw new AssertionError(driverId + " is " + state + "; " + tail());
             }
             return state.equals("FINISHED");

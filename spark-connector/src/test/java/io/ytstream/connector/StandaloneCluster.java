@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -138,6 +139,44 @@ final class StandaloneCluster implements AutoCloseable {
                     .findFirst());
   }
 
+  /**
+   * Asks the master to kill a driver of cluster deploy mode, as its web UI's kill link does (a
+   * supervised driver killed this way is not started again).
+   */
+  void killDriver(String driverId) {
+    try {
+      http.send(
+          HttpRequest.newBuilder(
+                  URI.create("http://" + LOOPBACK + ":" + masterUiPort + "/driver/kill/"))
+              .timeout(Duration.ofSeconds(5))
+              .header("Content-Type", "application/x-www-form-urlencoded")
+              .POST(HttpRequest.BodyPublishers.ofString("id=" + driverId + "&terminate=true"))
+              .build(),
+          HttpResponse.BodyHandlers.discarding());
+    } catch (IOException e) {
+      // The master is gone: so is the driver's supervision.
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Ends whatever a job left on the workers: waits up to {@code grace} for its drivers and
+   * executors to end, then kills the rest with kill -9.
+   */
+  void clearWorkers(Duration grace) throws InterruptedException {
+    long deadline = System.nanoTime() + grace.toNanos();
+    while ((!drivers().isEmpty() || !executors().isEmpty()) && System.nanoTime() < deadline) {
+      Thread.sleep(200);
+    }
+    for (SparkProcess p : drivers()) {
+      p.handle().destroyForcibly();
+    }
+    for (SparkProcess p : executors()) {
+      p.handle().destroyForcibly();
+    }
+  }
+
   /** Executor JVMs alive on the workers. */
   List<SparkProcess> executors() {
     return processes(EXECUTOR_MAIN);
@@ -210,19 +249,21 @@ final class StandaloneCluster implements AutoCloseable {
     }
   }
 
+  /** A fresh folder: the Spark home, and the workers' directories of earlier runs removed. */
   private void layOutSparkHome() throws IOException {
+    if (Files.exists(dir)) {
+      try (Stream<Path> old = Files.walk(dir)) {
+        for (Path p : old.sorted(Comparator.reverseOrder()).toList()) {
+          Files.delete(p);
+        }
+      }
+    }
     Path jars = sparkHome.resolve("jars");
     Files.createDirectories(jars);
     for (Path jar : spark.jars()) {
-      Path link = jars.resolve(jar.getFileName());
-      if (!Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-        Files.createSymbolicLink(link, jar);
-      }
+      Files.createSymbolicLink(jars.resolve(jar.getFileName()), jar);
     }
-    Path release = sparkHome.resolve("RELEASE");
-    if (!Files.exists(release)) {
-      Files.createFile(release);
-    }
+    Files.createFile(sparkHome.resolve("RELEASE"));
   }
 
   private void startMaster() throws IOException {
