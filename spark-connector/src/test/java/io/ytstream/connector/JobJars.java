@@ -1,6 +1,7 @@
 package io.ytstream.connector;
 
 import io.ytstream.connector.clash.RefusingYtSource;
+import io.ytstream.connector.job.QueueStreamJob;
 import io.ytstream.connector.job.QueueToTableJob;
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -24,6 +25,13 @@ final class JobJars {
   static Path job(Path dir) throws IOException {
     Path jar = dir.resolve("queue-to-table-job.jar");
     write(jar, List.of(QueueToTableJob.class), null);
+    return jar;
+  }
+
+  /** The long-running job's jar: {@link QueueStreamJob} alone. */
+  static Path streamJob(Path dir) throws IOException {
+    Path jar = dir.resolve("queue-stream-job.jar");
+    write(jar, List.of(QueueStreamJob.class), null);
     return jar;
   }
 
