@@ -755,6 +755,13 @@ final class Driver {
     ctx.batchesCommitted++;
     nextBatchId = batch.id + 1;
     nextStart = batch.end;
+    // ProgressReporter.finishTrigger: the source's latest offsets and metrics for the progress.
+    Optional<StreamOffsets> latest = source.reportLatestOffset();
+    ctx.verifier.onSourceProgress(
+        batch.end,
+        latest,
+        source.metrics(Optional.of(batch.end), Optional.empty(), e -> {}),
+        zombie);
     if (ctx.tracing()) {
       ctx.trace("d" + id + " batch " + batch.id + " done, end " + OffsetsJson.write(batch.end));
     }

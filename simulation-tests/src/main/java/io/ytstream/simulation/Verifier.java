@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -54,6 +55,8 @@ final class Verifier {
     SESSION_MONOTONIC("nonmonotonic sequence numbers"),
     /** Producer mode: a session's user_meta names another source position than the output's. */
     USER_META_MATCHES_OUTPUT("user_meta disagrees with the output"),
+    /** The source's progress reports more than the queue holds, or a negative lag. */
+    PROGRESS_MISREPORTED("progress report disagrees with the queue"),
     /**
      * A planning step moved the consumer on a queue after it was re-created, on offsets the queue
      * no longer has.
@@ -165,6 +168,63 @@ final class Verifier {
               + rowsRead
               + " rows, max_rows_per_partition is "
               + w.maxRowsPerPartition());
+    }
+  }
+
+  /**
+   * The source's progress report after a batch: the latest offsets it saw are no further than the
+   * queue's ends now, and the rows behind it reports are between 0 and what the queue now holds
+   * past the batch's end.
+   */
+  void onSourceProgress(
+      StreamOffsets end,
+      Optional<StreamOffsets> latest,
+      Map<String, String> metrics,
+      boolean zombie) {
+    if (zombie) {
+      return; // a zombie's progress reaches nobody
+    }
+    long[] totals = new long[w.partitions().size()];
+    long actualBehind = 0;
+    for (QueueId q : w.queues()) {
+      for (PartitionBounds b : cluster.ports().queueMetadata().partitions(q)) {
+        PartitionId p = new PartitionId(q, b.index());
+        int o = w.ordinal(p);
+        if (o >= 0) {
+          totals[o] = b.totalRowCount();
+          actualBehind += Math.max(0, b.totalRowCount() - end.getOrDefault(p, b.trimmedRowCount()));
+        }
+      }
+    }
+    if (latest.isPresent()) {
+      StreamOffsets l = latest.get();
+      for (int i = 0; i < l.size(); i++) {
+        int o = w.ordinal(l.partitionAt(i));
+        if (o >= 0 && frozen.isEmpty() && l.offsetAt(i) > totals[o]) {
+          violate(
+              Invariant.PROGRESS_MISREPORTED,
+              l.partitionAt(i)
+                  + " reported at "
+                  + l.offsetAt(i)
+                  + ", the queue ends at "
+                  + totals[o]);
+        }
+      }
+    }
+    String total = metrics.get("totalRowsBehindLatest");
+    if (total != null && frozen.isEmpty()) {
+      long behind = Long.parseLong(total);
+      if (behind < 0 || behind > actualBehind) {
+        violate(
+            Invariant.PROGRESS_MISREPORTED,
+            "totalRowsBehindLatest "
+                + behind
+                + " after a batch ending at "
+                + end
+                + ", but the queue holds "
+                + actualBehind
+                + " rows past it");
+      }
     }
   }
 

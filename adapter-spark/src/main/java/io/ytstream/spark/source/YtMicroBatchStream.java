@@ -207,8 +207,14 @@ public final class YtMicroBatchStream
   public InputPartition[] planInputPartitions(Offset startOffset) {
     SortedMap<PartitionId, Long> starts = source.realTimeTasks(YtOffset.of(startOffset));
     SparkContext sc = SparkContext.getOrCreate();
-    // Checked again per batch: the queue may have been resharded since the query started.
-    RealTimeSlots.checkQuery(this, starts.keySet(), RealTimeSlots.of(sc), 0);
+    // Checked again per batch: the queue may have been resharded since the query started. On a
+    // cluster a lost executor's replacement registers a moment after the next batch is planned,
+    // so the check waits for it as at the start, instead of failing the query on a gap.
+    RealTimeSlots.checkQuery(
+        this,
+        starts.keySet(),
+        RealTimeSlots.of(sc),
+        RealTimeSlots.fixed(sc) ? 0 : RealTimeSlots.REGISTRATION_WAIT_MS);
     List<InputPartition> out = new ArrayList<>();
     starts.forEach((p, from) -> out.add(new YtRealTimeInputPartition(p, from)));
     return out.toArray(new InputPartition[0]);
