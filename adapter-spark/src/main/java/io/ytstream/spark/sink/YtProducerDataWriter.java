@@ -84,7 +84,7 @@ final class YtProducerDataWriter implements DataWriter<InternalRow> {
     }
     BatchShareOutcome outcome;
     try (YtCluster cluster = spec.cluster().connect()) {
-      PushBatchShare shares = new PushBatchShare(cluster.queueProducers());
+      PushBatchShare shares = new PushBatchShare(cluster.queueProducers(), cluster.transactions());
       PushBatchShare.OpenSession session =
           shares.open(target.producer(), spec.path(), target.queryId(), partitionId);
       session
