@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ytstream.core.error.YtErrorCode;
 import io.ytstream.core.model.YPath;
 import io.ytstream.inmemory.ClusterOperation;
 import io.ytstream.ports.ProducerSession;
@@ -174,6 +175,34 @@ class ProducerSinkTest {
     assertEquals(0L, ((Number) meta.get("batch_id")).longValue());
     assertEquals(4L, ((Number) meta.get("row_count")).longValue(), "known at the last chunk");
     assertEquals(3, session.sequenceNumber(), "batch 0 numbers its 4 rows 0..3 across chunks");
+  }
+
+  @Test
+  void aShareWhoseTransactionExpiresBetweenChunksFailsNamingTheTimeout() {
+    TestCluster c = TestCluster.create(spark, "producer-expiry");
+    c.queue("//q", 1).consumer("//c", "//q").orderedTable("//out", 2);
+    c.cluster.createQueueProducer(YPath.of("//producer"));
+    c.produce("//q", 0, 0, 4);
+    spark.conf().set(YtSettings.DYN_BATCH_SIZE, "2");
+    // The second push of the share finds its transaction gone, as after a lapsed lease.
+    c.cluster.faults().skipNext(ClusterOperation.TX_PRODUCER_PUSH, 1);
+    c.cluster
+        .faults()
+        .failNext(
+            ClusterOperation.TX_PRODUCER_PUSH,
+            100,
+            YtErrorCode.NO_SUCH_TRANSACTION,
+            "No such transaction");
+
+    String message = failure(() -> run("yt:///ckpt/expiry"));
+
+    assertMentions(
+        message,
+        "expired or is unknown",
+        "Nothing of it is in the queue",
+        "Raise spark.yt.streaming.transactionTimeoutMs (now 30000)",
+        YtSettings.DYN_BATCH_SIZE);
+    assertEquals(List.of(), c.ids("//out"));
   }
 
   @Test

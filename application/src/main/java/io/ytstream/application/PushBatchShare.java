@@ -392,8 +392,24 @@ public final class PushBatchShare {
       throw fenced(share, e);
     } catch (RuntimeException e) {
       abort(share);
+      if (hasCode(e, YtErrorCode.NO_SUCH_TRANSACTION)) {
+        throw expired(share, e);
+      }
       throw e;
     }
+  }
+
+  /**
+   * The share's transaction is gone (its lease lapsed between two chunks, or the cluster lost it).
+   */
+  private static BatchShareNotCommittedException expired(Share share, RuntimeException e) {
+    return notCommitted(
+        share,
+        "its tablet transaction (timeout "
+            + share.transactionTimeout.toMillis()
+            + " ms) expired or is unknown to the cluster: the rows came slower than the"
+            + " transaction's timeout between two chunks, or the cluster aborted it",
+        e);
   }
 
   private BatchShareOutcome commit(
@@ -410,8 +426,11 @@ public final class PushBatchShare {
           abortQuietly(transaction);
           throw e;
         }
-        if (isLockConflict(e)) {
+        if (hasCode(e, YtErrorCode.TRANSACTION_LOCK_CONFLICT)) {
           return lockConflict(share, decision, pushed, e);
+        }
+        if (hasCode(e, YtErrorCode.NO_SUCH_TRANSACTION)) {
+          throw expired(share, e);
         }
         if (last != null) {
           e.addSuppressed(last);
@@ -484,10 +503,10 @@ public final class PushBatchShare {
         e);
   }
 
-  private static boolean isLockConflict(Throwable error) {
+  private static boolean hasCode(Throwable error, int code) {
     Throwable current = error;
     for (int depth = 0; current != null && depth < 32; depth++) {
-      if (current instanceof YtException yt && yt.hasCode(YtErrorCode.TRANSACTION_LOCK_CONFLICT)) {
+      if (current instanceof YtException yt && yt.hasCode(code)) {
         return true;
       }
       current = current.getCause();

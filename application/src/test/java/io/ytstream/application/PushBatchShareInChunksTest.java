@@ -318,4 +318,20 @@ class PushBatchShareInChunksTest {
     assertEquals(12, pushInChunks(open(), 3, 12, 5, 6).writtenRowCount());
     assertEquals(values(0, 12), queue());
   }
+
+  @Test
+  void aTransactionThatExpiresBetweenChunksFailsTheShareNamingItsTimeoutAndNothingLands() {
+    PushBatchShare.Share share = shares.start(open(), 3, 100, END, TIMEOUT);
+    shares.pushChunk(share, rows(0, 5));
+    cluster.liveTransactions().forEach(id -> cluster.faults().expireTransaction(id));
+
+    BatchShareNotCommittedException e =
+        assertThrows(
+            BatchShareNotCommittedException.class, () -> shares.pushChunk(share, rows(5, 10)));
+
+    assertTrue(e.getMessage().contains("timeout 30000 ms) expired"), e.getMessage());
+    assertEquals(List.of(), queue());
+    assertEquals(10, pushInChunks(open(), 3, 10, 5, 100).writtenRowCount(), "the retry");
+    assertEquals(values(0, 10), queue());
+  }
 }

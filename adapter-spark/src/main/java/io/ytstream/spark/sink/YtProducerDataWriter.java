@@ -1,10 +1,13 @@
 package io.ytstream.spark.sink;
 
+import io.ytstream.application.BatchShareNotCommittedException;
 import io.ytstream.application.BatchShareOutcome;
 import io.ytstream.application.BatchShareTooLargeException;
 import io.ytstream.application.OutputTablets;
 import io.ytstream.application.PushBatchShare;
 import io.ytstream.core.delivery.BatchShareDecision;
+import io.ytstream.core.error.YtErrorCode;
+import io.ytstream.core.error.YtException;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.spi.YtCluster;
 import io.ytstream.spark.config.YtSettings;
@@ -79,6 +82,8 @@ final class YtProducerDataWriter implements DataWriter<InternalRow> {
         shares.pushChunk(started, full);
       } catch (BatchShareTooLargeException e) {
         throw tooManyRows(e.tablet(), e.rows(), e);
+      } catch (BatchShareNotCommittedException e) {
+        throw withTimeoutHint(e);
       }
     }
   }
@@ -129,6 +134,8 @@ final class YtProducerDataWriter implements DataWriter<InternalRow> {
       outcome = shares.finish(started, last);
     } catch (BatchShareTooLargeException e) {
       throw tooManyRows(e.tablet(), e.rows(), e);
+    } catch (BatchShareNotCommittedException e) {
+      throw withTimeoutHint(e);
     } finally {
       closeCluster();
     }
@@ -185,6 +192,31 @@ final class YtProducerDataWriter implements DataWriter<InternalRow> {
         }
       }
     }
+  }
+
+  /**
+   * A share whose transaction expired between two chunks: the fix is the transaction's timeout,
+   * named with its value; any other share that did not land is reported as it came.
+   */
+  private RuntimeException withTimeoutHint(BatchShareNotCommittedException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof YtException yt && yt.hasCode(YtErrorCode.NO_SUCH_TRANSACTION)) {
+        return new IllegalStateException(
+            e.getMessage()
+                + ". Raise "
+                + YtSettings.TRANSACTION_TIMEOUT
+                + " (now "
+                + target.transactionTimeout().toMillis()
+                + ") above the longest pause between two chunks of "
+                + chunkSize
+                + " rows ("
+                + YtSettings.DYN_BATCH_SIZE
+                + "), or lower "
+                + YtSettings.DYN_BATCH_SIZE,
+            e);
+      }
+    }
+    return e;
   }
 
   private IllegalArgumentException tooManyRows(long tablet, long rows, Throwable cause) {
