@@ -68,10 +68,7 @@ final class YtProducerDataWriter implements DataWriter<InternalRow> {
   @Override
   public void write(InternalRow record) {
     int tablet = tabletOf(rowCount);
-    if (++rowsPerTablet[tablet] > target.maxRowsPerTablet()) {
-      // The share cannot land whatever comes next: fail now; Spark's abort() ends the share.
-      throw tooManyRows(tablet, rowsPerTablet[tablet], null);
-    }
+    rowsPerTablet[tablet]++;
     chunk.add(toYtRow(record, rowCount));
     rowCount++;
     if (chunk.size() >= chunkSize) {
