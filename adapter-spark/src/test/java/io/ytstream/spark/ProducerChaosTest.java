@@ -41,7 +41,8 @@ import org.junit.jupiter.api.Test;
  * advance applied and reported unknown; the driver stops after the pushes of batch N and before
  * Spark publishes {@code commits/N}, so the restart replays the batch. The foreach writer's pushes
  * are one row each, so a task that fails half-way has pushed part of its rows; the sink pushes a
- * task's share in one push when Spark lets the task commit. {@code -Dytstream.chaos.seed=N} reruns
+ * task's share in chunks of one row into the share's transaction, committed when Spark lets the
+ * task commit, so a task that fails half-way leaves nothing. {@code -Dytstream.chaos.seed=N} reruns
  * one seed.
  */
 class ProducerChaosTest {
@@ -57,7 +58,10 @@ class ProducerChaosTest {
   enum Writer {
     /** {@code foreach(YtProducerForeachWriter)}: a session per source partition, one-row pushes. */
     FOREACH,
-    /** The {@code yt} sink with {@code producer_path}: a session per task, one push per share. */
+    /**
+     * The {@code yt} sink with {@code producer_path}: a session per task, a share in one-row
+     * chunks, one transaction.
+     */
     SINK
   }
 
@@ -76,6 +80,9 @@ class ProducerChaosTest {
     TestCluster c =
         TestCluster.create(spark, "producer-chaos-" + how.name().toLowerCase(Locale.ROOT));
     spark.conf().set(YtSettings.PROXY, ChaosConnector.address(c.name));
+    // The sink: chunks of one row, so a share of two rows is two pushes into its transaction and
+    // a fault can hit a task between them.
+    spark.conf().set(YtSettings.DYN_BATCH_SIZE, "1");
     c.queue("//q", 2).consumer("//c", "//q").orderedTable(OUT, 2);
     c.cluster.createQueueProducer(YPath.of(PRODUCER));
     // One row a push, pushed at once: a fault can hit a task between two of its pushes.
@@ -121,7 +128,7 @@ class ProducerChaosTest {
         String fault = faults.get(run % faults.size());
         int before = c.cluster.faults().fired().size();
         List<ChaosConnector.Point> points = new ArrayList<>();
-        String point = inject(c, fault, random, points);
+        String point = inject(c, how, fault, random, points);
         String outcome = "ok";
         try {
           runOnce.run();
@@ -164,6 +171,7 @@ class ProducerChaosTest {
     } finally {
       ChaosConnector.disarm(c.name);
       spark.conf().unset(YtSettings.PROXY);
+      spark.conf().unset(YtSettings.DYN_BATCH_SIZE);
     }
     List<Long> output = c.ids(OUT);
     TreeMap<Long, Integer> copies = new TreeMap<>();
@@ -240,8 +248,11 @@ class ProducerChaosTest {
 
   /** Schedules {@code fault} at a call drawn from {@code random}; returns where, for the log. */
   private static String inject(
-      TestCluster c, String fault, Random random, List<ChaosConnector.Point> points) {
+      TestCluster c, Writer how, String fault, Random random, List<ChaosConnector.Point> points) {
     FaultInjector f = c.cluster.faults();
+    // The foreach writer pushes in transactions of their own, the sink into its share's.
+    ClusterOperation push =
+        how == Writer.FOREACH ? ClusterOperation.PRODUCER_PUSH : ClusterOperation.TX_PRODUCER_PUSH;
     // Which matching call breaks (0 = the first).
     int skip = random.nextInt(3);
     switch (fault) {
@@ -256,13 +267,12 @@ class ProducerChaosTest {
       }
       case "push-task-retried" -> {
         // As many failures in a row as the writer tries a push: the task attempt fails.
-        f.skipNext(ClusterOperation.PRODUCER_PUSH, skip);
-        f.failNext(ClusterOperation.PRODUCER_PUSH, 3, YtErrorCode.GENERIC, "injected: proxy down");
+        f.skipNext(push, skip);
+        f.failNext(push, 3, YtErrorCode.GENERIC, "injected: proxy down");
       }
       case "push-applied-task-retried" -> {
-        f.skipNext(ClusterOperation.PRODUCER_PUSH, skip);
-        f.failNextAfterApplying(
-            ClusterOperation.PRODUCER_PUSH, 3, YtErrorCode.GENERIC, "injected: proxy died");
+        f.skipNext(push, skip);
+        f.failNextAfterApplying(push, 3, YtErrorCode.GENERIC, "injected: proxy died");
       }
       case "push-lost-before-apply" ->
           points.add(

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ytstream.core.error.YtErrorCode;
 import io.ytstream.core.model.YPath;
 import io.ytstream.inmemory.ClusterOperation;
 import io.ytstream.ports.ProducerSession;
@@ -36,6 +37,7 @@ class ProducerSinkTest {
   void reset() {
     spark.conf().unset(YtSettings.TRANSACTIONAL);
     spark.conf().unset(YtSettings.MAX_ROWS_PER_TABLET);
+    spark.conf().unset(YtSettings.DYN_BATCH_SIZE);
   }
 
   private static TestCluster source(TestCluster c) {
@@ -106,7 +108,7 @@ class ProducerSinkTest {
       run("yt:///ckpt/p");
       List<String> reports = skipped.leaks();
       assertFalse(reports.isEmpty(), "the replay of batch " + replayed + " was not reported");
-      assertMentions(reports.get(0), "batch " + replayed, "the server skipped 2 rows");
+      assertMentions(reports.get(0), "batch " + replayed, "2 rows were not pushed again");
     }
     assertEquals(expected(), c.ids("//out"), "nothing written twice");
     assertEquals(16, c.consumerTotal("//c", "//q"));
@@ -127,8 +129,8 @@ class ProducerSinkTest {
     c.produce("//q", 1, 106, 109);
     // The next batch has two tasks: the first push lands, every attempt of the other fails, so
     // the query dies with one share of the batch in the queue and no commits/N.
-    c.cluster.faults().skipNext(ClusterOperation.PRODUCER_PUSH, 1);
-    c.cluster.faults().failNext(ClusterOperation.PRODUCER_PUSH, 100, 1, "proxy went away");
+    c.cluster.faults().skipNext(ClusterOperation.TX_PRODUCER_PUSH, 1);
+    c.cluster.faults().failNext(ClusterOperation.TX_PRODUCER_PUSH, 100, 1, "proxy went away");
     assertMentions(failure(() -> run("yt:///ckpt/k")), "proxy went away");
     assertEquals(expected().size() + 3, c.ids("//out").size(), "one task's share landed");
     c.cluster.faults().clearPending();
@@ -141,6 +143,66 @@ class ProducerSinkTest {
     all.sort(Long::compare);
     assertEquals(all, c.ids("//out"), "each row exactly once");
     assertEquals(22, c.consumerTotal("//c", "//q"));
+  }
+
+  @Test
+  void aShareOfManyChunksLandsOnceAtItsCommitWithItsRowCountInUserMeta() throws Exception {
+    TestCluster c = TestCluster.create(spark, "producer-chunks");
+    c.queue("//q", 1).consumer("//c", "//q").orderedTable("//out", 2);
+    c.cluster.createQueueProducer(YPath.of("//producer"));
+    c.produce("//q", 0, 0, 4);
+    spark.conf().set(YtSettings.DYN_BATCH_SIZE, "2");
+    // One batch of 4 rows, chunks of 2: pushes of 1, 2 and (with the held-back row and user_meta)
+    // 1 row. The last push fails on every attempt: the task dies with two pushes in its
+    // transaction, and none of them may land.
+    c.cluster.faults().skipNext(ClusterOperation.TX_PRODUCER_PUSH, 2);
+    c.cluster.faults().failNext(ClusterOperation.TX_PRODUCER_PUSH, 100, 1, "proxy went away");
+    assertMentions(failure(() -> run("yt:///ckpt/chunks")), "proxy went away");
+    assertEquals(List.of(), c.ids("//out"), "a share lands all or none");
+    c.cluster.faults().clearPending();
+
+    run("yt:///ckpt/chunks");
+
+    assertEquals(TestCluster.range(0, 4), c.ids("//out"), "every row once");
+    String queryId = onlySessionQueryId(c);
+    ProducerSession session =
+        c.cluster
+            .queueProducers()
+            .createSession(
+                new ProducerSessionId(
+                    YPath.of("//producer"), YPath.of("//out"), queryId + "/partition-0"));
+    Map<?, ?> meta = (Map<?, ?>) session.userMeta().orElseThrow();
+    assertEquals(0L, ((Number) meta.get("batch_id")).longValue());
+    assertEquals(4L, ((Number) meta.get("row_count")).longValue(), "known at the last chunk");
+    assertEquals(3, session.sequenceNumber(), "batch 0 numbers its 4 rows 0..3 across chunks");
+  }
+
+  @Test
+  void aShareWhoseTransactionExpiresBetweenChunksFailsNamingTheTimeout() {
+    TestCluster c = TestCluster.create(spark, "producer-expiry");
+    c.queue("//q", 1).consumer("//c", "//q").orderedTable("//out", 2);
+    c.cluster.createQueueProducer(YPath.of("//producer"));
+    c.produce("//q", 0, 0, 4);
+    spark.conf().set(YtSettings.DYN_BATCH_SIZE, "2");
+    // The second push of the share finds its transaction gone, as after a lapsed lease.
+    c.cluster.faults().skipNext(ClusterOperation.TX_PRODUCER_PUSH, 1);
+    c.cluster
+        .faults()
+        .failNext(
+            ClusterOperation.TX_PRODUCER_PUSH,
+            100,
+            YtErrorCode.NO_SUCH_TRANSACTION,
+            "No such transaction");
+
+    String message = failure(() -> run("yt:///ckpt/expiry"));
+
+    assertMentions(
+        message,
+        "expired or is unknown",
+        "Nothing of it is in the queue",
+        "Raise spark.yt.streaming.transactionTimeoutMs (now 30000)",
+        YtSettings.DYN_BATCH_SIZE);
+    assertEquals(List.of(), c.ids("//out"));
   }
 
   @Test
@@ -175,7 +237,7 @@ class ProducerSinkTest {
   }
 
   @Test
-  void aShareOverThePerTabletLimitFailsBeforeAnyPush() {
+  void aShareOverThePerTabletLimitInItsFirstChunkFailsBeforeAnyPush() {
     TestCluster c = source(TestCluster.create(spark, "producer-limit"));
     spark.conf().set(YtSettings.MAX_ROWS_PER_TABLET, "1");
 
@@ -186,10 +248,13 @@ class ProducerSinkTest {
         "option producer_path",
         "rows for tablet",
         YtSettings.MAX_ROWS_PER_TABLET + " = 1",
-        "Nothing of this task was pushed",
+        "Nothing of this task landed",
         "max_rows_per_partition");
     assertEquals(List.of(), c.ids("//out"));
-    assertEquals(List.of(), c.rows("//producer"), "no session was pushed to");
+    for (io.ytstream.ports.Row session : c.rows("//producer")) {
+      assertEquals(
+          -1L, ((Number) session.get("sequence_number")).longValue(), "never pushed: " + session);
+    }
     assertEquals(0, c.consumerTotal("//c", "//q"));
   }
 
@@ -199,7 +264,7 @@ class ProducerSinkTest {
     c.cluster
         .faults()
         .failNext(
-            ClusterOperation.PRODUCER_PUSH,
+            ClusterOperation.TX_PRODUCER_PUSH,
             100,
             QueueProducerErrors.ZOMBIE_EPOCH,
             "Zombie epoch 0: the session is at epoch 1");
@@ -211,7 +276,7 @@ class ProducerSinkTest {
         "is fenced",
         "a newer attempt of the same task, or a second driver",
         "is not retried",
-        "wrote none of its");
+        "none of its rows landed");
     assertEquals(List.of(), c.ids("//out"));
     assertEquals(0, c.consumerTotal("//c", "//q"));
   }

@@ -23,9 +23,13 @@ public record BatchShareOutcome(BatchShareDecision decision, Optional<ProducerPu
   }
 
   /**
-   * The rows the server skipped because the session already held them ({@code skipped_row_count}).
+   * The rows of this share that were not written because the session already held them: every row
+   * of a share {@code ALREADY_PUSHED} (not pushed again), or those the server skipped.
    */
   public long skippedRowCount() {
+    if (decision.action() == BatchShareDecision.Action.ALREADY_PUSHED) {
+      return decision.rowCount();
+    }
     return pushed.map(ProducerPushOutcome::skippedRowCount).orElse(0L);
   }
 }

@@ -31,17 +31,21 @@ public enum ProtocolMutant {
   /** A producer push leaves the session's user_meta as it was instead of recording its position. */
   PUSH_WITHOUT_USER_META,
   /**
-   * A fenced producer push (3102) is reported as written, so the task succeeds without its rows.
+   * A fenced producer push (3102), or a share whose transaction's commit meets the session row's
+   * lock (1700: another writer opened the session after the share's transaction started), is
+   * reported as written, so the task succeeds without its rows.
    */
   FENCED_PUSH_AS_WRITTEN,
   /**
    * A producer push whose outcome is unknown (a lost answer or a lost request) is taken as landed
-   * instead of being sent again.
+   * instead of being sent again; a share whose commit's outcome is unknown is taken as landed
+   * without reading the session.
    */
   UNKNOWN_PUSH_AS_WRITTEN,
   /**
    * A fenced producer push (3102) takes the session back: it removes the session, creates it again
-   * and pushes at the new epoch, so the session forgets the sequence numbers it held.
+   * and pushes at the new epoch, so the session forgets the sequence numbers it held; a share whose
+   * commit meets the session row's lock (1700) removes and creates the session the same way.
    */
   FENCED_PUSH_RESETS_SESSION,
   /**

@@ -9,6 +9,7 @@ import io.ytstream.ports.PushResult;
 import io.ytstream.ports.QueueProducerErrors;
 import io.ytstream.ports.QueueProducers;
 import io.ytstream.ports.Row;
+import io.ytstream.ports.TransactionId;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -25,6 +26,11 @@ import java.util.OptionalLong;
  * because the server deduplicates it, and the repeat's {@code skipped_row_count} says whether the
  * earlier attempt landed; anything else (3101, 3103, the per-tablet row limit 1717) is thrown as it
  * came, since sending it again cannot succeed.
+ *
+ * <p>A push may also go into an open tablet transaction ({@link #pushInTransaction}), visible when
+ * that commits. Sending it again there is safe too: within one transaction the server validates a
+ * push through a session against the last number the transaction's previous push through it left,
+ * so a copy of a push that had landed is skipped.
  */
 @DrivingUseCase
 public final class PushThroughProducerSession {
@@ -58,6 +64,31 @@ public final class PushThroughProducerSession {
       long baseSequenceNumber,
       List<Row> rows,
       Optional<Object> userMeta) {
+    return push(session, epoch, baseSequenceNumber, rows, userMeta, Optional.empty());
+  }
+
+  /**
+   * As {@link #push}, inside the open tablet transaction {@code transaction}: nothing of it is
+   * visible before that commits.
+   */
+  public ProducerPushOutcome pushInTransaction(
+      TransactionId transaction,
+      ProducerSessionId session,
+      long epoch,
+      long baseSequenceNumber,
+      List<Row> rows,
+      Optional<Object> userMeta) {
+    Objects.requireNonNull(transaction, "transaction");
+    return push(session, epoch, baseSequenceNumber, rows, userMeta, Optional.of(transaction));
+  }
+
+  private ProducerPushOutcome push(
+      ProducerSessionId session,
+      long epoch,
+      long baseSequenceNumber,
+      List<Row> rows,
+      Optional<Object> userMeta,
+      Optional<TransactionId> transaction) {
     if (baseSequenceNumber < 0) {
       throw new IllegalArgumentException(
           "the base sequence number of a push must be >= 0, got "
@@ -76,7 +107,10 @@ public final class PushThroughProducerSession {
     RuntimeException last = null;
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
       try {
-        PushResult result = producers.push(push);
+        PushResult result =
+            transaction.isPresent()
+                ? producers.push(push, transaction.get())
+                : producers.push(push);
         return new ProducerPushOutcome(
             result.lastSequenceNumber(), push.rows().size(), result.skippedRowCount());
       } catch (RuntimeException e) {

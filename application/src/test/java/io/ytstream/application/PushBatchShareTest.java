@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ytstream.core.delivery.BatchShareDecision.Action;
 import io.ytstream.core.delivery.BatchShareNumbering;
+import io.ytstream.core.error.YtErrorCode;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.model.YPath;
@@ -32,7 +33,8 @@ class PushBatchShareTest {
       Optional.of(StreamOffsets.ofQueue(QueueId.of("primary", "//in"), Map.of(0, 7L, 1, 3L)));
 
   private final InMemoryCluster cluster = new InMemoryCluster("primary", new ManualClock());
-  private final PushBatchShare shares = new PushBatchShare(cluster.queueProducers());
+  private final PushBatchShare shares =
+      new PushBatchShare(cluster.queueProducers(), cluster.transactions());
 
   @BeforeEach
   void tables() {
@@ -87,14 +89,15 @@ class PushBatchShareTest {
   }
 
   @Test
-  void aReplayedShareIsSkippedByTheServer() {
+  void aReplayedShareIsNotPushedAgain() {
     shares.push(open(0), 5, rows(0, "a", "b", "c"), 100, END);
 
     BatchShareOutcome replay = shares.push(open(0), 5, rows(0, "a", "b", "c"), 100, END);
 
     assertEquals(Action.ALREADY_PUSHED, replay.decision().action());
-    assertEquals(3, replay.skippedRowCount(), "the server's skipped_row_count");
+    assertEquals(3, replay.skippedRowCount(), "the session held all three");
     assertEquals(0, replay.writtenRowCount());
+    assertTrue(replay.pushed().isEmpty());
     assertEquals(List.of("a", "b", "c"), queue(0));
   }
 
@@ -163,7 +166,7 @@ class PushBatchShareTest {
   }
 
   @Test
-  void aShareOverThePerTabletLimitIsRefusedBeforeAnyPush() {
+  void aShareOverThePerTabletLimitInItsFirstChunkIsRefusedBeforeAnyPush() {
     List<Row> rows = rows(1, "a", "b", "c");
     rows.addAll(rows(0, "d"));
     PushBatchShare.OpenSession session = open(0);
@@ -200,11 +203,18 @@ class PushBatchShareTest {
   @Test
   void aLostAnswerIsSentAgainAndTheServerSkipsWhatLanded() {
     PushBatchShare.OpenSession session = open(0);
-    cluster.faults().unknownOutcomeAfterApplying(ClusterOperation.PRODUCER_PUSH, 1);
+    cluster
+        .faults()
+        .failNextAfterApplying(
+            ClusterOperation.TX_PRODUCER_PUSH,
+            1,
+            YtErrorCode.HTTP_SERVICE_UNAVAILABLE,
+            "answer lost after the push landed");
 
     BatchShareOutcome outcome = shares.push(session, 5, rows(0, "a", "b"), 100, END);
 
-    assertEquals(2, outcome.skippedRowCount(), "the second attempt found the first's rows");
+    assertEquals(2, outcome.writtenRowCount(), "the first copy landed in the transaction");
+    assertEquals(0, outcome.skippedRowCount(), "the repeat skipped a copy, not held rows");
     assertEquals(List.of("a", "b"), queue(0));
   }
 

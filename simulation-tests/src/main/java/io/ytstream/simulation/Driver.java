@@ -142,6 +142,10 @@ final class Driver {
   private final String[] queueKeys;
 
   private final long maxRowsPerTablet;
+
+  /** The timeout of a producer share's transaction (the simulation's clock never expires it). */
+  private static final Duration SHARE_TRANSACTION_TIMEOUT = Duration.ofSeconds(30);
+
   private final QueryCheckpoint checkpoint;
   private final StreamingSource source;
   private final WriteChunk chunks;
@@ -254,7 +258,7 @@ final class Driver {
             new OutputTarget(Workload.OUTPUT, false, 1),
             maxRowsPerTablet,
             ctx.mutant.protocol());
-    this.shares = new PushBatchShare(ctx.io, ctx.mutant.protocol());
+    this.shares = new PushBatchShare(ctx.io, ctx.io, ctx.mutant.protocol());
   }
 
   /** The old driver goes on with its batch (and at most one more) after a new one took over. */
@@ -603,12 +607,12 @@ final class Driver {
       batch.reports[slot] = new WriterReport(batch.id, tx.value(), new long[] {out.size()}, null);
       return;
     }
-    // A failing attempt dies before its first chunk or push (arg even) or after it (arg odd).
-    int failAfter = failArg < 0 ? -1 : failArg % 2;
     if (w.mode() == SimMode.PRODUCER) {
-      pushShare(out, failAfter, task);
+      pushShare(out, failArg, task);
       return;
     }
+    // A failing attempt dies before its first chunk (arg even) or after it (arg odd).
+    int failAfter = failArg < 0 ? -1 : failArg % 2;
     int written = 0;
     for (List<Row> part : chunked(out)) {
       if (written == failAfter) {
@@ -632,44 +636,82 @@ final class Driver {
   }
 
   /**
-   * Producer mode's DataWriter: the attempt opens its task partition's session (which fences every
-   * earlier attempt) and pushes its share of the batch through {@link PushBatchShare}, which
-   * numbers it from the batch id, so every attempt may write and the server skips a replay (Spark's
-   * commit coordinator only matters to sinks that commit on the driver). Row k of task p goes to
-   * the output tablet {@link OutputTablets} names, as the Spark writer's rows do.
+   * Producer mode's DataWriter, as {@code YtProducerDataWriter} makes the calls: rows are gathered
+   * in chunks of {@code spark.yt.write.dynBatchSize} (the workload's), the first full chunk opens
+   * the task partition's session (which fences every earlier attempt) and starts the share through
+   * {@link PushBatchShare}, each full chunk is pushed into the share's transaction, and the commit
+   * finishes the share with the rest (opening the session there when no chunk filled; a task with
+   * no rows opens nothing). Every attempt may write and the server skips a replay (Spark's commit
+   * coordinator only matters to sinks that commit on the driver). Row k of task p goes to the
+   * output tablet {@link OutputTablets} names, as the Spark writer's rows do.
+   *
+   * <p>A failing attempt ({@code failArg}, mod 4) dies before its first push (0), after its first
+   * chunk with Spark's abort of the writer (1), after its first chunk without one, as a lost
+   * executor leaves its transaction open (2), or after the share committed (3).
    */
-  private void pushShare(List<Row> out, int failAfter, int task) {
-    PushBatchShare.OpenSession session =
-        shares.open(Workload.PRODUCER, Workload.OUTPUT, QUERY_ID, task);
-    if (failAfter == 0) {
-      throw new IllegalStateException("simulated task failure before its push");
+  private void pushShare(List<Row> out, int failArg, int task) {
+    int failAt = failArg < 0 ? -1 : failArg % 4;
+    PushBatchShare.Share share = null;
+    List<Row> chunk = new ArrayList<>(w.writeChunk());
+    if (failAt == 0) {
+      throw new IllegalStateException("simulated task failure before its first push");
     }
-    List<Row> rows = new ArrayList<>(out.size());
-    for (int k = 0; k < out.size(); k++) {
-      rows.add(
-          out.get(k)
-              .with("$tablet_index", (long) OutputTablets.forRow(task, k, w.outputTablets())));
-    }
-    BatchShareOutcome outcome =
-        shares.push(session, batch.id, rows, maxRowsPerTablet, batch.sourceEnd);
-    if (ctx.tracing()) {
-      ctx.trace(
-          "d"
-              + id
-              + " task "
-              + task
-              + " share of batch "
-              + batch.id
-              + ": "
-              + outcome.decision().action()
+    try {
+      for (int k = 0; k < out.size(); k++) {
+        chunk.add(
+            out.get(k)
+                .with("$tablet_index", (long) OutputTablets.forRow(task, k, w.outputTablets())));
+        if (chunk.size() == w.writeChunk()) {
+          if (share == null) {
+            share = startShare(task);
+          }
+          shares.pushChunk(share, chunk);
+          chunk = new ArrayList<>(w.writeChunk());
+          if (failAt == 1 || failAt == 2) {
+            throw new IllegalStateException("simulated task failure after its first chunk");
+          }
+        }
+      }
+      if (failAt == 1 || failAt == 2) {
+        throw new IllegalStateException("simulated task failure before its commit");
+      }
+      if (share == null && chunk.isEmpty()) {
+        trace(task, "no rows, nothing opened");
+        return;
+      }
+      if (share == null) {
+        share = startShare(task);
+      }
+      BatchShareOutcome outcome = shares.finish(share, chunk);
+      trace(
+          task,
+          outcome.decision().action()
               + ", "
               + outcome.writtenRowCount()
               + " written, "
               + outcome.skippedRowCount()
               + " skipped");
+    } catch (RuntimeException e) {
+      if (failAt != 2) {
+        shares.abort(share); // Spark calls the writer's abort when the task fails
+      }
+      throw e;
     }
-    if (failAfter > 0) {
-      throw new IllegalStateException("simulated task failure after its push");
+    if (failAt == 3) {
+      throw new IllegalStateException("simulated task failure after its share committed");
+    }
+  }
+
+  private PushBatchShare.Share startShare(int task) {
+    PushBatchShare.OpenSession session =
+        shares.open(Workload.PRODUCER, Workload.OUTPUT, QUERY_ID, task);
+    return shares.start(
+        session, batch.id, maxRowsPerTablet, batch.sourceEnd, SHARE_TRANSACTION_TIMEOUT);
+  }
+
+  private void trace(int task, String what) {
+    if (ctx.tracing()) {
+      ctx.trace("d" + id + " task " + task + " share of batch " + batch.id + ": " + what);
     }
   }
 

@@ -36,11 +36,13 @@ import java.util.function.Supplier;
  * The ports as the protocol sees them, with the schedule's cluster-side faults injected: transient
  * proxy errors (503, nothing applied) on any call, and on transaction commits a lock conflict
  * (1700, nothing applied) or an outcome reported as unknown after the commit was applied. Queue
- * producer pushes, each a tablet transaction of its own, get the same two faults, and two of their
- * own: the request lost before it reached the server (nothing applied, outcome unknown to the
- * writer), and another writer creating the session just before the push, so the server fences it
- * (3102). Wrapping keeps the in-memory cluster's own semantics untouched: every producer error the
- * writer sees is the cluster's answer, or a transport failure.
+ * producer pushes in a tablet transaction of their own get the same two faults, pushes inside a
+ * share's transaction an answer lost after the push landed, and both two of their own: the request
+ * lost before it reached the server (nothing applied, outcome unknown to the writer), and another
+ * writer creating the session just before the push, so the server fences it (3102) or, inside a
+ * transaction started earlier, the commit meets the session row's lock (1700). Wrapping keeps the
+ * in-memory cluster's own semantics untouched: every producer error the writer sees is the
+ * cluster's answer, or a transport failure.
  */
 final class FaultyPorts
     implements QueuePartitionReader,
@@ -230,10 +232,33 @@ final class FaultyPorts
     return skippedPushRows;
   }
 
+  /**
+   * A push inside an open tablet transaction (a producer share's chunk): the request lost before it
+   * landed; or a newer writer of the session just before it (the cluster fences the push when the
+   * transaction started after that, else the transaction's commit meets the session row's lock); or
+   * the answer lost after the push landed in the transaction.
+   */
   @Override
   public PushResult push(ProducerPush push, TransactionId transaction) {
     call("push_queue_producer in transaction");
-    return cluster.ports().queueProducers().push(push, transaction);
+    if (faults.fires(SimFault.PUSH_REQUEST_LOST)) {
+      throw new CommitOutcomeUnknownException(
+          "simulated connection reset while sending push_queue_producer in a transaction (nothing"
+              + " was applied)",
+          null);
+    }
+    if (faults.fires(SimFault.SESSION_TAKEN_OVER)) {
+      cluster.ports().queueProducers().createSession(push.session());
+    }
+    boolean unknown = faults.fires(SimFault.COMMIT_UNKNOWN);
+    PushResult result = cluster.ports().queueProducers().push(push, transaction);
+    if (unknown) {
+      throw new CommitOutcomeUnknownException(
+          "simulated lost answer of push_queue_producer in a transaction (the push was applied)",
+          null);
+    }
+    skippedPushRows += result.skippedRowCount();
+    return result;
   }
 
   @Override

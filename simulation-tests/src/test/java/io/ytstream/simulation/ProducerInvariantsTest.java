@@ -37,7 +37,8 @@ class ProducerInvariantsTest {
       new SimContext(w, cluster, new FaultClock(FaultSchedule.parse("")), Mutant.NONE, 0, false);
   private final Verifier verifier = new Verifier(ctx);
   private final PartitionId partition = w.partitions().get(0);
-  private final PushBatchShare shares = new PushBatchShare(cluster.ports().queueProducers());
+  private final PushBatchShare shares =
+      new PushBatchShare(cluster.ports().queueProducers(), cluster.ports().transactions());
 
   ProducerInvariantsTest() {
     ctx.verifier = verifier;

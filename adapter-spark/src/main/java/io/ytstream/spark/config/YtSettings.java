@@ -24,7 +24,7 @@ public record YtSettings(
   public static final String TOKEN = "spark.hadoop.yt.token";
   public static final String TRANSACTIONAL = "spark.yt.streaming.transactional";
   public static final String DYN_BATCH_SIZE = "spark.yt.write.dynBatchSize";
-  static final String TRANSACTION_TIMEOUT = "spark.yt.streaming.transactionTimeoutMs";
+  public static final String TRANSACTION_TIMEOUT = "spark.yt.streaming.transactionTimeoutMs";
   public static final String MAX_ROWS_PER_TABLET = "spark.yt.write.maxRowsPerTabletPerTransaction";
 
   static final int DEFAULT_DYN_BATCH_SIZE = 50_000;

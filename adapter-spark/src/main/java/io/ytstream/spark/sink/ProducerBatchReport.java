@@ -6,8 +6,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What the tasks' pushes of one batch did, summed on the driver from their commit messages: rows
- * written, rows the server skipped, shares that were already in the queue (a replay) and shares
- * whose output changed between attempts.
+ * written, rows not written because the sessions held them, shares that were already in the queue
+ * (a replay) and shares whose output changed between attempts.
  */
 record ProducerBatchReport(
     long batchId,
@@ -47,8 +47,8 @@ record ProducerBatchReport(
     if (alreadyPushedShares > 0 && pushedShares == 0 && changedShares == 0) {
       LOG.info(
           "batch {} was already in {}: its producer sessions hold all {} shares that have rows (an"
-              + " earlier run pushed them and stopped before commits/{}); the server skipped {}"
-              + " rows, nothing was written twice",
+              + " earlier run pushed them and stopped before commits/{}); their {} rows were not"
+              + " pushed again, nothing was written twice",
           batchId,
           queue,
           alreadyPushedShares,
@@ -56,7 +56,7 @@ record ProducerBatchReport(
           skippedRows);
     } else {
       LOG.debug(
-          "batch {}: {} rows pushed into {}, {} skipped by the server as already there",
+          "batch {}: {} rows pushed into {}, {} not written as their sessions held them",
           batchId,
           writtenRows,
           queue,

@@ -4,12 +4,14 @@ import io.ytstream.core.model.OffsetsJson;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.model.YPath;
 import java.io.Serializable;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
  * What a producer-mode writer task needs besides the output queue: the queue producer, the query id
- * that names the sessions, the rows one push may write per tablet, and, when the driver found it in
- * the checkpoint, the source's end offsets of the batch it runs (for the session's user_meta).
+ * that names the sessions, the rows one share's transaction may write per tablet, that
+ * transaction's timeout, and, when the driver found it in the checkpoint, the source's end offsets
+ * of the batch it runs (for the session's user_meta).
  */
 final class ProducerTarget implements Serializable {
 
@@ -18,6 +20,7 @@ final class ProducerTarget implements Serializable {
   private final String producer;
   private final String queryId;
   private final long maxRowsPerTablet;
+  private final long transactionTimeoutMs;
   private final long endBatchId;
   private final String endOffsetsJson;
 
@@ -25,22 +28,27 @@ final class ProducerTarget implements Serializable {
       String producer,
       String queryId,
       long maxRowsPerTablet,
+      long transactionTimeoutMs,
       long endBatchId,
       String endOffsetsJson) {
     this.producer = producer;
     this.queryId = queryId;
     this.maxRowsPerTablet = maxRowsPerTablet;
+    this.transactionTimeoutMs = transactionTimeoutMs;
     this.endBatchId = endBatchId;
     this.endOffsetsJson = endOffsetsJson;
   }
 
-  static ProducerTarget of(YPath producer, String queryId, long maxRowsPerTablet) {
-    return new ProducerTarget(producer.value(), queryId, maxRowsPerTablet, -1, null);
+  static ProducerTarget of(
+      YPath producer, String queryId, long maxRowsPerTablet, Duration transactionTimeout) {
+    return new ProducerTarget(
+        producer.value(), queryId, maxRowsPerTablet, transactionTimeout.toMillis(), -1, null);
   }
 
   /** The same target, knowing that batch {@code batchId} ends at {@code end}. */
   ProducerTarget withSourceEnd(long batchId, StreamOffsets end) {
-    return new ProducerTarget(producer, queryId, maxRowsPerTablet, batchId, OffsetsJson.write(end));
+    return new ProducerTarget(
+        producer, queryId, maxRowsPerTablet, transactionTimeoutMs, batchId, OffsetsJson.write(end));
   }
 
   YPath producer() {
@@ -53,6 +61,13 @@ final class ProducerTarget implements Serializable {
 
   long maxRowsPerTablet() {
     return maxRowsPerTablet;
+  }
+
+  /**
+   * The timeout of a share's tablet transaction ({@code spark.yt.streaming.transactionTimeoutMs}).
+   */
+  Duration transactionTimeout() {
+    return Duration.ofMillis(transactionTimeoutMs);
   }
 
   /** The source's end offsets of batch {@code batchId}, if the driver found them. */

@@ -1,10 +1,13 @@
 package io.ytstream.spark.sink;
 
+import io.ytstream.application.BatchShareNotCommittedException;
 import io.ytstream.application.BatchShareOutcome;
 import io.ytstream.application.BatchShareTooLargeException;
 import io.ytstream.application.OutputTablets;
 import io.ytstream.application.PushBatchShare;
 import io.ytstream.core.delivery.BatchShareDecision;
+import io.ytstream.core.error.YtErrorCode;
+import io.ytstream.core.error.YtException;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.spi.YtCluster;
 import io.ytstream.spark.config.YtSettings;
@@ -21,15 +24,20 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes one task's share of a micro-batch into a queue through a queue producer session of the
- * task's own ({@link PushBatchShare}): rows are kept in the task (a {@link TransactionRowBuffer},
- * bounded by Spark's execution memory) until Spark lets the task commit, then pushed in one push
- * numbered from the batch id, so a replayed batch is skipped by the server.
+ * task's own ({@link PushBatchShare}), a chunk at a time: rows are converted as they come and kept
+ * only until {@code spark.yt.write.dynBatchSize} have gathered, then pushed into the share's tablet
+ * transaction, numbered from the batch id, so a task holds one chunk, never its whole share.
+ * Spark's commit of the task finishes the share (the last push carries the session's user_meta) and
+ * commits the transaction: the share lands all or none, and a replayed batch is skipped.
  *
- * <p>The session is opened at the commit, after Spark's output commit coordinator authorized this
- * attempt: opening bumps the session's epoch, so an older attempt still running (a lost executor, a
- * second driver) is fenced from then on, and this attempt's push fails the same way if a newer one
- * opens it first. Row k of task p goes to tablet {@code (p + k) mod tablets}; a share with more
- * rows for one tablet than one push may write fails before anything is pushed.
+ * <p>The session is opened when the first chunk is full, or at the commit for a share of one chunk
+ * or less. Opening bumps the session's epoch, so an older attempt still running (a lost executor, a
+ * second driver) is fenced from then on: its next push fails, or its commit meets the session row's
+ * lock, and nothing of it lands. An attempt that Spark's output commit coordinator does not let
+ * commit never commits its transaction. Row k of task p goes to tablet {@code (p + k) mod tablets};
+ * rows are counted per tablet as they are handed to the share, and a share with more rows for one
+ * tablet than one transaction may write fails before the chunk that crosses the limit is pushed,
+ * its transaction aborted.
  */
 final class YtProducerDataWriter implements DataWriter<InternalRow> {
 
@@ -39,71 +47,94 @@ final class YtProducerDataWriter implements DataWriter<InternalRow> {
   private final ProducerTarget target;
   private final int partitionId;
   private final long epochId;
+  private final int chunkSize;
   private final long[] rowsPerTablet;
-  private final TransactionRowBuffer kept;
+  private List<Row> chunk;
   private long rowCount;
+  private YtCluster cluster;
+  private PushBatchShare shares;
+  private PushBatchShare.Share share;
 
   YtProducerDataWriter(YtWriteSpec spec, ProducerTarget target, int partitionId, long epochId) {
     this.spec = spec;
     this.target = target;
     this.partitionId = partitionId;
     this.epochId = epochId;
+    this.chunkSize = Math.max(1, spec.dynBatchSize());
     this.rowsPerTablet = new long[spec.tabletCount()];
-    this.kept = TransactionRowBuffer.forCurrentTask();
+    this.chunk = new ArrayList<>(Math.min(chunkSize, 1 << 16));
   }
 
   @Override
   public void write(InternalRow record) {
     int tablet = tabletOf(rowCount);
     rowsPerTablet[tablet]++;
+    chunk.add(toYtRow(record, rowCount));
     rowCount++;
-    if (rowsPerTablet[tablet] > target.maxRowsPerTablet() && kept.stoppedBecause() == null) {
-      // The push cannot succeed whatever comes next: stop keeping rows, count on for the message.
-      kept.stop("too many rows for one tablet", rowCount - 1);
+    if (chunk.size() >= chunkSize) {
+      PushBatchShare.Share started = share();
+      List<Row> full = chunk;
+      chunk = new ArrayList<>(full.size());
+      try {
+        shares.pushChunk(started, full);
+      } catch (BatchShareTooLargeException e) {
+        throw tooManyRows(e.tablet(), e.rows(), e);
+      } catch (BatchShareNotCommittedException e) {
+        throw withTimeoutHint(e);
+      }
     }
-    kept.add(record, rowCount - 1);
   }
 
   private int tabletOf(long rowNumber) {
     return OutputTablets.forRow(partitionId, rowNumber, spec.tabletCount());
   }
 
+  /** The share, opened (with the session) at the first push. */
+  private PushBatchShare.Share share() {
+    if (share != null) {
+      return share;
+    }
+    cluster = spec.cluster().connect();
+    shares = new PushBatchShare(cluster.queueProducers(), cluster.transactions());
+    PushBatchShare.OpenSession session =
+        shares.open(target.producer(), spec.path(), target.queryId(), partitionId);
+    session
+        .lastPushed()
+        .ifPresent(
+            last ->
+                LOG.debug(
+                    "{} holds batch {} ({} rows) of query {}",
+                    session.id(),
+                    last.batchId(),
+                    last.rowCount(),
+                    last.queryId()));
+    share =
+        shares.start(
+            session,
+            epochId,
+            target.maxRowsPerTablet(),
+            target.sourceEnd(epochId),
+            target.transactionTimeout());
+    return share;
+  }
+
   @Override
   public WriterCommitMessage commit() {
-    if (kept.stoppedBecause() != null) {
-      throw stopped();
-    }
-    List<Row> rows = new ArrayList<>(kept.rows().size());
-    List<InternalRow> buffered = kept.rows();
-    for (int k = 0; k < buffered.size(); k++) {
-      rows.add(toYtRow(buffered.get(k), k));
-    }
-    kept.release();
-    if (rows.isEmpty()) {
+    if (share == null && chunk.isEmpty()) {
       return YtCommitMessage.producerShare(partitionId, epochId, rowsPerTablet, 0, 0, "empty");
     }
+    PushBatchShare.Share started = share();
+    List<Row> last = chunk;
+    chunk = new ArrayList<>();
     BatchShareOutcome outcome;
-    try (YtCluster cluster = spec.cluster().connect()) {
-      PushBatchShare shares = new PushBatchShare(cluster.queueProducers());
-      PushBatchShare.OpenSession session =
-          shares.open(target.producer(), spec.path(), target.queryId(), partitionId);
-      session
-          .lastPushed()
-          .ifPresent(
-              last ->
-                  LOG.debug(
-                      "{} holds batch {} ({} rows) of query {}",
-                      session.id(),
-                      last.batchId(),
-                      last.rowCount(),
-                      last.queryId()));
-      try {
-        outcome =
-            shares.push(
-                session, epochId, rows, target.maxRowsPerTablet(), target.sourceEnd(epochId));
-      } catch (BatchShareTooLargeException e) {
-        throw tooManyRows(e.tablet(), e.rows(), e);
-      }
+    try {
+      outcome = shares.finish(started, last);
+    } catch (BatchShareTooLargeException e) {
+      throw tooManyRows(e.tablet(), e.rows(), e);
+    } catch (BatchShareNotCommittedException e) {
+      throw withTimeoutHint(e);
+    } finally {
+      closeCluster();
     }
     report(outcome);
     return YtCommitMessage.producerShare(
@@ -121,12 +152,11 @@ final class YtProducerDataWriter implements DataWriter<InternalRow> {
       case ALREADY_PUSHED ->
           LOG.info(
               "batch {}, task partition {}: the {} rows were already in {} (an earlier attempt or"
-                  + " run pushed them); the server skipped {}",
+                  + " run pushed them, and its session holds them); not pushed again",
               epochId,
               partitionId,
               d.rowCount(),
-              spec.path(),
-              outcome.skippedRowCount());
+              spec.path());
       case OUTPUT_CHANGED ->
           LOG.warn(
               "batch {}, task partition {}: an earlier attempt pushed {} rows into {} for this"
@@ -161,28 +191,29 @@ final class YtProducerDataWriter implements DataWriter<InternalRow> {
     }
   }
 
-  private IllegalArgumentException stopped() {
-    int worst = 0;
-    for (int t = 1; t < rowsPerTablet.length; t++) {
-      if (rowsPerTablet[t] > rowsPerTablet[worst]) {
-        worst = t;
+  /**
+   * A share whose transaction expired between two chunks: the fix is the transaction's timeout,
+   * named with its value; any other share that did not land is reported as it came.
+   */
+  private RuntimeException withTimeoutHint(BatchShareNotCommittedException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof YtException yt && yt.hasCode(YtErrorCode.NO_SUCH_TRANSACTION)) {
+        return new IllegalStateException(
+            e.getMessage()
+                + ". Raise "
+                + YtSettings.TRANSACTION_TIMEOUT
+                + " (now "
+                + target.transactionTimeout().toMillis()
+                + ") above the longest pause between two chunks of "
+                + chunkSize
+                + " rows ("
+                + YtSettings.DYN_BATCH_SIZE
+                + "), or lower "
+                + YtSettings.DYN_BATCH_SIZE,
+            e);
       }
     }
-    if (rowsPerTablet[worst] > target.maxRowsPerTablet()) {
-      return tooManyRows(worst, rowsPerTablet[worst], null);
-    }
-    return new IllegalArgumentException(
-        "option producer_path: task partition "
-            + partitionId
-            + " of batch "
-            + epochId
-            + " keeps its "
-            + rowCount
-            + " rows in memory until its one push, and "
-            + kept.stoppedBecause()
-            + ". Nothing of this task was pushed. Lower option max_rows_per_partition (or"
-            + " max_rows_per_trigger) of the yt source, or give executors more memory"
-            + " (spark.executor.memory)");
+    return e;
   }
 
   private IllegalArgumentException tooManyRows(long tablet, long rows, Throwable cause) {
@@ -202,8 +233,9 @@ final class YtProducerDataWriter implements DataWriter<InternalRow> {
                 + YtSettings.MAX_ROWS_PER_TABLET
                 + " = "
                 + target.maxRowsPerTablet()
-                + ", the rows one push may write into one tablet (a push is one tablet"
-                + " transaction). Nothing of this task was pushed. Lower option"
+                + ", the rows one tablet transaction may write into one tablet (a task's share is"
+                + " pushed in one). Nothing of this task landed: the share stopped before the chunk"
+                + " that crossed the limit went out, and its transaction is aborted. Lower option"
                 + " max_rows_per_partition (or max_rows_per_trigger) of the yt source, reshard "
                 + spec.path()
                 + " to more tablets, or raise the cluster's max_rows_per_transaction and "
@@ -229,11 +261,27 @@ final class YtProducerDataWriter implements DataWriter<InternalRow> {
 
   @Override
   public void abort() {
-    kept.release();
+    chunk = new ArrayList<>();
+    if (shares != null) {
+      shares.abort(share);
+    }
+    closeCluster();
   }
 
   @Override
   public void close() {
-    kept.release();
+    chunk = new ArrayList<>();
+    if (shares != null) {
+      // Spark closes a writer it neither committed nor aborted only when the task died anyway.
+      shares.abort(share);
+    }
+    closeCluster();
+  }
+
+  private void closeCluster() {
+    if (cluster != null) {
+      cluster.close();
+      cluster = null;
+    }
   }
 }

@@ -105,7 +105,10 @@ public final class YtWriteBuilder implements SupportsTruncate, SupportsStreaming
           return new ProducerStreamingWrite(
               spec,
               ProducerTarget.of(
-                  producer.get(), info.queryId(), settings.maxRowsPerTabletPerTransaction()),
+                  producer.get(),
+                  info.queryId(),
+                  settings.maxRowsPerTabletPerTransaction(),
+                  settings.transactionTimeout()),
               options.checkpointLocation().map(Path::new).orElse(null),
               conf);
         }

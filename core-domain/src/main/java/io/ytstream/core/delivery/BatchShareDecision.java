@@ -21,8 +21,8 @@ public record BatchShareDecision(
     /** The share has no rows and the session nothing of this batch: there is nothing to push. */
     NOTHING_TO_PUSH,
     /**
-     * An earlier attempt pushed as many rows for this batch as this one has (a replay): push them
-     * again and the server skips every one, confirming it in its {@code skipped_row_count}.
+     * An earlier attempt pushed as many rows for this batch as this one has (a replay): push
+     * nothing, the queue holds them.
      */
     ALREADY_PUSHED,
     /**
@@ -45,8 +45,8 @@ public record BatchShareDecision(
     return firstSequenceNumber + rowCount - 1;
   }
 
-  /** Whether the share is pushed at all. */
+  /** Whether the share's rows were pushed. */
   public boolean pushes() {
-    return action == Action.PUSH || action == Action.ALREADY_PUSHED;
+    return action == Action.PUSH;
   }
 }
