@@ -36,7 +36,6 @@ class DrivingUseCasesTest {
       new TreeMap<>(
           Map.of(
               APPLICATION + ".ReadRealTimePartition", "Real-time Mode's task loop is not simulated",
-              APPLICATION + ".PlanBatchRead", "static reads are not simulated",
               APPLICATION + ".TransactionLease",
                   "the simulation lets transactions expire instead of renewing them",
               APPLICATION + ".PushThroughProducerSession",

@@ -166,6 +166,12 @@ final class FaultyPorts
     return cluster.ports().queueReader().pull(consumer, partition, offset, maxRows);
   }
 
+  /** {@code pull_queue}: a read without a consumer (a static read's task). */
+  List<QueueRow> pullWithoutConsumer(PartitionId partition, long offset, int maxRows) {
+    call("pull_queue");
+    return cluster.ports().queueRangeReader().pull(partition, offset, maxRows);
+  }
+
   @Override
   public List<PartitionBounds> partitions(QueueId queue) {
     call("get_tablet_infos");

@@ -1,14 +1,22 @@
 package io.ytstream.simulation;
 
+import io.ytstream.application.PlanBatchRead;
+import io.ytstream.application.ReadRanges;
+import io.ytstream.core.model.OffsetRange;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
+import io.ytstream.core.model.StartingOffsets;
 import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.core.plan.DataLossPolicy;
+import io.ytstream.core.plan.StaticReadPlan;
+import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -229,6 +237,7 @@ final class SimulationRun {
         limit = Math.min(hardLimit, limit + PROGRESS_WINDOW);
       }
     }
+    staticRead(ctx, verifier, recreated);
     verifier.finish();
     long[] fired = new long[SimFault.values().length];
     for (SimFault f : SimFault.values()) {
@@ -424,6 +433,62 @@ final class SimulationRun {
     } else {
       cluster.createOrderedTable(Workload.OUTPUT, List.of("p", "r", "i", "v"));
     }
+  }
+
+  /**
+   * After the stream: {@code spark.read} of every queue from earliest to latest, through the
+   * shipped {@link PlanBatchRead} and {@link ReadRanges} without a consumer, over the faulty ports.
+   * Spark retries a failed task; a read that still fails is the query's failure, not a violation.
+   * What it returns is checked against the queue's rows (re-created queues are left out).
+   */
+  private static void staticRead(SimContext ctx, Verifier verifier, Set<QueueId> recreated) {
+    Workload w = ctx.workload;
+    List<QueueId> queues = new ArrayList<>();
+    for (QueueId q : w.queues()) {
+      if (!recreated.contains(q)) {
+        queues.add(q);
+      }
+    }
+    if (queues.isEmpty()) {
+      return;
+    }
+    PlanBatchRead planner = new PlanBatchRead(ctx.io, ctx.io::pullWithoutConsumer, queues);
+    StaticReadPlan plan;
+    try {
+      plan =
+          planner.plan(
+              new PlanBatchRead.Bound(new StartingOffsets.Earliest(), "starting_offsets"),
+              new PlanBatchRead.Bound(new StartingOffsets.Latest(), "ending_offsets"),
+              w.maxRowsPerPartition(),
+              DataLossPolicy.SKIP_AND_REPORT);
+    } catch (RuntimeException e) {
+      ctx.trace("static read not planned: " + e.getMessage());
+      return;
+    }
+    TreeMap<PartitionId, List<QueueRow>> read = new TreeMap<>();
+    for (OffsetRange range : plan.ranges()) {
+      for (int attempt = 1; ; attempt++) {
+        try {
+          List<QueueRow> rows =
+              ReadRanges.withoutConsumer(
+                      ctx.io::pullWithoutConsumer,
+                      ctx.io,
+                      List.of(range),
+                      w.pullLimit(),
+                      DataLossPolicy.SKIP_AND_REPORT,
+                      loss -> {})
+                  .readAll();
+          read.computeIfAbsent(range.partition(), p -> new ArrayList<>()).addAll(rows);
+          break;
+        } catch (RuntimeException e) {
+          if (attempt == 4) {
+            ctx.trace("static read task " + range + " failed 4 times: " + e.getMessage());
+            return;
+          }
+        }
+      }
+    }
+    verifier.onStaticRead(queues, read);
   }
 
   /**

@@ -7,6 +7,7 @@ import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.ports.QueueRow;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
@@ -55,6 +56,8 @@ final class Verifier {
     SESSION_MONOTONIC("nonmonotonic sequence numbers"),
     /** Producer mode: a session's user_meta names another source position than the output's. */
     USER_META_MATCHES_OUTPUT("user_meta disagrees with the output"),
+    /** A static read returned a row twice, out of order, with another value, or missed one. */
+    STATIC_READ_MISMATCH("static read disagrees with the queue"),
     /** The source's progress reports more than the queue holds, or a negative lag. */
     PROGRESS_MISREPORTED("progress report disagrees with the queue"),
     /**
@@ -224,6 +227,47 @@ final class Verifier {
                 + ", but the queue holds "
                 + actualBehind
                 + " rows past it");
+      }
+    }
+  }
+
+  /**
+   * A static read of {@code queues} from earliest to latest returned {@code read}, the rows of all
+   * its tasks by partition, with no rows arriving or trimmed meanwhile: every partition's rows from
+   * its first readable row to its end, each once, in row order, with the value produced there.
+   */
+  void onStaticRead(List<QueueId> queues, Map<PartitionId, List<QueueRow>> read) {
+    for (QueueId q : queues) {
+      for (PartitionBounds b : cluster.ports().queueMetadata().partitions(q)) {
+        PartitionId p = new PartitionId(q, b.index());
+        int o = w.ordinal(p);
+        List<QueueRow> rows = read.getOrDefault(p, List.of());
+        long expected = b.trimmedRowCount();
+        for (QueueRow row : rows) {
+          long r = row.rowIndex();
+          if (r != expected
+              || r >= inputCount[o]
+              || (Long) row.data().get("v") != inputValue(o, r)) {
+            violate(
+                Invariant.STATIC_READ_MISMATCH,
+                p
+                    + " returned row "
+                    + r
+                    + " = "
+                    + row.data()
+                    + " where row "
+                    + expected
+                    + " was due");
+            return;
+          }
+          expected++;
+        }
+        if (expected != b.totalRowCount()) {
+          violate(
+              Invariant.STATIC_READ_MISMATCH,
+              p + " returned rows up to " + expected + " of " + b.totalRowCount());
+          return;
+        }
       }
     }
   }

@@ -103,6 +103,11 @@ public final class HadoopCheckpointFiles implements CheckpointFiles {
     try {
       FileSystem fs = file.getFileSystem(conf);
       fs.mkdirs(file.getParent());
+      // A local file system's rename replaces an existing file: look first, so an earlier
+      // writer's file stands (yt:// and HDFS refuse the rename themselves).
+      if (fs.exists(file)) {
+        return false;
+      }
       Path tmp =
           new Path(file.getParent(), "." + file.getName() + "." + UUID.randomUUID() + ".tmp");
       try (OutputStream out = fs.create(tmp, false)) {
