@@ -412,6 +412,7 @@ final class Driver {
     for (DataLoss loss : planned.losses()) {
       reportLoss(loss.partition(), loss.requestedOffset(), loss.firstAvailableRow());
     }
+    ctx.verifier.onPlanned(nextStart, planned);
     if (planned.end().equals(nextStart)) {
       // isNewDataAvailable is false: no batch, nothing written to the logs. An AvailableNow
       // run ends here (the next one is started by the user's scheduler).

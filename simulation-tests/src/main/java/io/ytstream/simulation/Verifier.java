@@ -1,5 +1,6 @@
 package io.ytstream.simulation;
 
+import io.ytstream.application.PlanMicroBatch;
 import io.ytstream.application.ServiceColumns;
 import io.ytstream.core.delivery.CheckpointRecovery;
 import io.ytstream.core.model.OffsetRange;
@@ -44,7 +45,10 @@ final class Verifier {
     SILENT_DATA_LOSS("poll skip (unreported)"),
     /** Transactional: rows of a batch are visible while its consumer advance is not. */
     PARTIAL_BATCH_VISIBLE("aborted read"),
-    /** A batch read more than max_rows_per_partition rows of a partition. */
+    /**
+     * A batch read more than max_rows_per_partition rows of a partition, or planned more rows than
+     * max_rows_per_trigger.
+     */
     BATCH_BOUND("batch over its row bound"),
     /** An output row matches no input row, or has the wrong value. */
     CORRUPT_OUTPUT("garbage write"),
@@ -269,6 +273,35 @@ final class Verifier {
           return;
         }
       }
+    }
+  }
+
+  /**
+   * The source planned the batch from {@code start}: under {@code max_rows_per_trigger} it holds at
+   * most that many rows over all partitions (trimmed rows it skipped do not count; a batch that
+   * places new partitions holds none).
+   */
+  void onPlanned(StreamOffsets start, PlanMicroBatch.PlannedEnd planned) {
+    if (w.trigger().maxRows().isEmpty() || planned.placesNewPartitions()) {
+      return;
+    }
+    long rows = -planned.lostRowCount();
+    StreamOffsets end = planned.end();
+    for (int i = 0; i < end.size(); i++) {
+      rows += end.offsetAt(i) - start.getOrDefault(end.partitionAt(i), end.offsetAt(i));
+    }
+    long max = w.trigger().maxRows().getAsLong();
+    if (rows > max) {
+      violate(
+          Invariant.BATCH_BOUND,
+          "a batch of "
+              + rows
+              + " rows from "
+              + start
+              + " to "
+              + end
+              + ", max_rows_per_trigger is "
+              + max);
     }
   }
 
