@@ -12,10 +12,10 @@ import java.util.TreeMap;
 
 /**
  * Consumer rows over HTTP: offsets read with {@code select_rows} on the consumer table (reference
- * 6), advanced with {@code advance_queue_consumer} and {@code old_offset} (reference 3.3), either
- * on their own or inside a tablet transaction. {@code OFFSET} is a keyword of the query language,
- * so the column is written {@code [offset]}, as the server's own consumer client does ({@code
- * yt/yt/client/queue_client/consumer_client.cpp}).
+ * 6), advanced with {@code advance_queue_consumer} and {@code old_offset} ({@code
+ * yt/yt/client/driver/queue_commands.cpp}), either on their own or inside a tablet transaction.
+ * {@code OFFSET} is a keyword of the query language, so the column is written {@code [offset]}, as
+ * the server's own consumer client does ({@code yt/yt/client/queue_client/consumer_client.cpp}).
  */
 final class ConsumerRowQueries {
 
@@ -50,7 +50,7 @@ final class ConsumerRowQueries {
         throw new YtTransportException(
             "consumer " + consumer + " has a row without partition_index: " + row, null);
       }
-      // A null offset means 0 (reference 1.4).
+      // A null offset means 0 (yt/yt/client/queue_client/consumer_client.cpp).
       offsets.put(Math.toIntExact(partition.getAsLong()), offset.orElse(0L));
     }
     return StreamOffsets.ofQueue(queue, offsets);

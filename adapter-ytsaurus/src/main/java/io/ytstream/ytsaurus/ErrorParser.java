@@ -12,7 +12,7 @@ import java.util.Optional;
 /**
  * Turns a failed response into a {@link YtHttpException}: the error JSON is taken from the body,
  * else from the {@code X-YT-Error} header; {@code inner_errors} are searched recursively for codes
- * (reference 2.2: the top-level code is often a generic wrapper).
+ * (the top-level code is often a generic wrapper: {@code yt/yt/server/http_proxy/context.cpp}).
  */
 final class ErrorParser {
 

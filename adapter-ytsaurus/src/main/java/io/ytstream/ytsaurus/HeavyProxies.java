@@ -6,11 +6,11 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The heavy proxies from {@code GET /hosts} (reference 2.1, 3.6). Heavy commands outside a
- * transaction go to the first (least loaded) one; each new tablet transaction is pinned to the next
- * one in turn, and every request of that transaction goes there. The list is fetched once per
- * {@code refreshMillis}; with discovery off, or when {@code /hosts} is empty, the configured proxy
- * serves everything.
+ * The heavy proxies from {@code GET /hosts} ({@code yt/yt/server/http_proxy/coordinator.cpp},
+ * {@code yt/yt/client/api/sticky_transaction_pool.cpp}). Heavy commands outside a transaction go to
+ * the first (least loaded) one; each new tablet transaction is pinned to the next one in turn, and
+ * every request of that transaction goes there. The list is fetched once per {@code refreshMillis};
+ * with discovery off, or when {@code /hosts} is empty, the configured proxy serves everything.
  */
 final class HeavyProxies {
 

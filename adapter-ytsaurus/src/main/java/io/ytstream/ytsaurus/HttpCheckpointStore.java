@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Checkpoint files in Cypress with the commands SPYT's {@code YtFileSystem} uses (reference 5.8):
+ * Checkpoint files in Cypress with the commands SPYT's {@code YtFileSystem} uses (ytsaurus-spyt):
  * {@code create}, {@code write_file}, {@code read_file}, {@code list}, {@code remove}, {@code move}
  * without {@code force}, {@code get <node>/@} with an attribute filter (for a node's status).
  */
@@ -152,7 +152,7 @@ final class HttpCheckpointStore implements CheckpointStore {
     return Optional.of(new NodeStatus(node, directory, length, modified));
   }
 
-  /** {@code yyyy-MM-ddTHH:mm:ss.SSSSSSZ} (reference 3.7); unparseable means 0. */
+  /** {@code yyyy-MM-ddTHH:mm:ss.SSSSSSZ} (Cypress time attributes); unparseable means 0. */
   static long parseTime(String text) {
     try {
       return Instant.parse(text).toEpochMilli();

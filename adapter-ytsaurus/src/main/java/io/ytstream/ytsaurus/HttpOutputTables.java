@@ -12,7 +12,8 @@ import java.util.Map;
 
 /**
  * {@code insert_rows} without a transaction (the proxy runs it in a tablet transaction of its own,
- * reference 3.5) and {@code select_rows "* from [table]"} to read a table back.
+ * {@code yt/yt/client/driver/table_commands.cpp}) and {@code select_rows "* from [table]"} to read
+ * a table back.
  */
 final class HttpOutputTables implements OutputTables {
 

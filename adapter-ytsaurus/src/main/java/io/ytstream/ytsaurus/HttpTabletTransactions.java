@@ -9,8 +9,9 @@ import java.time.Duration;
 
 /**
  * {@code start_transaction type=tablet} on a heavy proxy picked from {@code /hosts}; every later
- * request of the transaction goes to that proxy (reference 3.6: the sticky pool is per proxy
- * process). The caller that starts a transaction renews its lease ({@link TabletTransactions}).
+ * request of the transaction goes to that proxy ({@code
+ * yt/yt/client/api/sticky_transaction_pool.cpp}: the sticky pool is per proxy process). The caller
+ * that starts a transaction renews its lease ({@link TabletTransactions}).
  */
 final class HttpTabletTransactions implements TabletTransactions {
 

@@ -34,8 +34,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Rows as tabular JSON, one object per line (reference 2.1), each column encoded as its type_v3
- * type requires. Sources, all under {@code ytsaurus/ytsaurus}:
+ * Rows as tabular JSON, one object per line ({@code yt/yt/server/http_proxy/formats.cpp}), each
+ * column encoded as its type_v3 type requires. Sources, all under {@code ytsaurus/ytsaurus}:
  *
  * <ul>
  *   <li>{@code yt/docs/en/_includes/user-guide/storage/formats.md}, JSON: {@code encode_utf8=%true}

@@ -6,7 +6,8 @@ enum Repeat {
   READ,
   /**
    * Light Cypress mutations: sent with a {@code mutation_id}, {@code retry=false} first and {@code
-   * retry=true} on repeats, so the master applies them at most once (reference 2.1).
+   * retry=true} on repeats, so the master applies them at most once ({@code
+   * yt/yt/core/rpc/response_keeper.cpp}).
    */
   MUTATION_ID,
   /** Repeating has the same effect as sending once (ping, abort, whole-file overwrite). */

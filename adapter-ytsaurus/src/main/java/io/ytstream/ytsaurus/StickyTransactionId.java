@@ -4,9 +4,10 @@ import io.ytstream.ports.TransactionId;
 import java.net.URI;
 
 /**
- * A tablet transaction lives in the memory of the one HTTP proxy that started it (reference 3.6),
- * so the id an executor receives must name that proxy too: {@code <yt-transaction-id>@<proxy>}.
- * SPYT passes the same pair as {@code StreamingTxContext(txId, stickyProxyAddress)}.
+ * A tablet transaction lives in the memory of the one HTTP proxy that started it ({@code
+ * yt/yt/client/api/sticky_transaction_pool.cpp}), so the id an executor receives must name that
+ * proxy too: {@code <yt-transaction-id>@<proxy>}. SPYT passes the same pair as {@code
+ * StreamingTxContext(txId, stickyProxyAddress)}.
  */
 record StickyTransactionId(String transactionId, URI proxy) {
 

@@ -36,7 +36,10 @@ import javax.net.ssl.SSLHandshakeException;
  */
 final class YtHttpClient {
 
-  /** {@code {"$value":"json","$attributes":{"encode_utf8":false}}} (reference 2.1). */
+  /**
+   * {@code {"$value":"json","$attributes":{"encode_utf8":false}}} ({@code
+   * yt/yt/server/http_proxy/formats.cpp}).
+   */
   static final String JSON_FORMAT = "{\"$value\":\"json\",\"$attributes\":{\"encode_utf8\":false}}";
 
   /**
@@ -253,7 +256,10 @@ final class YtHttpClient {
     }
   }
 
-  /** {@code GET <proxy>/hosts}: the heavy proxies, least loaded first (reference 2.1). */
+  /**
+   * {@code GET <proxy>/hosts}: the heavy proxies, least loaded first ({@code
+   * yt/yt/server/http_proxy/coordinator.cpp}).
+   */
   List<String> hosts() {
     HttpRequest request =
         authorized(HttpRequest.newBuilder(URI.create(config.proxy() + "/hosts")))

@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * An error the emulator answers with: a YTsaurus error (code, message, inner errors) and the HTTP
- * status to send it with (400 for command errors, per reference 2.2).
+ * status to send it with (400 for command errors, {@code yt/yt/server/http_proxy/context.cpp}).
  */
 final class CommandError extends RuntimeException {
 

@@ -2,8 +2,8 @@ package io.ytstream.emulator;
 
 /**
  * A v4 command the emulator serves: its HTTP method (PUT with an input stream, POST when volatile,
- * GET otherwise, reference 2.1), input and output types as {@code GET /api/v4} lists them, and the
- * code that runs it.
+ * GET otherwise, {@code yt/yt/client/driver/driver.cpp}), input and output types as {@code GET
+ * /api/v4} lists them, and the code that runs it.
  */
 record CommandSpec(
     String name,

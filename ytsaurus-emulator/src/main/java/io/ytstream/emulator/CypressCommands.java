@@ -22,10 +22,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Cypress and file commands (reference 3.7), over the in-memory cluster's checkpoint store and
- * admin API: {@code create} (map_node, file, dynamic table, queue_consumer, queue_producer), {@code
- * get} with attributes, {@code list}, {@code exists}, {@code remove}, {@code move}, {@code
- * write_file}, {@code read_file}, and the mount commands.
+ * Cypress and file commands ({@code yt/yt/client/driver/cypress_commands.cpp}, {@code
+ * file_commands.cpp}), over the in-memory cluster's checkpoint store and admin API: {@code create}
+ * (map_node, file, dynamic table, queue_consumer, queue_producer), {@code get} with attributes,
+ * {@code list}, {@code exists}, {@code remove}, {@code move}, {@code write_file}, {@code
+ * read_file}, and the mount commands.
  */
 final class CypressCommands {
 
@@ -115,7 +116,7 @@ final class CypressCommands {
         cluster().checkpoints().writeFile(path, new byte[0], false);
       }
       case "queue_consumer" -> {
-        // The client creates the table and mounts it (reference 1.4), so it is ready at once.
+        // The client creates the table and mounts it, so it is ready at once.
         cluster().createConsumer(path);
       }
       case "queue_producer" -> {

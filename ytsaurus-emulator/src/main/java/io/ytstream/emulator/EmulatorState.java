@@ -61,7 +61,10 @@ final class EmulatorState {
     unmounted.remove(table);
   }
 
-  /** Reads and writes of an unmounted table fail with 1702 TabletNotMounted (reference 1.3). */
+  /**
+   * Reads and writes of an unmounted table fail with 1702 TabletNotMounted ({@code
+   * yt/yt/client/tablet_client/public.h}).
+   */
   void requireMounted(YPath table) {
     if (unmounted.contains(table)) {
       throw CommandError.of(

@@ -28,12 +28,16 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * Queue, dynamic-table and tablet-transaction commands (reference 3.1 to 3.6, 3.8), translated into
- * calls of the in-memory cluster's ports and admin API.
+ * Queue, dynamic-table and tablet-transaction commands ({@code
+ * yt/yt/client/driver/queue_commands.cpp}, {@code table_commands.cpp}, {@code
+ * transaction_commands.cpp}), translated into calls of the in-memory cluster's ports and admin API.
  */
 final class QueueAndTableCommands {
 
-  /** {@code max_data_weight} when a pull does not give it: 16 MB (reference 3.1). */
+  /**
+   * {@code max_data_weight} when a pull does not give it: 16 MB ({@code
+   * yt/yt/client/queue_client/queue_rowset.cpp}).
+   */
   static final long DEFAULT_MAX_DATA_WEIGHT = 16L << 20;
 
   private static final List<String> CONSUMER_KEY =
@@ -171,7 +175,8 @@ final class QueueAndTableCommands {
             "Cannot read table " + queuePath + " at a negative offset " + offset);
       }
     } else {
-      // A null offset means the consumer's stored offset (0 without a row), reference 3.2.
+      // A null offset means the consumer's stored offset (0 without a row),
+      // yt/yt/client/driver/queue_commands.cpp.
       offset = cluster().consumerOffsets().read(consumer, queue).getOrDefault(partition, 0);
     }
     long maxRows = cutAtStoreEnd(queuePath, partitionIndex, offset, sizing.rowsToRead());
