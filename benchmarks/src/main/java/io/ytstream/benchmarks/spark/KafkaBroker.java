@@ -48,8 +48,9 @@ public final class KafkaBroker implements AutoCloseable {
   /** Formats a fresh log folder and starts the broker with {@code -Xmx<heap>}. */
   public static KafkaBroker start(String heap) throws IOException, InterruptedException {
     Path dir = Files.createTempDirectory("ytstream-kafka");
-    int port = freePort();
-    int controllerPort = freePort();
+    int[] ports = freePorts(2);
+    int port = ports[0];
+    int controllerPort = ports[1];
     Path config = dir.resolve("server.properties");
     Properties p = new Properties();
     p.setProperty("process.roles", "broker,controller");
@@ -232,9 +233,24 @@ public final class KafkaBroker implements AutoCloseable {
     deleteQuietly(dir);
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
+  /**
+   * Distinct free ports: every socket stays open until all are chosen, so the kernel cannot hand
+   * the same port out twice (Kafka refuses two listeners on one port).
+   */
+  private static int[] freePorts(int count) throws IOException {
+    List<ServerSocket> open = new ArrayList<>();
+    try {
+      int[] ports = new int[count];
+      for (int i = 0; i < count; i++) {
+        ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        open.add(s);
+        ports[i] = s.getLocalPort();
+      }
+      return ports;
+    } finally {
+      for (ServerSocket s : open) {
+        s.close();
+      }
     }
   }
 
