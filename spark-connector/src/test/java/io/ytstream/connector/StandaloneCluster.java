@@ -63,8 +63,9 @@ final class StandaloneCluster implements AutoCloseable {
     this.spark = spark;
     this.dir = dir;
     this.sparkHome = dir.resolve("spark-home");
-    this.masterPort = freePort();
-    this.masterUiPort = freePort();
+    int[] ports = freePorts(2);
+    this.masterPort = ports[0];
+    this.masterUiPort = ports[1];
   }
 
   /**
@@ -387,8 +388,24 @@ final class StandaloneCluster implements AutoCloseable {
   }
 
   private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
-      return socket.getLocalPort();
+    return freePorts(1)[0];
+  }
+
+  /** Distinct free ports: each socket stays open until all are chosen. */
+  private static int[] freePorts(int count) throws IOException {
+    List<ServerSocket> open = new ArrayList<>();
+    try {
+      int[] ports = new int[count];
+      for (int i = 0; i < count; i++) {
+        ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK));
+        open.add(socket);
+        ports[i] = socket.getLocalPort();
+      }
+      return ports;
+    } finally {
+      for (ServerSocket socket : open) {
+        socket.close();
+      }
     }
   }
 
