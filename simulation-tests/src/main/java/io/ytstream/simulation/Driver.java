@@ -3,12 +3,13 @@ package io.ytstream.simulation;
 import io.ytstream.application.BatchNotCommittedException;
 import io.ytstream.application.BatchShareOutcome;
 import io.ytstream.application.BatchTooLargeException;
+import io.ytstream.application.ChunkedTaskWriter;
 import io.ytstream.application.CommitTransactionalSink;
 import io.ytstream.application.ConsumerFencedException;
 import io.ytstream.application.InsertIntoBatchTransaction;
-import io.ytstream.application.OutputTablets;
 import io.ytstream.application.OutputTarget;
 import io.ytstream.application.PlanMicroBatch;
+import io.ytstream.application.ProducerTaskWriter;
 import io.ytstream.application.PushBatchShare;
 import io.ytstream.application.ReadRanges;
 import io.ytstream.application.SourcePorts;
@@ -612,15 +613,38 @@ final class Driver {
       pushShare(out, failArg, task);
       return;
     }
-    // A failing attempt dies before its first chunk (arg even) or after it (arg odd).
+    writeChunks(out, failArg, task);
+  }
+
+  /**
+   * At-least-once and idempotent mode's DataWriter, as {@code ChunkedDataWriter} makes the calls: a
+   * row at a time into {@link ChunkedTaskWriter}, which writes each full chunk in a transaction of
+   * its own, and the rest at the commit. A failing attempt ({@code failArg}) dies before its first
+   * chunk goes out (arg even) or before its second (arg odd), and Spark aborts its writer; one that
+   * gets past that point dies after its commit.
+   */
+  private void writeChunks(List<Row> out, int failArg, int task) {
     int failAfter = failArg < 0 ? -1 : failArg % 2;
-    int written = 0;
-    for (List<Row> part : chunked(out)) {
-      if (written == failAfter) {
-        throw new IllegalStateException("simulated task failure after " + written + " chunks");
+    boolean sorted = w.mode() == SimMode.IDEMPOTENT;
+    ChunkedTaskWriter writer =
+        new ChunkedTaskWriter(chunks, Workload.OUTPUT, sorted, task, 1, w.writeChunk());
+    try {
+      for (int k = 0; k < out.size(); k++) {
+        boolean flushes = (k + 1) % w.writeChunk() == 0;
+        if (flushes && writer.chunksWritten() == failAfter) {
+          throw new IllegalStateException(
+              "simulated task failure after " + failAfter + " chunks");
+        }
+        Row row = out.get(k);
+        writer.write(tablet -> sorted ? row : row.with("$tablet_index", (long) tablet));
       }
-      chunks.write(Workload.OUTPUT, w.mode() == SimMode.IDEMPOTENT, part);
-      written++;
+      if (out.size() % w.writeChunk() != 0 && writer.chunksWritten() == failAfter) {
+        throw new IllegalStateException("simulated task failure after " + failAfter + " chunks");
+      }
+      writer.commit();
+    } catch (RuntimeException e) {
+      writer.abort();
+      throw e;
     }
     if (failAfter >= 0) {
       throw new IllegalStateException("simulated task failure after all its chunks");
@@ -637,14 +661,11 @@ final class Driver {
   }
 
   /**
-   * Producer mode's DataWriter, as {@code YtProducerDataWriter} makes the calls: rows are gathered
-   * in chunks of {@code spark.yt.write.dynBatchSize} (the workload's), the first full chunk opens
-   * the task partition's session (which fences every earlier attempt) and starts the share through
-   * {@link PushBatchShare}, each full chunk is pushed into the share's transaction, and the commit
-   * finishes the share with the rest (opening the session there when no chunk filled; a task with
-   * no rows opens nothing). Every attempt may write and the server skips a replay (Spark's commit
-   * coordinator only matters to sinks that commit on the driver). Row k of task p goes to the
-   * output tablet {@link OutputTablets} names, as the Spark writer's rows do.
+   * Producer mode's DataWriter, as {@code YtProducerDataWriter} makes the calls: a row at a time
+   * into {@link ProducerTaskWriter}, which opens the task partition's session at the first full
+   * chunk (fencing every earlier attempt), pushes each full chunk into the share's transaction and
+   * finishes the share at the commit. Every attempt may write and the server skips a replay
+   * (Spark's commit coordinator only matters to sinks that commit on the driver).
    *
    * <p>A failing attempt ({@code failArg}, mod 4) dies before its first push (0), after its first
    * chunk with Spark's abort of the writer (1), after its first chunk without one, as a lost
@@ -652,62 +673,55 @@ final class Driver {
    */
   private void pushShare(List<Row> out, int failArg, int task) {
     int failAt = failArg < 0 ? -1 : failArg % 4;
-    PushBatchShare.Share share = null;
-    List<Row> chunk = new ArrayList<>(w.writeChunk());
     if (failAt == 0) {
       throw new IllegalStateException("simulated task failure before its first push");
     }
+    ProducerTaskWriter writer =
+        new ProducerTaskWriter(
+            () -> shares,
+            new ProducerTaskWriter.Share(
+                Workload.PRODUCER,
+                Workload.OUTPUT,
+                QUERY_ID,
+                task,
+                batch.id,
+                w.outputTablets(),
+                w.writeChunk(),
+                maxRowsPerTablet,
+                batch.sourceEnd,
+                SHARE_TRANSACTION_TIMEOUT));
     try {
-      for (int k = 0; k < out.size(); k++) {
-        chunk.add(
-            out.get(k)
-                .with("$tablet_index", (long) OutputTablets.forRow(task, k, w.outputTablets())));
-        if (chunk.size() == w.writeChunk()) {
-          if (share == null) {
-            share = startShare(task);
-          }
-          shares.pushChunk(share, chunk);
-          chunk = new ArrayList<>(w.writeChunk());
-          if (failAt == 1 || failAt == 2) {
-            throw new IllegalStateException("simulated task failure after its first chunk");
-          }
+      for (Row row : out) {
+        writer.write(tablet -> row.with("$tablet_index", (long) tablet));
+        if ((failAt == 1 || failAt == 2) && writer.chunksPushed() > 0) {
+          throw new IllegalStateException("simulated task failure after its first chunk");
         }
       }
       if (failAt == 1 || failAt == 2) {
         throw new IllegalStateException("simulated task failure before its commit");
       }
-      if (share == null && chunk.isEmpty()) {
-        trace(task, "no rows, nothing opened");
-        return;
-      }
-      if (share == null) {
-        share = startShare(task);
-      }
-      BatchShareOutcome outcome = shares.finish(share, chunk);
+      Optional<BatchShareOutcome> outcome = writer.commit();
       trace(
           task,
-          outcome.decision().action()
-              + ", "
-              + outcome.writtenRowCount()
-              + " written, "
-              + outcome.skippedRowCount()
-              + " skipped");
+          outcome
+              .map(
+                  o ->
+                      o.decision().action()
+                          + ", "
+                          + o.writtenRowCount()
+                          + " written, "
+                          + o.skippedRowCount()
+                          + " skipped")
+              .orElse("no rows, nothing opened"));
     } catch (RuntimeException e) {
       if (failAt != 2) {
-        shares.abort(share); // Spark calls the writer's abort when the task fails
+        writer.abort(); // Spark calls the writer's abort when the task fails
       }
       throw e;
     }
     if (failAt == 3) {
       throw new IllegalStateException("simulated task failure after its share committed");
     }
-  }
-
-  private PushBatchShare.Share startShare(int task) {
-    PushBatchShare.OpenSession session =
-        shares.open(Workload.PRODUCER, Workload.OUTPUT, QUERY_ID, task);
-    return shares.start(
-        session, batch.id, maxRowsPerTablet, batch.sourceEnd, SHARE_TRANSACTION_TIMEOUT);
   }
 
   private void trace(int task, String what) {

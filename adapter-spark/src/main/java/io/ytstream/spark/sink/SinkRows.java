@@ -32,11 +32,12 @@ final class SinkRows {
     return new long[spec.sorted() ? 1 : spec.tabletCount()];
   }
 
-  Row toYtRow(InternalRow record, long rowNumber) {
+  /** The row converted, with {@code tablet} as its {@code $tablet_index} on an ordered output. */
+  Row toYtRow(InternalRow record, int tablet) {
     Map<String, Object> values = new LinkedHashMap<>();
     convertInto(values, record);
     if (!spec.sorted()) {
-      values.put("$tablet_index", (long) tabletOf(rowNumber));
+      values.put("$tablet_index", (long) tablet);
     }
     return Row.of(values);
   }

@@ -162,7 +162,7 @@ final class TransactionalDataWriter implements DataWriter<InternalRow> {
             int to = Math.min(keptRows.size(), from + size);
             List<Row> chunk = new ArrayList<>(to - from);
             for (int k = from; k < to; k++) {
-              chunk.add(rows.toYtRow(keptRows.get(k), k));
+              chunk.add(rows.toYtRow(keptRows.get(k), rows.tabletOf(k)));
             }
             from = to;
             return chunk;

@@ -3,19 +3,14 @@ package io.ytstream.spark.sink;
 import io.ytstream.application.BatchShareNotCommittedException;
 import io.ytstream.application.BatchShareOutcome;
 import io.ytstream.application.BatchShareTooLargeException;
-import io.ytstream.application.OutputTablets;
+import io.ytstream.application.ProducerTaskWriter;
 import io.ytstream.application.PushBatchShare;
 import io.ytstream.core.delivery.BatchShareDecision;
 import io.ytstream.core.error.YtErrorCode;
 import io.ytstream.core.error.YtException;
-import io.ytstream.ports.Row;
 import io.ytstream.ports.spi.YtCluster;
 import io.ytstream.spark.config.YtSettings;
-import io.ytstream.spark.types.ColumnSpec;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.write.DataWriter;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
@@ -23,21 +18,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes one task's share of a micro-batch into a queue through a queue producer session of the
- * task's own ({@link PushBatchShare}), a chunk at a time: rows are converted as they come and kept
- * only until {@code spark.yt.write.dynBatchSize} have gathered, then pushed into the share's tablet
- * transaction, numbered from the batch id, so a task holds one chunk, never its whole share.
- * Spark's commit of the task finishes the share (the last push carries the session's user_meta) and
- * commits the transaction: the share lands all or none, and a replayed batch is skipped.
- *
- * <p>The session is opened when the first chunk is full, or at the commit for a share of one chunk
- * or less. Opening bumps the session's epoch, so an older attempt still running (a lost executor, a
- * second driver) is fenced from then on: its next push fails, or its commit meets the session row's
- * lock, and nothing of it lands. An attempt that Spark's output commit coordinator does not let
- * commit never commits its transaction. Row k of task p goes to tablet {@code (p + k) mod tablets};
- * rows are counted per tablet as they are handed to the share, and a share with more rows for one
- * tablet than one transaction may write fails before the chunk that crosses the limit is pushed,
- * its transaction aborted.
+ * Spark's writer of one task's share of a micro-batch into a queue: each callback is one call of
+ * {@link ProducerTaskWriter} (rows converted by type, pushed a chunk at a time through the task's
+ * producer session, finished at the commit, aborted on failure), plus the translation of its
+ * refusals into errors that name the option to change, and the log of what the share found.
  */
 final class YtProducerDataWriter implements DataWriter<InternalRow> {
 
@@ -48,12 +32,9 @@ final class YtProducerDataWriter implements DataWriter<InternalRow> {
   private final int partitionId;
   private final long epochId;
   private final int chunkSize;
-  private final long[] rowsPerTablet;
-  private List<Row> chunk;
-  private long rowCount;
+  private final SinkRows rows;
+  private final ProducerTaskWriter writer;
   private YtCluster cluster;
-  private PushBatchShare shares;
-  private PushBatchShare.Share share;
 
   YtProducerDataWriter(YtWriteSpec spec, ProducerTarget target, int partitionId, long epochId) {
     this.spec = spec;
@@ -61,74 +42,45 @@ final class YtProducerDataWriter implements DataWriter<InternalRow> {
     this.partitionId = partitionId;
     this.epochId = epochId;
     this.chunkSize = Math.max(1, spec.dynBatchSize());
-    this.rowsPerTablet = new long[spec.tabletCount()];
-    this.chunk = new ArrayList<>(Math.min(chunkSize, 1 << 16));
+    this.rows = new SinkRows(spec, partitionId);
+    this.writer =
+        new ProducerTaskWriter(
+            this::connect,
+            new ProducerTaskWriter.Share(
+                target.producer(),
+                spec.path(),
+                target.queryId(),
+                partitionId,
+                epochId,
+                spec.tabletCount(),
+                chunkSize,
+                target.maxRowsPerTablet(),
+                target.sourceEnd(epochId),
+                target.transactionTimeout()));
   }
 
   @Override
   public void write(InternalRow record) {
-    int tablet = tabletOf(rowCount);
-    rowsPerTablet[tablet]++;
-    chunk.add(toYtRow(record, rowCount));
-    rowCount++;
-    if (chunk.size() >= chunkSize) {
-      PushBatchShare.Share started = share();
-      List<Row> full = chunk;
-      chunk = new ArrayList<>(full.size());
-      try {
-        shares.pushChunk(started, full);
-      } catch (BatchShareTooLargeException e) {
-        throw tooManyRows(e.tablet(), e.rows(), e);
-      } catch (BatchShareNotCommittedException e) {
-        throw withTimeoutHint(e);
-      }
+    try {
+      writer.write(tablet -> rows.toYtRow(record, tablet));
+    } catch (BatchShareTooLargeException e) {
+      throw tooManyRows(e.tablet(), e.rows(), e);
+    } catch (BatchShareNotCommittedException e) {
+      throw withTimeoutHint(e);
     }
   }
 
-  private int tabletOf(long rowNumber) {
-    return OutputTablets.forRow(partitionId, rowNumber, spec.tabletCount());
-  }
-
-  /** The share, opened (with the session) at the first push. */
-  private PushBatchShare.Share share() {
-    if (share != null) {
-      return share;
-    }
+  /** The share's use case over a connection opened at the first push. */
+  private PushBatchShare connect() {
     cluster = spec.cluster().connect();
-    shares = new PushBatchShare(cluster.queueProducers(), cluster.transactions());
-    PushBatchShare.OpenSession session =
-        shares.open(target.producer(), spec.path(), target.queryId(), partitionId);
-    session
-        .lastPushed()
-        .ifPresent(
-            last ->
-                LOG.debug(
-                    "{} holds batch {} ({} rows) of query {}",
-                    session.id(),
-                    last.batchId(),
-                    last.rowCount(),
-                    last.queryId()));
-    share =
-        shares.start(
-            session,
-            epochId,
-            target.maxRowsPerTablet(),
-            target.sourceEnd(epochId),
-            target.transactionTimeout());
-    return share;
+    return new PushBatchShare(cluster.queueProducers(), cluster.transactions());
   }
 
   @Override
   public WriterCommitMessage commit() {
-    if (share == null && chunk.isEmpty()) {
-      return YtCommitMessage.producerShare(partitionId, epochId, rowsPerTablet, 0, 0, "empty");
-    }
-    PushBatchShare.Share started = share();
-    List<Row> last = chunk;
-    chunk = new ArrayList<>();
-    BatchShareOutcome outcome;
+    Optional<BatchShareOutcome> committed;
     try {
-      outcome = shares.finish(started, last);
+      committed = writer.commit();
     } catch (BatchShareTooLargeException e) {
       throw tooManyRows(e.tablet(), e.rows(), e);
     } catch (BatchShareNotCommittedException e) {
@@ -136,6 +88,23 @@ final class YtProducerDataWriter implements DataWriter<InternalRow> {
     } finally {
       closeCluster();
     }
+    long[] rowsPerTablet = writer.rowsPerTablet();
+    if (committed.isEmpty()) {
+      return YtCommitMessage.producerShare(partitionId, epochId, rowsPerTablet, 0, 0, "empty");
+    }
+    BatchShareOutcome outcome = committed.get();
+    writer
+        .session()
+        .flatMap(PushBatchShare.OpenSession::lastPushed)
+        .ifPresent(
+            last ->
+                LOG.debug(
+                    "batch {}, task partition {}: the session held batch {} ({} rows) of query {}",
+                    epochId,
+                    partitionId,
+                    last.batchId(),
+                    last.rowCount(),
+                    last.queryId()));
     report(outcome);
     return YtCommitMessage.producerShare(
         partitionId,
@@ -247,34 +216,16 @@ final class YtProducerDataWriter implements DataWriter<InternalRow> {
     return e;
   }
 
-  private Row toYtRow(InternalRow record, long rowNumber) {
-    Map<String, Object> values = new LinkedHashMap<>();
-    List<ColumnSpec> columns = spec.columns();
-    for (int i = 0; i < columns.size(); i++) {
-      ColumnSpec c = columns.get(i);
-      Object raw = record.isNullAt(i) ? null : record.get(i, c.sparkType());
-      c.writeInto(values, raw);
-    }
-    values.put("$tablet_index", (long) tabletOf(rowNumber));
-    return Row.of(values);
-  }
-
   @Override
   public void abort() {
-    chunk = new ArrayList<>();
-    if (shares != null) {
-      shares.abort(share);
-    }
+    writer.abort();
     closeCluster();
   }
 
   @Override
   public void close() {
-    chunk = new ArrayList<>();
-    if (shares != null) {
-      // Spark closes a writer it neither committed nor aborted only when the task died anyway.
-      shares.abort(share);
-    }
+    // Spark closes a writer it neither committed nor aborted only when the task died anyway.
+    writer.abort();
     closeCluster();
   }
 

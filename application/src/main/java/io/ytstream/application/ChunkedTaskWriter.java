@@ -1,0 +1,90 @@
+package io.ytstream.application;
+
+import io.ytstream.core.model.YPath;
+import io.ytstream.ports.Row;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One writer task's rows outside a batch transaction (at-least-once, idempotent receiver, static
+ * writes), a row at a time as an engine's writer gets them: row k goes to the tablet {@link
+ * OutputTablets} names, rows are counted per tablet, and every {@code chunkSize} rows go out as one
+ * chunk of their own ({@link WriteChunk}: one tablet transaction, appended to an ordered table,
+ * upserted into a sorted one). The engine calls {@link #write} per row, {@link #commit} at the
+ * task's commit and {@link #abort} when the task fails; a chunk written before a failure stays
+ * written, which is why this mode is at-least-once (or exactly-once by key for the upsert).
+ */
+@DrivingUseCase
+public final class ChunkedTaskWriter {
+
+  private final WriteChunk chunks;
+  private final YPath table;
+  private final boolean sorted;
+  private final int taskPartition;
+  private final int tablets;
+  private final int chunkSize;
+  private final long[] rowsPerTablet;
+  private final List<Row> buffer = new ArrayList<>();
+  private long rowCount;
+  private int chunksWritten;
+
+  /**
+   * @param tablets the output's tablets (a sorted output's rows are counted in one counter)
+   * @param chunkSize the rows per chunk ({@code spark.yt.write.dynBatchSize})
+   */
+  public ChunkedTaskWriter(
+      WriteChunk chunks, YPath table, boolean sorted, int taskPartition, int tablets, int chunkSize) {
+    this.chunks = Objects.requireNonNull(chunks, "chunks");
+    this.table = Objects.requireNonNull(table, "table");
+    if (chunkSize < 1) {
+      throw new IllegalArgumentException("a chunk holds at least one row: " + chunkSize);
+    }
+    this.sorted = sorted;
+    this.taskPartition = taskPartition;
+    this.tablets = tablets;
+    this.chunkSize = chunkSize;
+    this.rowsPerTablet = new long[sorted ? 1 : tablets];
+  }
+
+  /** Takes the task's next row; a full chunk is written before this returns. */
+  public void write(RowAtTablet row) {
+    int tablet = sorted ? 0 : OutputTablets.forRow(taskPartition, rowCount, tablets);
+    rowsPerTablet[tablet]++;
+    buffer.add(row.build(tablet));
+    rowCount++;
+    if (buffer.size() >= chunkSize) {
+      flush();
+    }
+  }
+
+  /** The task's commit: the rows of the last, partial chunk are written. */
+  public void commit() {
+    flush();
+  }
+
+  /** The task failed: the rows not yet written are dropped. */
+  public void abort() {
+    buffer.clear();
+  }
+
+  /** The rows the task handed in, per output tablet (one counter for a sorted output). */
+  public long[] rowsPerTablet() {
+    return rowsPerTablet.clone();
+  }
+
+  /** The chunks written so far. */
+  public int chunksWritten() {
+    return chunksWritten;
+  }
+
+  private void flush() {
+    if (buffer.isEmpty()) {
+      return;
+    }
+    List<Row> chunk = List.copyOf(buffer);
+    buffer.clear();
+    chunks.write(table, sorted, chunk);
+    chunksWritten++;
+  }
+}
