@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.apache.spark.sql.SparkSession;
@@ -58,6 +59,7 @@ class OwnContextLagPluginTest {
   private static String appId;
   private static URI scrape;
   private static final HttpClient HTTP = HttpClient.newHttpClient();
+  private static final MBeanServer JMX = ManagementFactory.getPlatformMBeanServer();
 
   @BeforeAll
   static void ownSession() throws IOException {
@@ -119,6 +121,12 @@ class OwnContextLagPluginTest {
     return m.find() ? Long.valueOf(m.group(1)) : null;
   }
 
+  private static Set<ObjectName> jmxGauges(String gauge) throws Exception {
+    return JMX.queryNames(new ObjectName("metrics:type=gauges,*"), null).stream()
+        .filter(n -> n.getKeyProperty("name").endsWith(gauge))
+        .collect(Collectors.toSet());
+  }
+
   private static String gauge(String query, int partition, String figure) {
     return "ytstream." + query + "." + QUEUE + "." + partition + "." + figure;
   }
@@ -150,8 +158,9 @@ class OwnContextLagPluginTest {
             .format("yt")
             .option("path", "//out")
             .option("checkpointLocation", "yt:///ckpt/lag-plugin")
-            // The first trigger runs at once, the next in an hour: the lag stays put to be read.
-            .trigger(Trigger.ProcessingTime("1 hour"));
+            // The first trigger runs at once, the next at the following multiple of a year since
+            // the epoch (ProcessingTimeExecutor): the lag stays put to be read.
+            .trigger(Trigger.ProcessingTime(Duration.ofDays(365).toMillis()));
     if (name != null) {
       writer = writer.queryName(name);
     }
@@ -205,13 +214,9 @@ class OwnContextLagPluginTest {
         assertFalse(body.contains(TOKEN), "the token is in the scrape");
 
         // JMX shows the same gauge (JmxSink's reporter: domain "metrics", type "gauges").
-        MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
-        Set<ObjectName> lagRows =
-            jmx.queryNames(new ObjectName("metrics:type=gauges,*"), null).stream()
-                .filter(n -> n.getKeyProperty("name").endsWith(gauge(query, 0, "lag_rows")))
-                .collect(java.util.stream.Collectors.toSet());
+        Set<ObjectName> lagRows = jmxGauges(gauge(query, 0, "lag_rows"));
         assertEquals(1, lagRows.size(), lagRows.toString());
-        assertEquals(7L, jmx.getAttribute(lagRows.iterator().next(), "Value"));
+        assertEquals(7L, JMX.getAttribute(lagRows.iterator().next(), "Value"));
       } finally {
         behind.stop();
       }
@@ -221,6 +226,7 @@ class OwnContextLagPluginTest {
       assertEquals(null, promValue(stopped, gauge(query, 0, "lag_rows")), stopped);
       assertFalse(stopped.contains("_lag_rows_"), stopped);
       assertEquals(0L, promValue(stopped, "ytstream.sources"), stopped);
+      assertEquals(Set.of(), jmxGauges(gauge(query, 0, "lag_rows")));
 
       // Caught up: the same query (same checkpoint, so the same id), unnamed and uncapped, reads
       // the rest in its first batch; its gauges carry the id and read 0.
