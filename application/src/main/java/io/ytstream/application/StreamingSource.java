@@ -13,11 +13,13 @@ import io.ytstream.core.plan.QueueBounds;
 import io.ytstream.core.plan.TaskAssignment;
 import io.ytstream.core.plan.TriggerLimit;
 import io.ytstream.ports.TableDescription;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -69,6 +71,7 @@ public final class StreamingSource {
   private volatile Optional<QueueBounds> availableNowTarget = Optional.empty();
   private volatile RealTimeBatchBoundary realTime;
   private volatile MeasureLag lag;
+  private volatile MeasureLag.Lag lastLag;
 
   /** Where {@link #initialOffset} took the start from, for the engine's log. */
   public enum StartedFrom {
@@ -290,12 +293,16 @@ public final class StreamingSource {
     long max = 0;
     long total = 0;
     int n = 0;
+    List<MeasureLag.PartitionLag> rowsOnly = new ArrayList<>();
     for (Map.Entry<PartitionId, PartitionBounds> e : bounds.asMap().entrySet()) {
       long behind =
           Math.max(
               0,
               e.getValue().totalRowCount()
                   - consumed.getOrDefault(e.getKey(), e.getValue().trimmedRowCount()));
+      rowsOnly.add(
+          new MeasureLag.PartitionLag(
+              e.getKey(), behind, OptionalLong.empty(), OptionalLong.empty()));
       min = Math.min(min, behind);
       max = Math.max(max, behind);
       total += behind;
@@ -312,9 +319,11 @@ public final class StreamingSource {
     try {
       measured = lagMeasure().measure(bounds, consumed);
     } catch (RuntimeException e) {
+      lastLag = new MeasureLag.Lag(rowsOnly);
       lagUnreadable.accept(e);
       return out;
     }
+    lastLag = measured;
     if (measured.bytesKnown()) {
       putSpread(out, "BytesBehindLatest", measured, p -> p.bytes().getAsLong(), true);
     }
@@ -322,6 +331,14 @@ public final class StreamingSource {
       putSpread(out, "SecondsBehindLatest", measured, p -> p.seconds().getAsLong(), false);
     }
     return out;
+  }
+
+  /**
+   * Each partition's lag as of the last {@link #metrics} call that had a consumed offset: rows, and
+   * bytes and seconds where they were measured (rows only when the lag columns could not be read).
+   */
+  public Optional<MeasureLag.Lag> lastLag() {
+    return Optional.ofNullable(lastLag);
   }
 
   /** The bounds the source planned with last, if it planned. */

@@ -11,6 +11,7 @@ import io.ytstream.core.plan.TaskAssignment;
 import io.ytstream.ports.spi.YtCluster;
 import io.ytstream.spark.checkpoint.HadoopCheckpointFiles;
 import io.ytstream.spark.config.UserInputErrors;
+import io.ytstream.spark.metrics.LagBoard;
 import io.ytstream.spark.realtime.BackgroundConsumerAdvance;
 import io.ytstream.spark.realtime.CarriedRows;
 import io.ytstream.spark.realtime.PrefetchedBounds;
@@ -69,6 +70,9 @@ public final class YtMicroBatchStream
 
   /** Tells this query run's real-time tasks from a predecessor's ({@link CarriedRows}). */
   private final String readId = UUID.randomUUID().toString();
+
+  /** This source's key on the lag board the metrics plugin reads ({@link LagBoard}). */
+  private final long lagSource = LagBoard.newSource();
 
   private volatile boolean realTime;
   private volatile BackgroundConsumerAdvance background;
@@ -276,6 +280,7 @@ public final class YtMicroBatchStream
     }
     // The rows its tasks left in this JVM (local mode; executors drop theirs after KEEP_MS).
     CarriedRows.forget(readId);
+    LagBoard.withdraw(lagSource);
     cluster.close();
   }
 
@@ -292,13 +297,21 @@ public final class YtMicroBatchStream
   /**
    * The lag metrics of {@link StreamingSource#metrics}; Real-time Mode measures against the ends
    * read in the background within the last second (the batch's own bounds date from its start).
+   * With the metrics plugin, each partition's lag also goes to its gauges ({@link LagBoard}).
    */
   @Override
   public Map<String, String> metrics(Optional<Offset> latestConsumedOffset) {
-    return source.metrics(
-        latestConsumedOffset.map(YtOffset::of),
-        realTime ? boundsReadAhead() : Optional.empty(),
-        e -> LOG.warn("yt source: lag in bytes and seconds left out of this progress report", e));
+    Map<String, String> out =
+        source.metrics(
+            latestConsumedOffset.map(YtOffset::of),
+            realTime ? boundsReadAhead() : Optional.empty(),
+            e ->
+                LOG.warn(
+                    "yt source: lag in bytes and seconds left out of this progress report", e));
+    if (LagBoard.enabled()) {
+      source.lastLag().ifPresent(lag -> LagBoard.publish(lagSource, lag.partitions()));
+    }
+    return out;
   }
 
   @Override
