@@ -269,7 +269,10 @@ public final class PlanMicroBatch {
     StreamOffsets end = plan.end();
     OptionalLong perPartition = limits.maxBytesPerPartition();
     OptionalLong perTrigger = trigger.maxBytes();
-    if (capBytes && plan.hasData() && (perPartition.isPresent() || perTrigger.isPresent())) {
+    if (capBytes
+        && plan.hasData()
+        && mutant != ProtocolMutant.IGNORE_MAX_BYTES_CAP
+        && (perPartition.isPresent() || perTrigger.isPresent())) {
       if (bytes == null) {
         throw new IllegalStateException(
             "a cap by bytes needs a reader of the rows' $cumulative_data_weight: build the planner"
