@@ -65,13 +65,12 @@ public final class CapBatchBytes {
     long[] lowers = new long[n];
     long[] uppers = new long[n];
     long[] bases = new long[n];
-    List<TreeMap<Long, Long>> read = new ArrayList<>(n);
+    List<Values> read = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       OffsetRange range = ranges.get(i);
       lowers[i] = range.lower();
       uppers[i] = range.upper();
-      TreeMap<Long, Long> values =
-          new TreeMap<>(remembered.getOrDefault(range.partition(), new TreeMap<>()));
+      Values values = new Values(remembered.getOrDefault(range.partition(), new TreeMap<>()));
       read.add(values);
       bases[i] = base(range.partition(), range.lower(), values, options);
     }
@@ -87,50 +86,68 @@ public final class CapBatchBytes {
         keep.put(lowers[i] - 1, bases[i]);
       }
       if (ends[i] > lowers[i]) {
-        keep.put(ends[i] - 1, weights.at(i, ends[i] - 1));
+        // Only a value read at its own row: a stand-in for a row trimmed since would make the
+        // next batch's base too high and its bytes too low.
+        Long last = read.get(i).exact(partition, ends[i] - 1, this, options);
+        if (last != null) {
+          keep.put(ends[i] - 1, last);
+        }
       }
       remembered.put(partition, keep);
     }
     return end;
   }
 
+  /**
+   * The values of one range read in this trigger: those read at their own row, and stand-ins for
+   * rows trimmed since (the next row's value, or {@link Long#MAX_VALUE} when no row is left), which
+   * keep the values growing and only make the batch smaller.
+   */
+  private static final class Values {
+    final TreeMap<Long, Long> exact;
+    final TreeMap<Long, Long> standIns = new TreeMap<>();
+
+    Values(TreeMap<Long, Long> remembered) {
+      exact = new TreeMap<>(remembered);
+    }
+
+    /** The value at {@code rowIndex} as read there, pulling it if needed; null if trimmed. */
+    Long exact(PartitionId partition, long rowIndex, CapBatchBytes from, String options) {
+      if (!exact.containsKey(rowIndex) && !standIns.containsKey(rowIndex)) {
+        from.pullInto(this, partition, rowIndex, options);
+      }
+      return exact.get(rowIndex);
+    }
+  }
+
   /** The value before row {@code lower}: 0 at row 0, else row {@code lower - 1}'s if readable. */
-  private long base(PartitionId partition, long lower, TreeMap<Long, Long> values, String options) {
+  private long base(PartitionId partition, long lower, Values values, String options) {
     if (lower == 0) {
       return 0;
     }
-    Long known = values.get(lower - 1);
-    if (known != null) {
-      return known;
-    }
-    List<QueueRow> rows = reader.pull(consumer, partition, lower - 1, 1);
-    if (rows.isEmpty()) {
-      return ByteBudget.UNKNOWN;
-    }
-    QueueRow row = rows.get(0);
-    long value = valueOf(row, partition, options);
-    values.put(row.rowIndex(), value);
-    return row.rowIndex() == lower - 1 ? value : ByteBudget.UNKNOWN;
+    Long value = values.exact(partition, lower - 1, this, options);
+    return value == null ? ByteBudget.UNKNOWN : value;
   }
 
-  /**
-   * The value at {@code rowIndex}; a row trimmed since counts as the next row left (or as too heavy
-   * when none is), which only makes the batch smaller.
-   */
-  private long valueAt(
-      PartitionId partition, long rowIndex, TreeMap<Long, Long> values, String options) {
-    Long known = values.get(rowIndex);
-    if (known != null) {
-      return known;
-    }
+  /** The value at {@code rowIndex}, or its stand-in. */
+  private long valueAt(PartitionId partition, long rowIndex, Values values, String options) {
+    Long known = values.exact(partition, rowIndex, this, options);
+    return known != null ? known : values.standIns.get(rowIndex);
+  }
+
+  /** One pull of one row at {@code rowIndex}. */
+  private void pullInto(Values values, PartitionId partition, long rowIndex, String options) {
     List<QueueRow> rows = reader.pull(consumer, partition, rowIndex, 1);
     if (rows.isEmpty()) {
-      return Long.MAX_VALUE;
+      values.standIns.put(rowIndex, Long.MAX_VALUE);
+      return;
     }
     QueueRow row = rows.get(0);
     long value = valueOf(row, partition, options);
-    values.put(rowIndex, value);
-    return value;
+    values.exact.put(row.rowIndex(), value);
+    if (row.rowIndex() != rowIndex) {
+      values.standIns.put(rowIndex, value);
+    }
   }
 
   private static long valueOf(QueueRow row, PartitionId partition, String options) {

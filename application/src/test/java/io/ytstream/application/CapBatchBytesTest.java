@@ -196,6 +196,34 @@ class CapBatchBytesTest {
   }
 
   @Test
+  void aValueReadForARowTrimmedUnderTheSearchIsNotRememberedAsItsOwn() {
+    queue(true, 1);
+    produce(0, 10, 10, 10, 10, 10, 10, 10, 10); // 27 bytes each: row r's value is 27 * (r + 1)
+    PlanMicroBatch planner =
+        planner(
+            PlanLimits.of(5, DataLossPolicy.FAIL).withMaxBytesPerPartition(OptionalLong.of(170)));
+    QueueBounds before = planner.readBounds();
+    cluster.trimRows(QUEUE, 0, 5);
+    // Planned with the bounds read before the trim: row 4 answers with row 5's value (162), which
+    // fits 170, so the batch is [0, 5).
+    StreamOffsets first =
+        planner
+            .plan(
+                StreamOffsets.of(Map.of(P0, 0L)),
+                before,
+                planner.readConsumer(),
+                TriggerLimit.none(),
+                0)
+            .end();
+    assertEquals(StreamOffsets.of(Map.of(P0, 5L)), first);
+    // Had 162 been kept as row 4's value, [5, 8) would measure 54 and pass a cap of 60 with its
+    // 81 bytes. Row 4 is gone, so the base is unknown: one row, whose value is then known.
+    StreamOffsets second = plan(planner, first, maxBytes(60));
+    assertEquals(StreamOffsets.of(Map.of(P0, 6L)), second);
+    assertEquals(StreamOffsets.of(Map.of(P0, 8L)), plan(planner, second, maxBytes(60)));
+  }
+
+  @Test
   void theRowCapsComeFirstAndTheBytesCutWhatIsLeft() {
     queue(true, 1);
     produce(0, 10, 10, 10, 10, 10, 10, 10, 10);
