@@ -22,10 +22,11 @@ import java.util.OptionalLong;
  *       range with the most bytes (ties: range order): a single row larger than the cap.
  * </ol>
  *
- * <p>A range whose weight before its first row is unknown (that row is trimmed: the values count
- * from the tablet's first row ever, {@code ordered_dynamic_store.cpp}, {@code WriteRow}) cannot be
- * measured; the batch is then that range's first row alone, after which the caller knows the weight
- * it needs for the next batch.
+ * <p>A range whose weight before its first row is unknown (that row is trimmed: the values are the
+ * tablet's running total since its first row ever, {@code ordered_dynamic_store.cpp}, {@code
+ * WriteRow}, and {@code tablet.cpp}, {@code IncreaseCumulativeDataWeight}) cannot be measured; the
+ * batch is then that range's first row alone, after which the caller knows the weight it needs for
+ * the next batch.
  *
  * <p>Cost: the ends are found by bisection over row indexes, so each range asks for at most {@code
  * 3 * (ceil(log2(rows)) + 1) + 1} values (one search per step above); a caller that remembers the
