@@ -26,9 +26,9 @@ import java.util.TreeMap;
  * <p>A value is read with a one-row pull through the consumer at that row index ({@code
  * pull_queue_consumer} has no column filter, so the row's data comes along). Per range the reads
  * are the value before its first row, the value at its last row, and a bisection only where a cap
- * cuts the range: at most {@code 3 * (ceil(log2(rows)) + 1) + 2} pulls of one row, {@code rows} at
- * most {@code max_rows_per_partition}. Values read in one trigger are not read twice, and the value
- * at each planned end is remembered, so the next batch, which starts there, does not read its base
+ * cuts the range: at most {@code 3 * ceil(log2(rows)) + 3} pulls of one row, {@code rows} at most
+ * {@code max_rows_per_partition}. Values read in one trigger are not read twice, and the value at
+ * each planned end is remembered, so the next batch, which starts there, does not read its base
  * again.
  *
  * <p>The base of a range whose row before it is trimmed is unknown until this class has read the

@@ -131,7 +131,16 @@ class CapBatchBytesTest {
     int batches = 0;
     int oversized = 0;
     while (!start.equals(at(80, 80))) {
+      pulls.set(0);
       StreamOffsets end = plan(planner, start, maxBytes(cap));
+      int bound = 0;
+      for (PartitionId p : List.of(P0, P1)) {
+        long rows = 80 - start.getOrDefault(p, 0);
+        if (rows > 0) {
+          bound += 3 * (64 - Long.numberOfLeadingZeros(rows - 1)) + 3;
+        }
+      }
+      assertTrue(pulls.get() <= bound, "pulls " + pulls.get() + " within " + bound);
       long rows = 0;
       long total = 0;
       for (int tablet = 0; tablet < 2; tablet++) {

@@ -28,10 +28,10 @@ import java.util.OptionalLong;
  * batch is then that range's first row alone, after which the caller knows the weight it needs for
  * the next batch.
  *
- * <p>Cost: the ends are found by bisection over row indexes, so each range asks for at most {@code
- * 3 * (ceil(log2(rows)) + 1) + 1} values (one search per step above); a caller that remembers the
- * values it read answers repeats for free. Pure and deterministic: the same values give the same
- * ends.
+ * <p>Cost: the ends are found by bisection over row indexes, one per step above, so a range of
+ * {@code rows} rows asks for at most {@code 3 * ceil(log2(rows)) + 1} distinct values ({@code 3 *
+ * (ceil(log2(rows)) + 2) + 1} with repeats, which a caller that remembers what it read answers for
+ * free). Pure and deterministic: the same values give the same ends.
  */
 public final class ByteBudget {
 

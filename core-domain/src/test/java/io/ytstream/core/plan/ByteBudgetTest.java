@@ -15,6 +15,7 @@ class ByteBudgetTest {
   private static final class Weights implements CumulativeWeights {
     final long[][] cumulative;
     int calls;
+    final java.util.Set<java.util.List<Long>> distinct = new java.util.HashSet<>();
 
     Weights(long[]... rows) {
       cumulative = new long[rows.length][];
@@ -31,6 +32,7 @@ class ByteBudgetTest {
     @Override
     public long at(int range, long rowIndex) {
       calls++;
+      distinct.add(java.util.List.of((long) range, rowIndex));
       return cumulative[range][(int) rowIndex];
     }
 
@@ -193,13 +195,19 @@ class ByteBudgetTest {
         assertArrayEquals(uppers, ends, "round " + round + ": within both caps nothing is cut");
       }
       int bound = 0;
+      int distinctBound = 0;
       for (int p = 0; p < n; p++) {
         long size = uppers[p] - lowers[p];
         if (size > 0) {
-          bound += 3 * (64 - Long.numberOfLeadingZeros(size) + 1) + 1;
+          int log = 64 - Long.numberOfLeadingZeros(size - 1); // ceil(log2(size))
+          bound += 3 * (log + 2) + 1;
+          distinctBound += 3 * log + 1;
         }
       }
       assertTrue(w.calls <= bound, "round " + round + ": " + w.calls + " values, bound " + bound);
+      assertTrue(
+          w.distinct.size() <= distinctBound,
+          "round " + round + ": " + w.distinct.size() + " rows, bound " + distinctBound);
     }
   }
 }
