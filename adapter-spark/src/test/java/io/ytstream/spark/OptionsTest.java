@@ -150,6 +150,10 @@ class OptionsTest {
               "option '" + kafka + "' is an option of Spark's Kafka source",
               "the yt source/sink's equivalent is option '" + yt + "'");
         });
+    assertMentions(
+        failure(() -> reader().option("maxBytesPerTrigger", "1000").load("//q")),
+        "option 'maxBytesPerTrigger' is an option of Spark's file source",
+        "the yt source/sink's equivalent is option 'max_bytes_per_trigger'");
   }
 
   @Test
@@ -259,5 +263,14 @@ class OptionsTest {
     assertMentions(m, "option max_trigger_delay must be a positive duration", "got 'soon'");
     m = failure(() -> reader().option("max_trigger_delay", "5m").load("//q"));
     assertMentions(m, "max_trigger_delay = '5m' has no effect without min_rows_per_trigger");
+    for (String option : List.of("max_bytes_per_trigger", "max_bytes_per_partition")) {
+      for (String bad : List.of("0", "-1", "64m")) {
+        m = failure(() -> reader().option(option, bad).load("//q"));
+        assertMentions(
+            m,
+            "option " + option + " must be a whole number >= 1, got '" + bad + "'",
+            "Set it to the most bytes of data weight");
+      }
+    }
   }
 }

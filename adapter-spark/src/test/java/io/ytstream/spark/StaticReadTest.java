@@ -287,6 +287,13 @@ class StaticReadTest {
     assertMentions(
         failure(() -> ids(read().option("max_rows_per_trigger", "10").load("//q"))),
         "option max_rows_per_trigger sizes a stream's triggers");
+    assertMentions(
+        failure(() -> ids(read().option("max_bytes_per_trigger", "1000").load("//q"))),
+        "option max_bytes_per_trigger sizes a stream's triggers");
+    assertMentions(
+        failure(() -> ids(read().option("max_bytes_per_partition", "1000").load("//q"))),
+        "option max_bytes_per_partition caps a stream's batches",
+        "use max_rows_per_partition");
     assertEquals(
         0,
         cluster

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
@@ -47,6 +48,7 @@ public final class PlanMicroBatch {
   private final List<QueueId> queues;
   private final PlanLimits limits;
   private final ProtocolMutant mutant;
+  private final CapBatchBytes bytes;
 
   /** What a planning call decided: the end offsets, and any trimmed rows it skipped. */
   public record PlannedEnd(
@@ -87,6 +89,22 @@ public final class PlanMicroBatch {
       List<QueueId> queues,
       PlanLimits limits,
       ProtocolMutant mutant) {
+    this(metadata, consumers, consumer, queues, limits, mutant, null);
+  }
+
+  /**
+   * @param bytes what reads the rows' data weight for the byte caps ({@code
+   *     max_bytes_per_partition}, a trigger's {@code maxBytes}); null when no cap is by bytes
+   */
+  public PlanMicroBatch(
+      QueueMetadata metadata,
+      ConsumerOffsets consumers,
+      ConsumerId consumer,
+      List<QueueId> queues,
+      PlanLimits limits,
+      ProtocolMutant mutant,
+      CapBatchBytes bytes) {
+    this.bytes = bytes;
     this.metadata = Objects.requireNonNull(metadata, "metadata");
     this.consumers = Objects.requireNonNull(consumers, "consumers");
     this.consumer = Objects.requireNonNull(consumer, "consumer");
@@ -192,6 +210,22 @@ public final class PlanMicroBatch {
       StreamOffsets consumerNow,
       TriggerLimit trigger,
       long msSinceLastBatch) {
+    return plan(start, bounds, consumerNow, trigger, msSinceLastBatch, true);
+  }
+
+  /**
+   * As {@link #plan(StreamOffsets, QueueBounds, StreamOffsets, TriggerLimit, long)}; then, when
+   * {@code capBytes}, the caps by data weight ({@code max_bytes_per_partition} and the trigger's
+   * {@code maxBytes}, {@link CapBatchBytes}) after the caps by rows. Real-time Mode passes false:
+   * its batch ends where its tasks stop, not where planning says.
+   */
+  public PlannedEnd plan(
+      StreamOffsets start,
+      QueueBounds bounds,
+      StreamOffsets consumerNow,
+      TriggerLimit trigger,
+      long msSinceLastBatch,
+      boolean capBytes) {
     checkPositions(start, bounds);
     StreamOffsets resolved = startOffsets(start, bounds, consumerNow);
     TreeMap<PartitionId, Long> added = new TreeMap<>();
@@ -232,7 +266,29 @@ public final class PlanMicroBatch {
       return new PlannedEnd(start, List.of(), false, true);
     }
     BatchPlan plan = BatchPlanner.plan(planStart, bounds, effective, trigger.maxRows());
-    return new PlannedEnd(plan.end(), plan.losses(), false);
+    StreamOffsets end = plan.end();
+    OptionalLong perPartition = limits.maxBytesPerPartition();
+    OptionalLong perTrigger = trigger.maxBytes();
+    if (capBytes
+        && plan.hasData()
+        && mutant != ProtocolMutant.IGNORE_MAX_BYTES_CAP
+        && (perPartition.isPresent() || perTrigger.isPresent())) {
+      if (bytes == null) {
+        throw new IllegalStateException(
+            "a cap by bytes needs a reader of the rows' $cumulative_data_weight: build the planner"
+                + " with a CapBatchBytes");
+      }
+      end = bytes.cap(plan, perPartition, perTrigger, byteOptions(perPartition, perTrigger));
+    }
+    return new PlannedEnd(end, plan.losses(), false);
+  }
+
+  /** The byte options as the user set them, for an error about them. */
+  private static String byteOptions(OptionalLong perPartition, OptionalLong perTrigger) {
+    List<String> set = new ArrayList<>(2);
+    perPartition.ifPresent(v -> set.add("max_bytes_per_partition = " + v));
+    perTrigger.ifPresent(v -> set.add("max_bytes_per_trigger = " + v));
+    return String.join(" and ", set);
   }
 
   /** Rows between {@code start} (or a partition's first row) and each partition's end. */

@@ -121,7 +121,14 @@ public final class StreamingSource {
     this.checkpoint = Objects.requireNonNull(checkpoint, "checkpoint");
     this.sourceIndex = sourceIndex;
     this.planner =
-        new PlanMicroBatch(ports.metadata(), ports.consumers(), consumer, queues, limits, mutant);
+        new PlanMicroBatch(
+            ports.metadata(),
+            ports.consumers(),
+            consumer,
+            queues,
+            limits,
+            mutant,
+            new CapBatchBytes(ports.reader(), consumer));
     this.advancer = new AdvanceConsumer(ports.consumers(), consumer, queues, mutant);
     this.resume =
         new ResumeOrStartQuery(
@@ -186,8 +193,9 @@ public final class StreamingSource {
     lastBounds = bounds;
     Optional<QueueBounds> target = availableNowTarget;
     QueueBounds planBounds = target.map(t -> PlanMicroBatch.capped(bounds, t)).orElse(bounds);
+    // Real-time batches end where their tasks stop: no pulls to size an end nothing uses.
     PlanMicroBatch.PlannedEnd planned =
-        pacing.plan(start, planBounds, consumerNow, limit, target.isPresent(), nowMs);
+        pacing.plan(start, planBounds, consumerNow, limit, target.isPresent(), nowMs, rt == null);
     lostRows.addAndGet(planned.lostRowCount());
     return planned;
   }

@@ -24,16 +24,33 @@ public final class TriggerPacing {
   }
 
   /** Plans this trigger's batch and remembers when one ran. */
-  public synchronized PlanMicroBatch.PlannedEnd plan(
+  public PlanMicroBatch.PlannedEnd plan(
       StreamOffsets start,
       QueueBounds bounds,
       StreamOffsets consumerNow,
       TriggerLimit asked,
       boolean availableNow,
       long nowMs) {
+    return plan(start, bounds, consumerNow, asked, availableNow, nowMs, true);
+  }
+
+  /**
+   * As {@link #plan(StreamOffsets, QueueBounds, StreamOffsets, TriggerLimit, boolean, long)}, with
+   * the caps by bytes only when {@code capBytes} ({@link PlanMicroBatch#plan(StreamOffsets,
+   * QueueBounds, StreamOffsets, TriggerLimit, long, boolean)}). The pacing is by rows either way.
+   */
+  public synchronized PlanMicroBatch.PlannedEnd plan(
+      StreamOffsets start,
+      QueueBounds bounds,
+      StreamOffsets consumerNow,
+      TriggerLimit asked,
+      boolean availableNow,
+      long nowMs,
+      boolean capBytes) {
     TriggerLimit limit = availableNow ? asked.withoutMinimum() : asked;
     long sinceLast = ranOnce ? nowMs - lastBatchAtMs : Long.MAX_VALUE;
-    PlanMicroBatch.PlannedEnd planned = planner.plan(start, bounds, consumerNow, limit, sinceLast);
+    PlanMicroBatch.PlannedEnd planned =
+        planner.plan(start, bounds, consumerNow, limit, sinceLast, capBytes);
     if (!planned.heldBack() && !planned.end().equals(start)) {
       lastBatchAtMs = nowMs;
       ranOnce = true;

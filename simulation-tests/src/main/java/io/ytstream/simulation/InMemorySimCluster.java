@@ -25,6 +25,13 @@ final class InMemorySimCluster implements SimCluster {
     return cluster;
   }
 
+  /**
+   * A queue row's data weight: 1, three int64 values of 8, and 8 for {@code
+   * $cumulative_data_weight} itself ({@code ordered_dynamic_store.cpp}, {@code WriteRow}), which
+   * the queue declares so that batches can be capped by bytes.
+   */
+  static final long QUEUE_ROW_WEIGHT = 1 + 3 * 8 + 8;
+
   @Override
   public void createQueue(QueueId queue, int partitions) {
     cluster.createOrderedTable(
@@ -32,7 +39,8 @@ final class InMemorySimCluster implements SimCluster {
         List.of(
             new Column("q", "int64", false, true),
             new Column("k", "int64", false, true),
-            new Column("v", "int64", false, true)),
+            new Column("v", "int64", false, true),
+            new Column("$cumulative_data_weight", "int64", false, false)),
         partitions);
   }
 

@@ -47,7 +47,7 @@ final class Verifier {
     PARTIAL_BATCH_VISIBLE("aborted read"),
     /**
      * A batch read more than max_rows_per_partition rows of a partition, or planned more rows than
-     * max_rows_per_trigger.
+     * max_rows_per_trigger, or more bytes than max_bytes_per_trigger in more than one row.
      */
     BATCH_BOUND("batch over its row bound"),
     /** An output row matches no input row, or has the wrong value. */
@@ -278,17 +278,41 @@ final class Verifier {
 
   /**
    * The source planned the batch from {@code start}: under {@code max_rows_per_trigger} it holds at
-   * most that many rows over all partitions (trimmed rows it skipped do not count; a batch that
-   * places new partitions holds none).
+   * most that many rows over all partitions, and under {@code max_bytes_per_trigger} at most that
+   * many bytes unless it is one row (trimmed rows it skipped do not count; a batch that places new
+   * partitions holds none).
    */
   void onPlanned(StreamOffsets start, PlanMicroBatch.PlannedEnd planned) {
-    if (w.trigger().maxRows().isEmpty() || planned.placesNewPartitions()) {
+    if ((w.trigger().maxRows().isEmpty() && w.trigger().maxBytes().isEmpty())
+        || planned.placesNewPartitions()) {
       return;
     }
     long rows = -planned.lostRowCount();
     StreamOffsets end = planned.end();
     for (int i = 0; i < end.size(); i++) {
       rows += end.offsetAt(i) - start.getOrDefault(end.partitionAt(i), end.offsetAt(i));
+    }
+    // Every queue row weighs the same, so a batch's bytes are its rows times that; only a batch
+    // of one row may weigh more than the cap.
+    long bytes = rows * InMemorySimCluster.QUEUE_ROW_WEIGHT;
+    if (w.trigger().maxBytes().isPresent()
+        && bytes > w.trigger().maxBytes().getAsLong()
+        && rows > 1) {
+      violate(
+          Invariant.BATCH_BOUND,
+          "a batch of "
+              + rows
+              + " rows ("
+              + bytes
+              + " bytes) from "
+              + start
+              + " to "
+              + end
+              + ", max_bytes_per_trigger is "
+              + w.trigger().maxBytes().getAsLong());
+    }
+    if (w.trigger().maxRows().isEmpty()) {
+      return;
     }
     long max = w.trigger().maxRows().getAsLong();
     if (rows > max) {

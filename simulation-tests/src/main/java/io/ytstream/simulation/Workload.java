@@ -115,6 +115,19 @@ record Workload(
           default -> TriggerLimit.none();
         };
     boolean availableNow = triggers.nextInt(6) == 0;
+    // A cap by bytes beside a cap or minimum by rows, drawn after every other trigger field so
+    // that those stay as they were for every seed: under one row's weight (every batch is one row
+    // larger than the cap), or one or two rows' weight (a trigger usually finds a step's few
+    // rows), most not a whole number of rows.
+    if (!trigger.equals(TriggerLimit.none()) && triggers.nextInt(3) == 0) {
+      long bytes =
+          InMemorySimCluster.QUEUE_ROW_WEIGHT * triggers.nextInt(3)
+              + 1
+              + triggers.nextInt((int) InMemorySimCluster.QUEUE_ROW_WEIGHT - 1);
+      trigger =
+          new TriggerLimit(
+              trigger.maxRows(), trigger.minRows(), trigger.maxDelayMs(), OptionalLong.of(bytes));
+    }
     return new Workload(
         mode,
         List.copyOf(queues),

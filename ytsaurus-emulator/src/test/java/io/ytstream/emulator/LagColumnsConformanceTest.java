@@ -81,4 +81,49 @@ class LagColumnsConformanceTest {
     assertEquals(startSecond, rows.get(0).path("$$timestamp").asLong() >>> 30);
     assertEquals(startSecond + 5, rows.get(1).path("$$timestamp").asLong() >>> 30);
   }
+
+  /**
+   * The running sum is the tablet's and only grows ({@code
+   * yt/yt/server/node/tablet_node/tablet.cpp}, {@code IncreaseCumulativeDataWeight}; trimming sets
+   * the trimmed row count alone): rows left after a trim keep their values and a later row goes on
+   * from the total. A source that caps batches by bytes remembers a row's value across trims.
+   */
+  @Test
+  void trimmingKeepsTheRunningSum() {
+    String base = yt.emulator().url();
+    Reply created =
+        http.command(
+            "POST",
+            base,
+            "create",
+            "{\"path\":\"//q\",\"type\":\"table\",\"attributes\":{\"dynamic\":true,"
+                + "\"schema\":[{\"name\":\"value\",\"type\":\"string\"},"
+                + "{\"name\":\"$cumulative_data_weight\",\"type\":\"int64\"}]}}");
+    assertEquals(200, created.status(), created.text());
+    http.command("POST", base, "mount_table", "{\"path\":\"//q\"}");
+    insert("v0");
+    insert("v1");
+    Reply trimmed =
+        http.command(
+            "POST",
+            base,
+            "trim_rows",
+            "{\"path\":\"//q\",\"tablet_index\":0,\"trimmed_row_count\":1}");
+    assertEquals(200, trimmed.status(), trimmed.text());
+    insert("v2");
+
+    List<JsonNode> rows =
+        http.command(
+                "GET",
+                base,
+                "pull_queue",
+                "{\"queue_path\":\"//q\",\"partition_index\":0,\"offset\":0}")
+            .rows();
+
+    long row = 1 + 2 + 8;
+    assertEquals(2, rows.size(), rows.toString());
+    assertEquals(1, rows.get(0).path("$$row_index").asLong());
+    assertEquals(2 * row, rows.get(0).path("$$cumulative_data_weight").asLong());
+    assertEquals(3 * row, rows.get(1).path("$$cumulative_data_weight").asLong());
+  }
 }

@@ -37,6 +37,7 @@ final class ForeignOptions {
     ours("maxOffsetsPerTrigger", kafka, YtOptions.MAX_ROWS_PER_TRIGGER);
     ours("minOffsetsPerTrigger", kafka, YtOptions.MIN_ROWS_PER_TRIGGER);
     ours("maxTriggerDelay", kafka, YtOptions.MAX_TRIGGER_DELAY);
+    ours("maxBytesPerTrigger", "an option of Spark's file source", YtOptions.MAX_BYTES_PER_TRIGGER);
     ours("failOnDataLoss", kafka, YtOptions.FAIL_ON_DATA_LOSS);
     ours("maxRecordsPerPartition", kafka, YtOptions.MAX_ROWS_PER_PARTITION);
     ours("includeHeaders", kafka, YtOptions.INCLUDE_SERVICE_COLUMNS);

@@ -30,6 +30,8 @@ public final class YtOptions {
   static final String MAX_ROWS_PER_TRIGGER = "max_rows_per_trigger";
   static final String MIN_ROWS_PER_TRIGGER = "min_rows_per_trigger";
   static final String MAX_TRIGGER_DELAY = "max_trigger_delay";
+  static final String MAX_BYTES_PER_TRIGGER = "max_bytes_per_trigger";
+  static final String MAX_BYTES_PER_PARTITION = "max_bytes_per_partition";
   static final String FAIL_ON_DATA_LOSS = "fail_on_data_loss";
   static final String STARTING_OFFSETS = "starting_offsets";
   static final String ENDING_OFFSETS = "ending_offsets";
@@ -52,6 +54,8 @@ public final class YtOptions {
           Map.entry(MAX_ROWS_PER_TRIGGER, OptionScope.READ),
           Map.entry(MIN_ROWS_PER_TRIGGER, OptionScope.READ),
           Map.entry(MAX_TRIGGER_DELAY, OptionScope.READ),
+          Map.entry(MAX_BYTES_PER_TRIGGER, OptionScope.READ),
+          Map.entry(MAX_BYTES_PER_PARTITION, OptionScope.READ),
           Map.entry(FAIL_ON_DATA_LOSS, OptionScope.READ),
           Map.entry(STARTING_OFFSETS, OptionScope.READ),
           Map.entry(ENDING_OFFSETS, OptionScope.READ),
@@ -251,7 +255,8 @@ public final class YtOptions {
   /**
    * The trigger's size: {@code max_rows_per_trigger}, {@code min_rows_per_trigger} and {@code
    * max_trigger_delay} (Kafka's {@code maxOffsetsPerTrigger}, {@code minOffsetsPerTrigger}, {@code
-   * maxTriggerDelay}).
+   * maxTriggerDelay}), and {@code max_bytes_per_trigger} (the file source's {@code
+   * maxBytesPerTrigger}).
    */
   public TriggerLimit triggerLimit() {
     OptionalLong max =
@@ -289,7 +294,29 @@ public final class YtOptions {
               + ": no batch could ever hold the minimum. Lower min_rows_per_trigger or raise"
               + " max_rows_per_trigger");
     }
-    return new TriggerLimit(max, min, delayMs);
+    return new TriggerLimit(max, min, delayMs, maxBytesPerTrigger());
+  }
+
+  /** {@code max_bytes_per_trigger}, if given: the most data weight one batch reads. */
+  public OptionalLong maxBytesPerTrigger() {
+    return toOptionalLong(
+        positive(
+            MAX_BYTES_PER_TRIGGER,
+            "Set it to the most bytes of data weight ($cumulative_data_weight) one batch may read"
+                + " from all queue partitions together, e.g. 67108864 for 64 MiB, or leave it"
+                + " unset for no cap by bytes"));
+  }
+
+  /**
+   * {@code max_bytes_per_partition}, if given: the most data weight one batch reads per partition.
+   */
+  public OptionalLong maxBytesPerPartition() {
+    return toOptionalLong(
+        positive(
+            MAX_BYTES_PER_PARTITION,
+            "Set it to the most bytes of data weight ($cumulative_data_weight) one batch may read"
+                + " from one queue partition, e.g. 16777216 for 16 MiB, or leave it unset for no"
+                + " cap by bytes"));
   }
 
   private static OptionalLong toOptionalLong(Optional<Long> v) {
@@ -441,7 +468,9 @@ public final class YtOptions {
               + " give the range with starting_offsets / ending_offsets or starting_timestamp /"
               + " ending_timestamp");
     }
-    for (String name : List.of(MAX_ROWS_PER_TRIGGER, MIN_ROWS_PER_TRIGGER, MAX_TRIGGER_DELAY)) {
+    for (String name :
+        List.of(
+            MAX_ROWS_PER_TRIGGER, MIN_ROWS_PER_TRIGGER, MAX_TRIGGER_DELAY, MAX_BYTES_PER_TRIGGER)) {
       if (get(name).isPresent()) {
         throw new IllegalArgumentException(
             "option "
@@ -449,6 +478,12 @@ public final class YtOptions {
                 + " sizes a stream's triggers; a static read (spark.read) has none: remove it"
                 + " (max_rows_per_partition bounds the rows of each task of a static read)");
       }
+    }
+    if (get(MAX_BYTES_PER_PARTITION).isPresent()) {
+      throw new IllegalArgumentException(
+          "option max_bytes_per_partition caps a stream's batches; a static read (spark.read)"
+              + " cuts a partition's range into tasks by rows: remove it, and use"
+              + " max_rows_per_partition to bound the rows of each task");
     }
   }
 
@@ -464,8 +499,9 @@ public final class YtOptions {
 
   public PlanLimits planLimits() {
     return PlanLimits.of(
-        maxRowsPerPartition(),
-        failOnDataLoss() ? DataLossPolicy.FAIL : DataLossPolicy.SKIP_AND_REPORT);
+            maxRowsPerPartition(),
+            failOnDataLoss() ? DataLossPolicy.FAIL : DataLossPolicy.SKIP_AND_REPORT)
+        .withMaxBytesPerPartition(maxBytesPerPartition());
   }
 
   Optional<String> proxy() {

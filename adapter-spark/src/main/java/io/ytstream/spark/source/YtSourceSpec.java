@@ -1,5 +1,6 @@
 package io.ytstream.spark.source;
 
+import io.ytstream.application.CapBatchBytes;
 import io.ytstream.application.ServiceColumns;
 import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.PartitionBounds;
@@ -22,6 +23,7 @@ import io.ytstream.spark.types.YtTypes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -60,6 +62,9 @@ public record YtSourceSpec(
       Queues queues = Queues.describe(cluster, options, Optional.of(consumer));
       if (starting.isPresent() && starting.get() instanceof StartingOffsets.AtTimestamp) {
         queues.requireTimestamp("starting_timestamp");
+      }
+      if (limits.maxBytesPerPartition().isPresent() || trigger.maxBytes().isPresent()) {
+        queues.requireCumulativeDataWeight(limits.maxBytesPerPartition(), trigger.maxBytes());
       }
       return new YtSourceSpec(
           ref,
@@ -131,6 +136,21 @@ public record YtSourceSpec(
         columns.addAll(YtTypes.systemColumns(described));
       }
       return new Queues(List.copyOf(queues), List.copyOf(columns), List.copyOf(described));
+    }
+
+    /**
+     * Refuses a cap by bytes on a queue whose schema does not declare {@code
+     * $cumulative_data_weight}: its rows carry no data weight to measure.
+     */
+    public void requireCumulativeDataWeight(OptionalLong perPartition, OptionalLong perTrigger) {
+      List<String> set = new ArrayList<>(2);
+      perPartition.ifPresent(v -> set.add("max_bytes_per_partition = " + v));
+      perTrigger.ifPresent(v -> set.add("max_bytes_per_trigger = " + v));
+      for (TableDescription d : described) {
+        if (d.columns().stream().noneMatch(c -> c.name().equals("$cumulative_data_weight"))) {
+          throw CapBatchBytes.missingColumn(String.join(" and ", set), d.path().value());
+        }
+      }
     }
 
     /** Refuses a position by time on a queue whose schema does not declare {@code $timestamp}. */

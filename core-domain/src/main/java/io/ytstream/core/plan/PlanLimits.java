@@ -1,6 +1,7 @@
 package io.ytstream.core.plan;
 
 import java.util.Objects;
+import java.util.OptionalLong;
 
 /**
  * Limits for one batch plan.
@@ -9,8 +10,11 @@ import java.util.Objects;
  *     max_rows_per_partition}); {@link #DEFAULT_MAX_ROWS_PER_PARTITION} unless set, because an
  *     unlimited first batch over a large backlog runs executors out of memory
  * @param dataLossPolicy what to do about trimmed rows
+ * @param maxBytesPerPartition most data weight read from one partition in one batch ({@code
+ *     max_bytes_per_partition}, measured by {@code $cumulative_data_weight}; {@link ByteBudget})
  */
-public record PlanLimits(long maxRowsPerPartition, DataLossPolicy dataLossPolicy) {
+public record PlanLimits(
+    long maxRowsPerPartition, DataLossPolicy dataLossPolicy, OptionalLong maxBytesPerPartition) {
 
   /** The safe default for {@code max_rows_per_partition} (SPYT's default is unlimited). */
   public static final long DEFAULT_MAX_ROWS_PER_PARTITION = 100_000;
@@ -21,6 +25,21 @@ public record PlanLimits(long maxRowsPerPartition, DataLossPolicy dataLossPolicy
           "max_rows_per_partition must be >= 1, got " + maxRowsPerPartition);
     }
     Objects.requireNonNull(dataLossPolicy, "dataLossPolicy");
+    Objects.requireNonNull(maxBytesPerPartition, "maxBytesPerPartition");
+    if (maxBytesPerPartition.isPresent() && maxBytesPerPartition.getAsLong() < 1) {
+      throw new IllegalArgumentException(
+          "max_bytes_per_partition must be >= 1, got " + maxBytesPerPartition.getAsLong());
+    }
+  }
+
+  /** Limits by rows only. */
+  public PlanLimits(long maxRowsPerPartition, DataLossPolicy dataLossPolicy) {
+    this(maxRowsPerPartition, dataLossPolicy, OptionalLong.empty());
+  }
+
+  /** These limits with {@code max_bytes_per_partition} set to {@code maxBytes}. */
+  public PlanLimits withMaxBytesPerPartition(OptionalLong maxBytes) {
+    return new PlanLimits(maxRowsPerPartition, dataLossPolicy, maxBytes);
   }
 
   public static PlanLimits defaults() {

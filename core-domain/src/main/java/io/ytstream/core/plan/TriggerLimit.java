@@ -3,16 +3,21 @@ package io.ytstream.core.plan;
 import java.util.OptionalLong;
 
 /**
- * How many rows one trigger reads over all partitions together, as Kafka's source sizes triggers:
- * at most {@code maxRows} ({@code max_rows_per_trigger}, Kafka's {@code maxOffsetsPerTrigger}), and
- * no batch until at least {@code minRows} rows wait ({@code min_rows_per_trigger}) unless {@code
- * maxDelayMs} passed since the last batch ({@code max_trigger_delay}).
+ * How much one trigger reads over all partitions together, as Kafka's source sizes triggers: at
+ * most {@code maxRows} ({@code max_rows_per_trigger}, Kafka's {@code maxOffsetsPerTrigger}) and at
+ * most {@code maxBytes} of data weight ({@code max_bytes_per_trigger}, Spark's {@code
+ * ReadMaxBytes}), and no batch until at least {@code minRows} rows wait ({@code
+ * min_rows_per_trigger}) unless {@code maxDelayMs} passed since the last batch ({@code
+ * max_trigger_delay}).
  *
  * @param maxRows the total cap, split across partitions by backlog ({@link TriggerBudget})
  * @param minRows the fewest rows worth a batch
  * @param maxDelayMs how long {@code minRows} may hold a batch back
+ * @param maxBytes the total data weight cap, split across partitions by their bytes ({@link
+ *     ByteBudget})
  */
-public record TriggerLimit(OptionalLong maxRows, OptionalLong minRows, long maxDelayMs) {
+public record TriggerLimit(
+    OptionalLong maxRows, OptionalLong minRows, long maxDelayMs, OptionalLong maxBytes) {
 
   /** Kafka's default for {@code maxTriggerDelay}: 15 minutes. */
   public static final long DEFAULT_MAX_DELAY_MS = 15 * 60 * 1000L;
@@ -31,6 +36,14 @@ public record TriggerLimit(OptionalLong maxRows, OptionalLong minRows, long maxD
     if (maxDelayMs < 0) {
       throw new IllegalArgumentException("maxDelayMs must be >= 0, got " + maxDelayMs);
     }
+    if (maxBytes.isPresent() && maxBytes.getAsLong() < 1) {
+      throw new IllegalArgumentException("maxBytes must be >= 1, got " + maxBytes.getAsLong());
+    }
+  }
+
+  /** A limit by rows only. */
+  public TriggerLimit(OptionalLong maxRows, OptionalLong minRows, long maxDelayMs) {
+    this(maxRows, minRows, maxDelayMs, OptionalLong.empty());
   }
 
   /** Everything available in one trigger. */
@@ -40,7 +53,7 @@ public record TriggerLimit(OptionalLong maxRows, OptionalLong minRows, long maxD
 
   /** This limit without its minimum (Trigger.AvailableNow must not wait: it ends on no data). */
   public TriggerLimit withoutMinimum() {
-    return new TriggerLimit(maxRows, OptionalLong.empty(), maxDelayMs);
+    return new TriggerLimit(maxRows, OptionalLong.empty(), maxDelayMs, maxBytes);
   }
 
   /**
