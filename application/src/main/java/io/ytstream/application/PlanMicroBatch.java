@@ -271,7 +271,6 @@ public final class PlanMicroBatch {
     OptionalLong perTrigger = trigger.maxBytes();
     if (capBytes
         && plan.hasData()
-        && mutant != ProtocolMutant.IGNORE_MAX_BYTES_CAP
         && (perPartition.isPresent() || perTrigger.isPresent())) {
       if (bytes == null) {
         throw new IllegalStateException(

@@ -21,8 +21,6 @@ public enum ProtocolMutant {
   REAPPLY_ALREADY_APPLIED,
   /** The planner ignores {@code max_rows_per_partition} (and the per-tablet cap). */
   IGNORE_MAX_ROWS_CAP,
-  /** The planner ignores the caps by bytes ({@code max_bytes_per_partition}, {@code _trigger}). */
-  IGNORE_MAX_BYTES_CAP,
   /** Trimmed rows are skipped silently: no data-loss report, no failure. */
   IGNORE_TRIMMED_ROWS,
   /**

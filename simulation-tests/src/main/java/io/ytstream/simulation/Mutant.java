@@ -40,9 +40,6 @@ public enum Mutant {
   /** The planner ignores {@code max_rows_per_partition} (and the per-tablet cap). */
   IGNORE_MAX_ROWS_CAP(
       SimMode.TRANSACTIONAL, ProtocolMutant.IGNORE_MAX_ROWS_CAP, Verifier.Invariant.BATCH_BOUND),
-  /** The planner ignores the caps by bytes: a batch over {@code max_bytes_per_trigger}. */
-  IGNORE_MAX_BYTES_CAP(
-      SimMode.AT_LEAST_ONCE, ProtocolMutant.IGNORE_MAX_BYTES_CAP, Verifier.Invariant.BATCH_BOUND),
   /** Trimmed rows are skipped silently: no data-loss report, no failure. */
   IGNORE_TRIMMED_ROWS(
       SimMode.IDEMPOTENT, ProtocolMutant.IGNORE_TRIMMED_ROWS, Verifier.Invariant.SILENT_DATA_LOSS),
