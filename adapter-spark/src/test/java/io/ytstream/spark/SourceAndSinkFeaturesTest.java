@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ytstream.application.ServiceColumns;
 import io.ytstream.core.model.YPath;
-import io.ytstream.core.schema.Yson;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription.Column;
 import io.ytstream.spark.config.YtSettings;
+import io.ytstream.types.yson.Yson;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,13 +1,13 @@
 package io.ytstream.ytsaurus;
 
-import io.ytstream.core.schema.YsonAttributed;
-import io.ytstream.core.schema.YsonRepresentation;
-import io.ytstream.core.schema.YsonUint64;
-import io.ytstream.core.schema.YtOptional;
-import io.ytstream.core.schema.YtPrimitive;
-import io.ytstream.core.schema.YtTagged;
-import io.ytstream.core.schema.YtType;
-import io.ytstream.core.schema.YtValues;
+import io.ytstream.types.v3.YtOptional;
+import io.ytstream.types.v3.YtPrimitive;
+import io.ytstream.types.v3.YtTagged;
+import io.ytstream.types.v3.YtType;
+import io.ytstream.types.value.YsonRepresentation;
+import io.ytstream.types.value.YtValues;
+import io.ytstream.types.yson.YsonAttributed;
+import io.ytstream.types.yson.YsonUint64;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -3,10 +3,10 @@ package io.ytstream.ytsaurus;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ytstream.core.model.YPath;
-import io.ytstream.core.schema.ColumnSchema;
-import io.ytstream.core.schema.TableSchema;
 import io.ytstream.ports.TableDescription;
 import io.ytstream.ports.TableMetadata;
+import io.ytstream.types.schema.ColumnSchema;
+import io.ytstream.types.schema.TableSchema;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,11 +1,11 @@
 package io.ytstream.ytsaurus;
 
-import io.ytstream.core.schema.Yson;
-import io.ytstream.core.schema.YsonRepresentation;
-import io.ytstream.core.schema.YtPrimitive;
-import io.ytstream.core.schema.YtType;
-import io.ytstream.core.schema.YtValues;
 import io.ytstream.ports.Row;
+import io.ytstream.types.v3.YtPrimitive;
+import io.ytstream.types.v3.YtType;
+import io.ytstream.types.value.YsonRepresentation;
+import io.ytstream.types.value.YtValues;
+import io.ytstream.types.yson.Yson;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ytstream.core.schema.Yson;
-import io.ytstream.core.schema.YsonUint64;
-import io.ytstream.core.schema.YtPrimitive;
-import io.ytstream.core.schema.YtType;
 import io.ytstream.ports.Row;
+import io.ytstream.types.v3.YtPrimitive;
+import io.ytstream.types.v3.YtType;
+import io.ytstream.types.yson.Yson;
+import io.ytstream.types.yson.YsonUint64;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;

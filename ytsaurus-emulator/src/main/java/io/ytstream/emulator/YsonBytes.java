@@ -1,7 +1,7 @@
 package io.ytstream.emulator;
 
-import io.ytstream.core.schema.YsonAttributed;
-import io.ytstream.core.schema.YsonUint64;
+import io.ytstream.types.yson.YsonAttributed;
+import io.ytstream.types.yson.YsonUint64;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;

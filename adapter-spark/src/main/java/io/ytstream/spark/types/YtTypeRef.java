@@ -1,7 +1,7 @@
 package io.ytstream.spark.types;
 
-import io.ytstream.core.schema.TableSchemaJson;
-import io.ytstream.core.schema.YtType;
+import io.ytstream.types.schema.TableSchemaJson;
+import io.ytstream.types.v3.YtType;
 import java.io.Serializable;
 
 /**
