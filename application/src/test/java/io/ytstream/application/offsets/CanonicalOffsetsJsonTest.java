@@ -1,10 +1,13 @@
-package io.ytstream.core.model;
+package io.ytstream.application.offsets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.model.QueueId;
+import io.ytstream.core.model.StreamOffsets;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.TreeMap;

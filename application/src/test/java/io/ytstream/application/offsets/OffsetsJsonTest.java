@@ -1,9 +1,12 @@
-package io.ytstream.core.model;
+package io.ytstream.application.offsets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.model.QueueId;
+import io.ytstream.core.model.StreamOffsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -149,7 +152,7 @@ class OffsetsJsonTest {
     }
     // The version is checked before anything else a newer format may have changed.
     assertErrorContains(
-        "{\"version\":2,\"queues\":[1],\"extra\":true}", "offsets JSON is malformed");
+        "{\"version\":2,\"queues\":[1],\"extra\":true}", "has version 2", "reads version 1");
     assertErrorContains("{\"version\":2,\"streams\":{}}", "has version 2", "reads version 1");
   }
 
@@ -207,26 +210,48 @@ class OffsetsJsonTest {
     Map<String, String> cases = new LinkedHashMap<>();
     cases.put("{\"version\":1,\"queues\":{}} x", "unexpected text after the document");
     cases.put("{\"version\":1,\"queues\":{}}{}", "unexpected text after the document");
-    cases.put("{\"version\":1.0,\"queues\":{}}", "fraction or exponent");
-    cases.put("{\"version\":1,\"queues\":{\"c://q\":{\"0\":1.5}}}", "fraction or exponent");
-    cases.put("{\"version\":1,\"queues\":{\"c://q\":{\"0\":1e3}}}", "fraction or exponent");
     cases.put("{\"version\":01,\"queues\":{}}", "leading zero");
     cases.put("{\"version\":1,\"queues\":{\"c://q\":{\"0\":007}}}", "leading zero");
     cases.put("{\"version\":1,\"version\":1,\"queues\":{}}", "duplicate key \"version\"");
     cases.put("{\"version\":1,\"queues\":{\"c://q\":{},\"c://q\":{}}}", "duplicate key \"c://q\"");
     cases.put("{\"version\":1,\"queues\":{\"c://q\":{\"0\":1,\"0\":2}}}", "duplicate key \"0\"");
-    cases.put("{\"version\":1,\"queues\":{\"c://q\":{\"0\":[1]}}}", "unexpected character '['");
-    cases.put("{\"version\":1,\"queues\":{\"c://q\":{\"0\":null}}}", "unexpected character 'n'");
-    cases.put("{\"version\":true,\"queues\":{}}", "unexpected character 't'");
     cases.put(
-        "{\"version\":1,\"queues\":{\"c://q\":{\"0\":99999999999999999999}}}",
-        "integer out of range");
+        "{\"version\":1,\"queues\":{\"c://q\":{\"0\":[1}}}",
+        "expected ',' or ']' at character 38 (at $.queues.c://q.0)");
+    cases.put("{\"version\":tru,\"queues\":{}}", "unexpected character 't'");
     for (Map.Entry<String, String> c : cases.entrySet()) {
       String message = error(c.getKey());
       assertTrue(
           message.startsWith("offsets JSON is malformed: "), () -> c.getKey() + ": " + message);
       assertTrue(message.contains(c.getValue()), () -> c.getKey() + ": " + message);
       assertTrue(message.endsWith(" in: " + c.getKey()), () -> c.getKey() + ": " + message);
+    }
+  }
+
+  @Test
+  void wellFormedValuesOfTheWrongKindNameTheField() {
+    Map<String, String> cases = new LinkedHashMap<>();
+    cases.put("{\"version\":1.0,\"queues\":{}}", "offsets JSON has no integer \"version\" field");
+    cases.put("{\"version\":true,\"queues\":{}}", "offsets JSON has no integer \"version\" field");
+    cases.put(
+        "{\"version\":1,\"queues\":{\"c://q\":{\"0\":1.5}}}",
+        "offset of c://q partition 0 must be an integer >= 0, got 1.5");
+    cases.put(
+        "{\"version\":1,\"queues\":{\"c://q\":{\"0\":1e3}}}",
+        "offset of c://q partition 0 must be an integer >= 0, got 1000.0");
+    cases.put(
+        "{\"version\":1,\"queues\":{\"c://q\":{\"0\":[1]}}}",
+        "offset of c://q partition 0 must be an integer >= 0, got [1]");
+    cases.put(
+        "{\"version\":1,\"queues\":{\"c://q\":{\"0\":null}}}",
+        "offset of c://q partition 0 must be an integer >= 0, got null");
+    cases.put(
+        "{\"version\":1,\"queues\":{\"c://q\":{\"0\":99999999999999999999}}}",
+        "offset of c://q partition 0 must be an integer >= 0, got 99999999999999999999");
+    cases.put("{\"version\":1,\"queues\":[]}", "offsets JSON has no \"queues\" object");
+    for (Map.Entry<String, String> c : cases.entrySet()) {
+      String message = error(c.getKey());
+      assertTrue(message.startsWith(c.getValue()), () -> c.getKey() + ": " + message);
     }
   }
 

@@ -1,17 +1,23 @@
-package io.ytstream.core.model;
+package io.ytstream.application.offsets;
 
+import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.model.QueueId;
+import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.types.json.JsonReader;
+import io.ytstream.types.json.JsonWriter;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The versioned text form of {@link StreamOffsets}, as stored in Spark's offset log:
+ * The versioned text form of {@link StreamOffsets}, as stored in Spark's offset log, in ytstream's
+ * own checkpoint record and in a producer session's user_meta:
  *
  * <pre>{"version":1,"queues":{"primary://home/q":{"0":42,"1":7}}}</pre>
  *
  * <p>What {@link #write} produces is read by a single pass over the text ({@link
- * CanonicalOffsetsJson}); anything else goes through the general reader. The parser accepts exactly
- * this shape, rejects any other version (a newer writer's format must not be misread), and names
- * what is wrong and where.
+ * CanonicalOffsetsJson}); anything else goes through the general reader ({@link JsonReader}). The
+ * parser accepts exactly this shape, rejects any other version (a newer writer's format must not be
+ * misread), and names what is wrong and where.
  */
 public final class OffsetsJson {
 
@@ -33,7 +39,7 @@ public final class OffsetsJson {
         if (current != null) {
           out.append("},");
         }
-        JsonText.appendString(out, queue.key());
+        JsonWriter.appendString(out, queue.key());
         out.append(":{");
         current = queue;
       } else {
@@ -64,7 +70,7 @@ public final class OffsetsJson {
   static StreamOffsets parseGeneral(String json) {
     Object root;
     try {
-      root = new JsonText(json).readDocument();
+      root = JsonReader.read(json);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
           "offsets JSON is malformed: " + e.getMessage() + " in: " + abbreviate(json), e);

@@ -1,4 +1,8 @@
-package io.ytstream.core.model;
+package io.ytstream.application.offsets;
+
+import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.model.QueueId;
+import io.ytstream.core.model.StreamOffsets;
 
 /**
  * Reads the offsets JSON in one pass when it has the shape {@link OffsetsJson#write} gives it:

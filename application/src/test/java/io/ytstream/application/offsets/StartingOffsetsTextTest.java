@@ -1,4 +1,4 @@
-package io.ytstream.core.plan;
+package io.ytstream.application.offsets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,14 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
-import io.ytstream.core.model.StartingOffsets;
 import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.core.plan.QueueBounds;
+import io.ytstream.core.plan.StartOffsetResolver;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** starting_offsets: earliest, latest and Kafka's JSON per partition, resolved against bounds. */
-class StartingOffsetsTest {
+class StartingOffsetsTextTest {
 
   private static final QueueId Q = QueueId.of("primary", "//home/q");
   private static final QueueId R = QueueId.of("primary", "//home/r");
@@ -31,7 +32,7 @@ class StartingOffsetsTest {
   }
 
   private static StreamOffsets resolve(String text) {
-    return StartOffsetResolver.resolve(StartingOffsets.parse(text), BOUNDS);
+    return StartOffsetResolver.resolve(StartingOffsetsText.parse(text), BOUNDS);
   }
 
   private static String refused(String text) {
