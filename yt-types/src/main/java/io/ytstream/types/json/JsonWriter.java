@@ -6,7 +6,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Writes the values {@link JsonReader} produces back as compact JSON, in map order. Non-ASCII
+ * Writes the values {@link JsonReader} produces back as JSON, in map order: compact ({@link
+ * #write}) or indented for files people read and diff ({@link #writeIndented}). Non-ASCII
  * characters are written as themselves; control characters, quote and backslash are escaped.
  */
 public final class JsonWriter {
@@ -17,6 +18,62 @@ public final class JsonWriter {
     StringBuilder out = new StringBuilder();
     append(out, value);
     return out.toString();
+  }
+
+  /**
+   * Writes {@code value} with two-space indentation, one map entry per line ({@code "key": value});
+   * a list of scalars stays on one line ({@code [1, "a", null]}), a list holding a map or a list
+   * puts one item per line. Empty maps and lists are {@code {}} and {@code []}. The layout depends
+   * on the value alone, so the same value always gives the same text.
+   */
+  public static String writeIndented(Object value) {
+    StringBuilder out = new StringBuilder();
+    appendIndented(out, value, 0);
+    return out.toString();
+  }
+
+  private static void appendIndented(StringBuilder out, Object value, int indent) {
+    if (value instanceof Map<?, ?> map && !map.isEmpty()) {
+      out.append('{');
+      boolean first = true;
+      for (Map.Entry<?, ?> entry : map.entrySet()) {
+        if (!first) {
+          out.append(',');
+        }
+        first = false;
+        newline(out, indent + 1);
+        appendString(out, (String) entry.getKey());
+        out.append(": ");
+        appendIndented(out, entry.getValue(), indent + 1);
+      }
+      newline(out, indent);
+      out.append('}');
+    } else if (value instanceof List<?> list && !list.isEmpty()) {
+      boolean flat = list.stream().noneMatch(v -> v instanceof Map || v instanceof List);
+      out.append('[');
+      for (int i = 0; i < list.size(); i++) {
+        if (i > 0) {
+          out.append(flat ? ", " : ",");
+        }
+        if (!flat) {
+          newline(out, indent + 1);
+        }
+        appendIndented(out, list.get(i), indent + 1);
+      }
+      if (!flat) {
+        newline(out, indent);
+      }
+      out.append(']');
+    } else {
+      append(out, value);
+    }
+  }
+
+  private static void newline(StringBuilder out, int indent) {
+    out.append('\n');
+    for (int i = 0; i < indent; i++) {
+      out.append("  ");
+    }
   }
 
   public static void append(StringBuilder out, Object value) {

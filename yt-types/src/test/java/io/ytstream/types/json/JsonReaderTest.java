@@ -115,4 +115,33 @@ class JsonReaderTest {
         assertThrows(IllegalArgumentException.class, () -> JsonWriter.write(new Object()))
             .getMessage());
   }
+
+  @Test
+  void indentedWriterPutsEntriesOnLinesAndScalarListsOnOne() {
+    Map<String, Object> inner = new LinkedHashMap<>();
+    inner.put("k", "v\"");
+    inner.put("e", Map.of());
+    Map<String, Object> value = new LinkedHashMap<>();
+    value.put("n", 1L);
+    value.put("flat", Arrays.asList(1L, "a", null, true));
+    value.put("nested", List.of(inner, List.of()));
+    value.put("empty", List.of());
+    String written = JsonWriter.writeIndented(value);
+    assertEquals(
+        "{\n"
+            + "  \"n\": 1,\n"
+            + "  \"flat\": [1, \"a\", null, true],\n"
+            + "  \"nested\": [\n"
+            + "    {\n"
+            + "      \"k\": \"v\\\"\",\n"
+            + "      \"e\": {}\n"
+            + "    },\n"
+            + "    []\n"
+            + "  ],\n"
+            + "  \"empty\": []\n"
+            + "}",
+        written);
+    assertEquals(value, JsonReader.read(written));
+    assertEquals("7", JsonWriter.writeIndented(7L));
+  }
 }
