@@ -18,18 +18,23 @@ import java.util.Map;
  * is the text grammar with binary scalars (0x01 string with a zigzag varint length, 0x02 int64 as a
  * zigzag varint, 0x03 double as 8 little-endian bytes, 0x04 false, 0x05 true, 0x06 uint64 as a
  * varint), so one reader decides by each token's first byte and reads text, binary and a mix of the
- * two.
+ * two. The tokens are {@link YsonLexer}'s.
  */
-final class YsonReader {
+final class YsonReader extends YsonLexer {
 
   static final int MAX_DEPTH = 512;
 
-  private final byte[] data;
-  private int pos;
   private final List<Object> path = new ArrayList<>();
 
+  /**
+   * A reader of the value at {@code pos}; offsets in errors count from the start of {@code data}.
+   */
+  YsonReader(byte[] data, int pos) {
+    super(data, pos);
+  }
+
   private YsonReader(byte[] data) {
-    this.data = data;
+    this(data, 0);
   }
 
   static Object readNode(byte[] data) {
@@ -68,7 +73,7 @@ final class YsonReader {
     }
   }
 
-  private Object readTree() {
+  Object readTree() {
     skipWhitespace();
     if (peek() == '<') {
       enter();
@@ -87,22 +92,22 @@ final class YsonReader {
     skipWhitespace();
     byte b = peek();
     switch (b) {
-      case 0x01:
+      case STRING_MARKER:
         pos++;
         return readBinaryString();
-      case 0x02:
+      case INT64_MARKER:
         pos++;
-        return zigzagDecode(readVarint("int64"));
-      case 0x03:
+        return readZigzag("int64");
+      case DOUBLE_MARKER:
         pos++;
         return readBinaryDouble();
-      case 0x04:
+      case FALSE_MARKER:
         pos++;
         return Boolean.FALSE;
-      case 0x05:
+      case TRUE_MARKER:
         pos++;
         return Boolean.TRUE;
-      case 0x06:
+      case UINT64_MARKER:
         pos++;
         return new YsonUint64(readVarint("uint64"));
       case '"':
@@ -199,7 +204,7 @@ final class YsonReader {
   private String readKey() {
     byte b = peek();
     byte[] bytes;
-    if (b == 0x01) {
+    if (b == STRING_MARKER) {
       pos++;
       bytes = readBinaryString();
     } else if (b == '"') {
@@ -219,58 +224,6 @@ final class YsonReader {
     } catch (CharacterCodingException e) {
       throw error("a map or attribute key is not valid UTF-8, which this reader does not support");
     }
-  }
-
-  private byte[] readBinaryString() {
-    long length = zigzagDecode(readVarint("string length"));
-    if (length < 0) {
-      throw error("negative binary string length " + length);
-    }
-    if (length > data.length - pos) {
-      throw error(
-          "binary string length " + length + " exceeds the " + (data.length - pos) + " bytes left");
-    }
-    byte[] bytes = Arrays.copyOfRange(data, pos, pos + (int) length);
-    pos += (int) length;
-    return bytes;
-  }
-
-  private long readVarint(String what) {
-    int start = pos;
-    long result = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (pos >= data.length) {
-        pos = start;
-        throw error("truncated varint of a binary " + what);
-      }
-      byte b = data[pos++];
-      if (shift == 63 && (b & 0xFF) > 1) {
-        pos = start;
-        throw error("varint of a binary " + what + " overflows 64 bits");
-      }
-      result |= (long) (b & 0x7F) << shift;
-      if ((b & 0x80) == 0) {
-        return result;
-      }
-    }
-    // Unreachable: the tenth byte is at most 1, so it ends the varint.
-    throw new IllegalStateException("varint longer than 10 bytes");
-  }
-
-  private static long zigzagDecode(long n) {
-    return (n >>> 1) ^ -(n & 1);
-  }
-
-  private double readBinaryDouble() {
-    if (data.length - pos < 8) {
-      throw error("truncated binary double: " + (data.length - pos) + " of 8 bytes");
-    }
-    long bits = 0;
-    for (int i = 7; i >= 0; i--) {
-      bits = (bits << 8) | (data[pos + i] & 0xFF);
-    }
-    pos += 8;
-    return Double.longBitsToDouble(bits);
   }
 
   private byte[] readQuotedString() {
@@ -448,23 +401,6 @@ final class YsonReader {
     }
   }
 
-  private byte peek() {
-    if (pos >= data.length) {
-      throw error("unexpected end of input");
-    }
-    return data[pos];
-  }
-
-  private void skipWhitespace() {
-    while (pos < data.length) {
-      byte b = data[pos];
-      if (b != ' ' && b != '\t' && b != '\n' && b != '\r' && b != '\f' && b != 0x0B) {
-        return;
-      }
-      pos++;
-    }
-  }
-
   private static boolean isDigit(byte b) {
     return b >= '0' && b <= '9';
   }
@@ -508,7 +444,8 @@ final class YsonReader {
     return out.toString();
   }
 
-  private IllegalArgumentException error(String what) {
+  @Override
+  protected IllegalArgumentException error(String what) {
     return new IllegalArgumentException(
         "YSON: " + what + " at byte " + pos + " (in " + pathOf(path) + ")");
   }
