@@ -203,7 +203,7 @@ class SourceAndSinkFeaturesTest {
     values.put("dt", 1_700_000_000L);
     values.put("ts", 1_700_000_000_123_456L);
     values.put("iv", -42L);
-    // A yson column holds core's YSON value model (a byte[] there would be a YSON string).
+    // A yson column holds yt-types' YSON value model (a byte[] there would be a YSON string).
     values.put("y", Yson.parse("{a=1; b=[x; %true]}"));
     Row row = Row.of(values);
     Row nulls = Row.of("i64", 1L);

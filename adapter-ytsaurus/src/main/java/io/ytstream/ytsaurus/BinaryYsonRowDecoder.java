@@ -15,11 +15,11 @@ import java.util.Map;
 
 /**
  * Reads a binary YSON row stream in one pass, straight from the bytes to the values the port
- * defines, as {@link YsonRows} does with core's tree reader but without the tree: a column name is
- * decoded once per position while rows keep their layout, and the common scalar columns (int64,
+ * defines, as {@link YsonRows} does with yt-types' tree reader but without the tree: a column name
+ * is decoded once per position while rows keep their layout, and the common scalar columns (int64,
  * uint64, double, bool, string, utf8, untyped) skip the intermediate value. Every other type is
- * read as a YSON value and converted by core's {@link YsonRepresentation}, so both paths give the
- * same results. The tokens of binary YSON (varints, zigzag, doubles, strings, markers) are
+ * read as a YSON value and converted by yt-types' {@link YsonRepresentation}, so both paths give
+ * the same results. The tokens of binary YSON (varints, zigzag, doubles, strings, markers) are
  * yt-types' {@link YsonLexer}, the one the tree reader uses; a value of another type is read by
  * that tree reader ({@link YsonLexer#readValue}) at the decoder's position.
  *

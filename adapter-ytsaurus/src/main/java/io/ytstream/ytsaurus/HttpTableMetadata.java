@@ -11,8 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code get <table>/@schema} (read by core's {@code TableSchemaJson}, so each column carries its
- * type_v3 type) and {@code get <table>/@tablet_count}.
+ * {@code get <table>/@schema} (read by yt-types' {@code TableSchemaJson}, so each column carries
+ * its type_v3 type) and {@code get <table>/@tablet_count}.
  */
 final class HttpTableMetadata implements TableMetadata {
 

@@ -101,7 +101,7 @@ public final class YtsaurusCluster implements YtCluster {
     return Collections.unmodifiableMap(types);
   }
 
-  /** {@code get <table>/@schema}, parsed by core's {@link TableSchemaJson}. */
+  /** {@code get <table>/@schema}, parsed by yt-types' {@link TableSchemaJson}. */
   TableSchema schema(YPath table) {
     YtHttpClient client = client();
     ObjectNode params = client.params();

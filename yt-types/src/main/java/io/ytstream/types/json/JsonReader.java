@@ -15,8 +15,8 @@ import java.util.Map;
  * element, e.g. {@code $.columns[2].type_v3}. Nesting is limited to {@value #MAX_DEPTH} levels so
  * hostile input cannot exhaust the stack.
  *
- * <p>It is the schema package's own reader, kept separate from {@code core.model.JsonText}, which
- * reads a deliberately smaller subset for core's serialized state.
+ * <p>It is the one JSON reader of main code outside the emulator: the schema's JSON form, the
+ * {@code json} type's check, the offsets JSON and {@code starting_offsets} all read with it.
  */
 public final class JsonReader {
 
