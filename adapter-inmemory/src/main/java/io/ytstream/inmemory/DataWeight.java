@@ -1,9 +1,9 @@
 package io.ytstream.inmemory;
 
-import io.ytstream.core.schema.Yson;
-import io.ytstream.core.schema.YsonRepresentation;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription.Column;
+import io.ytstream.types.value.YsonRepresentation;
+import io.ytstream.types.yson.Yson;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;

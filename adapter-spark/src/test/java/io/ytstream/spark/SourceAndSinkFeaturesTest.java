@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ytstream.application.ServiceColumns;
 import io.ytstream.core.model.YPath;
-import io.ytstream.core.schema.Yson;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription.Column;
 import io.ytstream.spark.config.YtSettings;
+import io.ytstream.types.yson.Yson;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -203,7 +203,7 @@ class SourceAndSinkFeaturesTest {
     values.put("dt", 1_700_000_000L);
     values.put("ts", 1_700_000_000_123_456L);
     values.put("iv", -42L);
-    // A yson column holds core's YSON value model (a byte[] there would be a YSON string).
+    // A yson column holds yt-types' YSON value model (a byte[] there would be a YSON string).
     values.put("y", Yson.parse("{a=1; b=[x; %true]}"));
     Row row = Row.of(values);
     Row nulls = Row.of("i64", 1L);

@@ -1,14 +1,14 @@
 package io.ytstream.spark;
 
-import static io.ytstream.core.schema.YtType.member;
+import static io.ytstream.types.v3.YtType.member;
 
-import io.ytstream.core.schema.YsonAttributed;
-import io.ytstream.core.schema.YsonUint64;
-import io.ytstream.core.schema.YtPrimitive;
-import io.ytstream.core.schema.YtType;
-import io.ytstream.core.schema.YtValues;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription.Column;
+import io.ytstream.types.v3.YtPrimitive;
+import io.ytstream.types.v3.YtType;
+import io.ytstream.types.value.YtValues;
+import io.ytstream.types.yson.YsonAttributed;
+import io.ytstream.types.yson.YsonUint64;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,15 +1,12 @@
 package io.ytstream.spark;
 
-import static io.ytstream.core.schema.YtType.member;
+import static io.ytstream.types.v3.YtType.member;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ytstream.core.model.YPath;
-import io.ytstream.core.schema.Yson;
-import io.ytstream.core.schema.YtPrimitive;
-import io.ytstream.core.schema.YtType;
 import io.ytstream.ports.TableDescription;
 import io.ytstream.ports.TableDescription.Column;
 import io.ytstream.spark.config.ClusterRef;
@@ -19,6 +16,9 @@ import io.ytstream.spark.types.SparkToYt;
 import io.ytstream.spark.types.TypeV3Options;
 import io.ytstream.spark.types.ValueConverter;
 import io.ytstream.spark.types.YtToSpark;
+import io.ytstream.types.v3.YtPrimitive;
+import io.ytstream.types.v3.YtType;
+import io.ytstream.types.yson.Yson;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;

@@ -1,43 +1,37 @@
 package io.ytstream.ytsaurus;
 
-import io.ytstream.core.schema.YsonAttributed;
-import io.ytstream.core.schema.YsonRepresentation;
-import io.ytstream.core.schema.YsonUint64;
-import io.ytstream.core.schema.YtOptional;
-import io.ytstream.core.schema.YtPrimitive;
-import io.ytstream.core.schema.YtTagged;
-import io.ytstream.core.schema.YtType;
-import io.ytstream.core.schema.YtValues;
+import io.ytstream.types.v3.YtOptional;
+import io.ytstream.types.v3.YtPrimitive;
+import io.ytstream.types.v3.YtTagged;
+import io.ytstream.types.v3.YtType;
+import io.ytstream.types.value.YsonRepresentation;
+import io.ytstream.types.value.YtValues;
+import io.ytstream.types.yson.YsonLexer;
+import io.ytstream.types.yson.YsonUint64;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
  * Reads a binary YSON row stream in one pass, straight from the bytes to the values the port
- * defines, as {@link YsonRows} does with core's tree reader but without the tree: a column name is
- * decoded once per position while rows keep their layout, and the common scalar columns (int64,
+ * defines, as {@link YsonRows} does with yt-types' tree reader but without the tree: a column name
+ * is decoded once per position while rows keep their layout, and the common scalar columns (int64,
  * uint64, double, bool, string, utf8, untyped) skip the intermediate value. Every other type is
- * read as a YSON value and converted by core's {@link YsonRepresentation}, so both paths give the
- * same results. Binary YSON ({@code yt/docs/en/_includes/user-guide/storage/yson.md}): 0x01 string
- * (zigzag varint length, bytes), 0x02 int64 (zigzag varint), 0x03 double (8 bytes little-endian),
- * 0x04 false, 0x05 true, 0x06 uint64 (varint), and the text punctuation {@code # [ ] { } < > = ;}.
+ * read as a YSON value and converted by yt-types' {@link YsonRepresentation}, so both paths give
+ * the same results. The tokens of binary YSON (varints, zigzag, doubles, strings, markers) are
+ * yt-types' {@link YsonLexer}, the one the tree reader uses; a value of another type is read by
+ * that tree reader ({@link YsonLexer#readValue}) at the decoder's position.
  *
  * <p>With {@code textAsBytes} a string or utf8 column's value is its bytes ({@code byte[]}, a utf8
  * one checked to be UTF-8) instead of a decoded {@link String}: for a reader that hands the bytes
  * on as they are (Spark's {@code UTF8String}), decoding them to UTF-16 and encoding them again is
  * wasted work. An int64 value is handed to {@link RowVisitor#integer} unboxed.
  */
-final class BinaryYsonRowDecoder {
+final class BinaryYsonRowDecoder extends YsonLexer {
 
-  private final byte[] data;
   private final Map<String, YtType> types;
   private final boolean textAsBytes;
-  private int pos;
 
   // Per position in the row: the key bytes last seen there and their column.
   private byte[][] keyBytes = new byte[8][];
@@ -49,7 +43,7 @@ final class BinaryYsonRowDecoder {
   }
 
   BinaryYsonRowDecoder(byte[] data, Map<String, YtType> types, boolean textAsBytes) {
-    this.data = data;
+    super(data, 0);
     this.types = types;
     this.textAsBytes = textAsBytes;
   }
@@ -106,11 +100,11 @@ final class BinaryYsonRowDecoder {
   }
 
   private Column readKey(int position) {
-    if (peek() != 0x01) {
+    if (peek() != STRING_MARKER) {
       throw error("a column name is not a binary string");
     }
     pos++;
-    int length = length();
+    int length = readBinaryStringLength();
     int start = pos;
     pos += length;
     if (position < keyBytes.length) {
@@ -187,9 +181,9 @@ final class BinaryYsonRowDecoder {
     /** Reads one value and hands it to {@code visitor} (an int64 unboxed). */
     void read(BinaryYsonRowDecoder in, RowVisitor visitor) {
       byte marker = in.peek();
-      if (marker == 0x02 && (path == Path.INT64 || path == Path.UNTYPED)) {
+      if (marker == INT64_MARKER && (path == Path.INT64 || path == Path.UNTYPED)) {
         in.pos++;
-        visitor.integer(name, in.zigzag());
+        visitor.integer(name, in.readZigzag("int64"));
         return;
       }
       visitor.column(name, read(in, marker));
@@ -202,37 +196,37 @@ final class BinaryYsonRowDecoder {
       }
       switch (path) {
         case UINT64:
-          if (marker == 0x06) {
+          if (marker == UINT64_MARKER) {
             in.pos++;
-            return in.varint();
+            return in.readVarint("uint64");
           }
           break;
         case DOUBLE:
-          if (marker == 0x03) {
+          if (marker == DOUBLE_MARKER) {
             in.pos++;
-            return in.binaryDouble();
+            return in.readBinaryDouble();
           }
           break;
         case BOOL:
-          if (marker == 0x04 || marker == 0x05) {
+          if (marker == FALSE_MARKER || marker == TRUE_MARKER) {
             in.pos++;
-            return marker == 0x05;
+            return marker == TRUE_MARKER;
           }
           break;
         case STRING:
-          if (marker == 0x01) {
+          if (marker == STRING_MARKER) {
             in.pos++;
             return in.textAsBytes ? in.bytesValue() : in.stringValue();
           }
           break;
         case UNTYPED:
-          if (marker == 0x01) {
+          if (marker == STRING_MARKER) {
             in.pos++;
             return in.stringValue();
           }
           return untypedScalarOrGeneral(in, marker);
         case UTF8:
-          if (marker == 0x01) {
+          if (marker == STRING_MARKER) {
             in.pos++;
             // Decoded text is a String only when it is UTF-8; kept bytes are null when not.
             Object text = in.textAsBytes ? in.utf8BytesOrNull() : in.stringValue();
@@ -245,26 +239,26 @@ final class BinaryYsonRowDecoder {
         default:
           break;
       }
-      return general(in.readValue());
+      return general(in.readGeneral());
     }
 
     private Object untypedScalarOrGeneral(BinaryYsonRowDecoder in, byte marker) {
       switch (marker) {
-        case 0x02:
+        case INT64_MARKER:
           in.pos++;
-          return in.zigzag();
-        case 0x06:
+          return in.readZigzag("int64");
+        case UINT64_MARKER:
           in.pos++;
-          return new YsonUint64(in.varint());
-        case 0x03:
+          return new YsonUint64(in.readVarint("uint64"));
+        case DOUBLE_MARKER:
           in.pos++;
-          return in.binaryDouble();
-        case 0x04:
-        case 0x05:
+          return in.readBinaryDouble();
+        case FALSE_MARKER:
+        case TRUE_MARKER:
           in.pos++;
-          return marker == 0x05;
+          return marker == TRUE_MARKER;
         default:
-          return general(in.readValue());
+          return general(in.readGeneral());
       }
     }
 
@@ -287,92 +281,13 @@ final class BinaryYsonRowDecoder {
     }
   }
 
-  // ---- a whole YSON value (the Yson model), for the general path ----
-
-  private Object readValue() {
-    skipWhitespace();
-    if (peek() == '<') {
-      pos++;
-      Map<String, Object> attributes = readMapBody('>');
-      skipWhitespace();
-      return new YsonAttributed(attributes, readPlain());
-    }
-    return readPlain();
-  }
-
-  private Object readPlain() {
-    skipWhitespace();
-    byte b = peek();
-    pos++;
-    switch (b) {
-      case 0x01:
-        int length = length();
-        byte[] bytes = Arrays.copyOfRange(data, pos, pos + length);
-        pos += length;
-        return bytes;
-      case 0x02:
-        return zigzag();
-      case 0x03:
-        return binaryDouble();
-      case 0x04:
-        return Boolean.FALSE;
-      case 0x05:
-        return Boolean.TRUE;
-      case 0x06:
-        return new YsonUint64(varint());
-      case '#':
-        return null;
-      case '[':
-        List<Object> list = new ArrayList<>();
-        while (true) {
-          skipWhitespace();
-          if (peek() == ']') {
-            pos++;
-            return Collections.unmodifiableList(list);
-          }
-          list.add(readValue());
-          skipWhitespace();
-          if (peek() == ';') {
-            pos++;
-          } else if (peek() != ']') {
-            throw error("expected ';' or ']' in a list");
-          }
-        }
-      case '{':
-        return readMapBody('}');
-      default:
-        pos--;
-        throw error("unexpected byte 0x" + Integer.toHexString(b & 0xff) + " (not binary YSON)");
-    }
-  }
-
-  private Map<String, Object> readMapBody(char end) {
-    Map<String, Object> map = new LinkedHashMap<>();
-    while (true) {
-      skipWhitespace();
-      if (peek() == end) {
-        pos++;
-        return Collections.unmodifiableMap(map);
-      }
-      if (peek() != 0x01) {
-        throw error("a map key is not a binary string");
-      }
-      pos++;
-      int length = length();
-      String key = new String(data, pos, length, StandardCharsets.UTF_8);
-      pos += length;
-      skipWhitespace();
-      if (peek() != '=') {
-        throw error("expected '=' after a map key");
-      }
-      pos++;
-      map.put(key, readValue());
-      skipWhitespace();
-      if (peek() == ';') {
-        pos++;
-      } else if (peek() != end) {
-        throw error("expected ';' or '" + end + "' in a map");
-      }
+  /** A whole YSON value (the Yson model), by the tree reader, for the general path. */
+  private Object readGeneral() {
+    try {
+      return readValue();
+    } catch (IllegalArgumentException e) {
+      throw new YtTransportException(
+          "a tabular response is not binary YSON rows: " + e.getMessage(), e);
     }
   }
 
@@ -384,7 +299,7 @@ final class BinaryYsonRowDecoder {
    * sequence decodes to, is checked strictly.
    */
   private Object stringValue() {
-    int length = length();
+    int length = readBinaryStringLength();
     int start = pos;
     pos += length;
     String text = new String(data, start, length, StandardCharsets.UTF_8);
@@ -398,7 +313,7 @@ final class BinaryYsonRowDecoder {
 
   /** A string's bytes, copied out of the answer. */
   private byte[] bytesValue() {
-    int length = length();
+    int length = readBinaryStringLength();
     int start = pos;
     pos += length;
     return Arrays.copyOfRange(data, start, start + length);
@@ -415,70 +330,8 @@ final class BinaryYsonRowDecoder {
     return bytes;
   }
 
-  private int length() {
-    long length = zigzag();
-    if (length < 0 || length > data.length - pos) {
-      throw error("binary string length " + length + " does not fit the answer");
-    }
-    return (int) length;
-  }
-
-  private long zigzag() {
-    long v = varint();
-    return (v >>> 1) ^ -(v & 1);
-  }
-
-  private long varint() {
-    long result = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (pos >= data.length) {
-        throw error("truncated varint");
-      }
-      byte b = data[pos++];
-      result |= (long) (b & 0x7f) << shift;
-      if (b >= 0) {
-        return result;
-      }
-    }
-    throw error("varint longer than 64 bits");
-  }
-
-  private double binaryDouble() {
-    if (data.length - pos < 8) {
-      throw error("truncated double");
-    }
-    long bits = 0;
-    for (int i = 7; i >= 0; i--) {
-      bits = (bits << 8) | (data[pos + i] & 0xffL);
-    }
-    pos += 8;
-    return Double.longBitsToDouble(bits);
-  }
-
-  private byte peek() {
-    if (pos >= data.length) {
-      throw error("the answer ends inside a row");
-    }
-    return data[pos];
-  }
-
-  /** YSON's whitespace, by byte: a server writing binary YSON sends none, so one look suffices. */
-  private static final boolean[] WHITESPACE = new boolean[256];
-
-  static {
-    WHITESPACE[' '] = true;
-    WHITESPACE['\n'] = true;
-    WHITESPACE['\r'] = true;
-    WHITESPACE['\t'] = true;
-  }
-
-  private void skipWhitespace() {
-    while (pos < data.length && WHITESPACE[data[pos] & 0xff]) {
-      pos++;
-    }
-  }
-
-  private YtTransportException error(String what) {
+  @Override
+  protected YtTransportException error(String what) {
     return new YtTransportException(
         "a tabular response is not binary YSON rows: " + what + " at byte " + pos, null);
   }

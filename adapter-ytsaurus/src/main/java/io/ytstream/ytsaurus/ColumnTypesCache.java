@@ -1,7 +1,7 @@
 package io.ytstream.ytsaurus;
 
 import io.ytstream.core.model.YPath;
-import io.ytstream.core.schema.YtType;
+import io.ytstream.types.v3.YtType;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;

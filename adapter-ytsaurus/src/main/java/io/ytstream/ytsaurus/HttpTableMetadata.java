@@ -3,16 +3,16 @@ package io.ytstream.ytsaurus;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ytstream.core.model.YPath;
-import io.ytstream.core.schema.ColumnSchema;
-import io.ytstream.core.schema.TableSchema;
 import io.ytstream.ports.TableDescription;
 import io.ytstream.ports.TableMetadata;
+import io.ytstream.types.schema.ColumnSchema;
+import io.ytstream.types.schema.TableSchema;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code get <table>/@schema} (read by core's {@code TableSchemaJson}, so each column carries its
- * type_v3 type) and {@code get <table>/@tablet_count}.
+ * {@code get <table>/@schema} (read by yt-types' {@code TableSchemaJson}, so each column carries
+ * its type_v3 type) and {@code get <table>/@tablet_count}.
  */
 final class HttpTableMetadata implements TableMetadata {
 

@@ -1,7 +1,7 @@
 package io.ytstream.ytsaurus;
 
-import io.ytstream.core.schema.YtType;
 import io.ytstream.ports.Row;
+import io.ytstream.types.v3.YtType;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.ytstream.ytsaurus;
 
-import io.ytstream.core.schema.YsonUint64;
+import io.ytstream.types.yson.YsonUint64;
 import java.util.OptionalLong;
 
 /**

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.ytstream.core.schema.YsonAttributed;
-import io.ytstream.core.schema.YsonUint64;
+import io.ytstream.types.yson.YsonAttributed;
+import io.ytstream.types.yson.YsonUint64;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -16,7 +16,7 @@ import java.util.Map;
 
 /**
  * A queue producer session's {@code user_meta}, any YSON node, between the YSON value model of
- * {@link io.ytstream.core.schema.Yson} and the JSON of parameters and structured answers: map keys
+ * {@link io.ytstream.types.yson.Yson} and the JSON of parameters and structured answers: map keys
  * that start with {@code $} get one more {@code $} ({@code yt/yt/core/json/json_writer.cpp}, {@code
  * json_callbacks.cpp}), attributes travel as {@code {"$attributes":..,"$value":..}}.
  */

@@ -1,11 +1,11 @@
 package io.ytstream.ytsaurus;
 
-import io.ytstream.core.schema.Yson;
-import io.ytstream.core.schema.YsonRepresentation;
-import io.ytstream.core.schema.YtPrimitive;
-import io.ytstream.core.schema.YtType;
-import io.ytstream.core.schema.YtValues;
 import io.ytstream.ports.Row;
+import io.ytstream.types.v3.YtPrimitive;
+import io.ytstream.types.v3.YtType;
+import io.ytstream.types.value.YsonRepresentation;
+import io.ytstream.types.value.YtValues;
+import io.ytstream.types.yson.Yson;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,7 +16,7 @@ import java.util.Map;
  * ({@code <format=binary>yson}, {@code yt/yt/library/formats/format.cpp}; what the Python client
  * sends and reads by default). YSON needs no escaping ({@code $row_index} is a plain key) and keeps
  * the wire types (a uint64 is a uint64, a string any bytes), so each column is converted with
- * core's {@link YsonRepresentation} against its type_v3 type, and columns without a known type
+ * yt-types' {@link YsonRepresentation} against its type_v3 type, and columns without a known type
  * (system columns, untyped projections) are plain YSON values ({@link Yson}).
  */
 final class YsonRows implements RowFormat {

@@ -3,9 +3,6 @@ package io.ytstream.ytsaurus;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ytstream.core.model.YPath;
-import io.ytstream.core.schema.TableSchema;
-import io.ytstream.core.schema.TableSchemaJson;
-import io.ytstream.core.schema.YtType;
 import io.ytstream.ports.CheckpointStore;
 import io.ytstream.ports.ConsumerOffsets;
 import io.ytstream.ports.OutputTables;
@@ -17,6 +14,9 @@ import io.ytstream.ports.TableMetadata;
 import io.ytstream.ports.TabletTransactions;
 import io.ytstream.ports.TimeSource;
 import io.ytstream.ports.spi.YtCluster;
+import io.ytstream.types.schema.TableSchema;
+import io.ytstream.types.schema.TableSchemaJson;
+import io.ytstream.types.v3.YtType;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -101,7 +101,7 @@ public final class YtsaurusCluster implements YtCluster {
     return Collections.unmodifiableMap(types);
   }
 
-  /** {@code get <table>/@schema}, parsed by core's {@link TableSchemaJson}. */
+  /** {@code get <table>/@schema}, parsed by yt-types' {@link TableSchemaJson}. */
   TableSchema schema(YPath table) {
     YtHttpClient client = client();
     ObjectNode params = client.params();

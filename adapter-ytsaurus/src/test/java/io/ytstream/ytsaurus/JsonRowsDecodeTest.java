@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ytstream.core.schema.YsonUint64;
-import io.ytstream.core.schema.YtOptional;
-import io.ytstream.core.schema.YtPrimitive;
-import io.ytstream.core.schema.YtType;
+import io.ytstream.types.v3.YtOptional;
+import io.ytstream.types.v3.YtPrimitive;
+import io.ytstream.types.v3.YtType;
+import io.ytstream.types.yson.YsonUint64;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;

@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ytstream.core.schema.Yson;
-import io.ytstream.core.schema.YsonUint64;
-import io.ytstream.core.schema.YtPrimitive;
-import io.ytstream.core.schema.YtType;
 import io.ytstream.ports.Row;
+import io.ytstream.types.v3.YtPrimitive;
+import io.ytstream.types.v3.YtType;
+import io.ytstream.types.yson.Yson;
+import io.ytstream.types.yson.YsonUint64;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -248,6 +248,41 @@ class RowFormatsTest {
     assertThrows(
         YtTransportException.class,
         () -> new YsonRows().decode("{a=1".getBytes(StandardCharsets.US_ASCII), Map.of()));
+  }
+
+  @Test
+  void malformedBinaryYsonFailsAsATransportErrorNamingTheByte() {
+    // An int64 column whose varint runs past 64 bits: the shared lexer's check, the decoder's
+    // words.
+    byte[] overlong =
+        bytes(
+            '{', 0x01, 2, 'i', '=', 0x02, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+            0x7f, '}');
+    YtTransportException e =
+        assertThrows(
+            YtTransportException.class,
+            () -> new YsonRows().decode(overlong, Map.of("i", YtPrimitive.INT64)));
+    assertEquals(
+        "a tabular response is not binary YSON rows: varint of a binary int64 overflows 64 bits"
+            + " at byte 6",
+        e.getMessage());
+    // A composite value is read by the tree reader; its error keeps the offset and the path.
+    byte[] badList = bytes('{', 0x01, 2, 'l', '=', '[', 0x02, 2, ';', '%', 'x', ']', '}');
+    YtTransportException list =
+        assertThrows(
+            YtTransportException.class,
+            () -> new YsonRows().decode(badList, Map.of("l", YtType.list(YtPrimitive.INT64))));
+    assertTrue(
+        list.getMessage()
+            .startsWith(
+                "a tabular response is not binary YSON rows: YSON: unknown" + " literal \"%x\""),
+        list.getMessage());
+    assertTrue(list.getMessage().endsWith("at byte 9 (in /1)"), list.getMessage());
+    // The same value, well formed, reads through the same path.
+    byte[] goodList = bytes('{', 0x01, 2, 'l', '=', '[', 0x02, 2, ';', 0x02, 3, ']', '}');
+    List<Map<String, Object>> rows =
+        new YsonRows().decode(goodList, Map.of("l", YtType.list(YtPrimitive.INT64)));
+    assertEquals(List.of(1L, -2L), rows.get(0).get("l"));
   }
 
   @Test

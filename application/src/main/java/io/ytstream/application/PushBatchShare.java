@@ -1,12 +1,12 @@
 package io.ytstream.application;
 
+import io.ytstream.application.offsets.OffsetsJson;
 import io.ytstream.core.commit.CommitErrorClassifier;
 import io.ytstream.core.commit.CommitOutcome;
 import io.ytstream.core.delivery.BatchShareDecision;
 import io.ytstream.core.delivery.BatchShareNumbering;
 import io.ytstream.core.error.YtErrorCode;
 import io.ytstream.core.error.YtException;
-import io.ytstream.core.model.OffsetsJson;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.model.YPath;
 import io.ytstream.ports.ProducerSession;

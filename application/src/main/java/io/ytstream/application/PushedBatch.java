@@ -1,6 +1,6 @@
 package io.ytstream.application;
 
-import io.ytstream.core.model.OffsetsJson;
+import io.ytstream.application.offsets.OffsetsJson;
 import io.ytstream.core.model.StreamOffsets;
 import java.util.LinkedHashMap;
 import java.util.Map;

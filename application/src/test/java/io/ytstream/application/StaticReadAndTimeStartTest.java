@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ytstream.application.offsets.StartingOffsetsText;
 import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.OffsetRange;
 import io.ytstream.core.model.PartitionId;
@@ -64,11 +65,11 @@ class StaticReadAndTimeStartTest {
   }
 
   private static PlanBatchRead.Bound start(String text) {
-    return new PlanBatchRead.Bound(StartingOffsets.parse(text), "starting_offsets");
+    return new PlanBatchRead.Bound(StartingOffsetsText.parse(text), "starting_offsets");
   }
 
   private static PlanBatchRead.Bound end(String text) {
-    return new PlanBatchRead.Bound(StartingOffsets.parse(text), "ending_offsets");
+    return new PlanBatchRead.Bound(StartingOffsetsText.parse(text), "ending_offsets");
   }
 
   private List<Long> read(StaticReadPlan plan) {

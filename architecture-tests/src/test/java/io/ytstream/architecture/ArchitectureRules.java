@@ -14,27 +14,46 @@ final class ArchitectureRules {
 
   private ArchitectureRules() {}
 
-  /** Core depends on nothing outside {@code java.*} and itself. */
-  static ArchRule dependsOnJdkOnly(String corePackage) {
+  /** A module (core-domain, yt-types) depends on nothing outside {@code java.*} and itself. */
+  static ArchRule dependsOnJdkOnly(String modulePackage) {
     return classes()
         .that()
-        .resideInAPackage(corePackage + "..")
+        .resideInAPackage(modulePackage + "..")
         .should()
         .onlyDependOnClassesThat()
-        .resideInAnyPackage("java..", corePackage + "..")
-        .as("core-domain depends on the JDK only")
+        .resideInAnyPackage("java..", modulePackage + "..")
+        .as(modulePackage + " depends on the JDK only")
         .allowEmptyShould(false);
   }
 
-  /** Ports depend on core and the JDK only. */
-  static ArchRule portsDependOnCoreOnly(String portsPackage, String corePackage) {
+  /**
+   * Core holds no codec: no class named for a wire format ({@code *Json*}, {@code *Yson*}) and no
+   * use of the type library, so what other runtimes follow is the protocol's values and decisions,
+   * not its encodings.
+   */
+  static ArchRule holdsNoCodec(String corePackage, String typesPackage) {
+    return noClasses()
+        .that()
+        .resideInAPackage(corePackage + "..")
+        .should()
+        .haveSimpleNameContaining("Json")
+        .orShould()
+        .haveSimpleNameContaining("Yson")
+        .orShould()
+        .dependOnClassesThat()
+        .resideInAPackage(typesPackage + "..")
+        .as("core-domain holds no codec (no *Json*/*Yson* class, no use of yt-types)");
+  }
+
+  /** Ports depend on core, the type library and the JDK only. */
+  static ArchRule portsDependOnCoreOnly(String portsPackage, String... allowed) {
     return classes()
         .that()
         .resideInAPackage(portsPackage + "..")
         .should()
         .onlyDependOnClassesThat()
-        .resideInAnyPackage("java..", corePackage + "..", portsPackage + "..")
-        .as("ports depend on core-domain and the JDK only");
+        .resideInAnyPackage(withJdk(portsPackage, allowed))
+        .as("ports depend on core-domain, yt-types and the JDK only");
   }
 
   /** No wall clock, no global or unseeded random source, no thread-local state in core code. */
@@ -118,18 +137,30 @@ final class ArchitectureRules {
         .as("no Spark, Scala, Hadoop, Jackson, Guava or HTTP type in core or ports");
   }
 
-  /** The application layer depends on core, ports and the JDK only. */
+  /** The application layer depends on core, ports, the type library and the JDK only. */
   static ArchRule applicationDependsOnCoreAndPortsOnly(
-      String applicationPackage, String portsPackage, String corePackage) {
+      String applicationPackage, String... allowed) {
     return classes()
         .that()
         .resideInAPackage(applicationPackage + "..")
         .should()
         .onlyDependOnClassesThat()
-        .resideInAnyPackage(
-            "java..", corePackage + "..", portsPackage + "..", applicationPackage + "..")
-        .as("application depends on core-domain, ports and the JDK only (no Spark, Hadoop, HTTP)")
+        .resideInAnyPackage(withJdk(applicationPackage, allowed))
+        .as(
+            "application depends on core-domain, ports, yt-types and the JDK only (no Spark,"
+                + " Hadoop, HTTP)")
         .allowEmptyShould(false);
+  }
+
+  /** {@code java..}, {@code own..} and each of {@code allowed} with its subpackages. */
+  private static String[] withJdk(String own, String... allowed) {
+    String[] packages = new String[allowed.length + 2];
+    packages[0] = "java..";
+    packages[1] = own + "..";
+    for (int i = 0; i < allowed.length; i++) {
+      packages[i + 2] = allowed[i] + "..";
+    }
+    return packages;
   }
 
   /**

@@ -90,6 +90,22 @@ class ArchitectureRulesCanFailTest {
   }
 
   @Test
+  void codecRuleCatchesAWireFormatClassAndAUseOfTheTypeLibrary() {
+    ArchitectureRules.holdsNoCodec(FIXTURES + ".pure", FIXTURES + ".adapterb").check(fixtures);
+    assertThrows(
+        AssertionError.class,
+        () ->
+            ArchitectureRules.holdsNoCodec(FIXTURES + ".codec", FIXTURES + ".adapterb")
+                .check(fixtures));
+    // adaptera uses adapterb, here standing in for the type library.
+    assertThrows(
+        AssertionError.class,
+        () ->
+            ArchitectureRules.holdsNoCodec(FIXTURES + ".adaptera", FIXTURES + ".adapterb")
+                .check(fixtures));
+  }
+
+  @Test
   void applicationRuleCatchesForeignDependency() {
     ArchitectureRules.applicationDependsOnCoreAndPortsOnly(
             FIXTURES + ".pure", FIXTURES + ".adapterb", FIXTURES + ".adaptera")

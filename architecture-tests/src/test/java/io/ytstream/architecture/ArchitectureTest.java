@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
  */
 class ArchitectureTest {
 
+  static final String TYPES = "io.ytstream.types";
   static final String CORE = "io.ytstream.core";
   static final String PORTS = "io.ytstream.ports";
   static final String APPLICATION = "io.ytstream.application";
@@ -59,13 +60,23 @@ class ArchitectureTest {
   }
 
   @Test
-  void portsDependOnCoreOnly() {
-    ArchitectureRules.portsDependOnCoreOnly(PORTS, CORE).check(production);
+  void theTypeLibraryDependsOnTheJdkOnly() {
+    ArchitectureRules.dependsOnJdkOnly(TYPES).check(production);
   }
 
   @Test
-  void applicationDependsOnCoreAndPortsOnly() {
-    ArchitectureRules.applicationDependsOnCoreAndPortsOnly(APPLICATION, PORTS, CORE)
+  void coreHoldsNoCodec() {
+    ArchitectureRules.holdsNoCodec(CORE, TYPES).check(production);
+  }
+
+  @Test
+  void portsDependOnCoreAndTypesOnly() {
+    ArchitectureRules.portsDependOnCoreOnly(PORTS, CORE, TYPES).check(production);
+  }
+
+  @Test
+  void applicationDependsOnCorePortsAndTypesOnly() {
+    ArchitectureRules.applicationDependsOnCoreAndPortsOnly(APPLICATION, PORTS, CORE, TYPES)
         .check(production);
   }
 
@@ -81,7 +92,7 @@ class ArchitectureTest {
 
   @Test
   void noInfrastructureTypesInCorePortsOrApplication() {
-    ArchitectureRules.noInfrastructureTypes(CORE, PORTS, APPLICATION).check(production);
+    ArchitectureRules.noInfrastructureTypes(CORE, PORTS, APPLICATION, TYPES).check(production);
   }
 
   @Test

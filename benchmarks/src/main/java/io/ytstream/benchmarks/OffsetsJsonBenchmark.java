@@ -1,6 +1,6 @@
 package io.ytstream.benchmarks;
 
-import io.ytstream.core.model.OffsetsJson;
+import io.ytstream.application.offsets.OffsetsJson;
 import io.ytstream.core.model.StreamOffsets;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

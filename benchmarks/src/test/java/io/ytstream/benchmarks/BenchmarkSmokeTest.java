@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ytstream.core.model.OffsetsJson;
+import io.ytstream.application.offsets.OffsetsJson;
 import io.ytstream.core.plan.BatchPlan;
 import io.ytstream.core.plan.BatchPlanner;
 import java.io.IOException;

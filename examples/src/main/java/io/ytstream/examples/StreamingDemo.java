@@ -3,9 +3,9 @@ package io.ytstream.examples;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.upper;
 
+import io.ytstream.application.offsets.OffsetsJson;
 import io.ytstream.core.error.YtErrorCode;
 import io.ytstream.core.model.ConsumerId;
-import io.ytstream.core.model.OffsetsJson;
 import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;

@@ -11,7 +11,7 @@ import java.util.OptionalLong;
  * <p>Rows are numbered either by {@code firstSequenceNumber} (row i gets {@code first + i}) or each
  * by its own {@code $sequence_number} column, never both. A row may name its tablet with {@code
  * $tablet_index}. {@code userMeta}, a value of the YSON model of {@link
- * io.ytstream.core.schema.Yson}, replaces the session's when given.
+ * io.ytstream.types.yson.Yson}, replaces the session's when given.
  */
 public record ProducerPush(
     ProducerSessionId session,

@@ -14,9 +14,9 @@ import java.util.Set;
  * One table row: column name to value, in column order. Values are {@code null}, {@link Long},
  * {@link Double}, {@link Boolean}, {@link String}, {@code byte[]}, or lists and maps of these; a
  * {@code decimal} column holds a {@link java.math.BigDecimal} and a {@code yson} column any value
- * of core's YSON model (also {@code YsonUint64}, {@code YsonAttributed}). Which value each type_v3
- * type takes (uint64 as a {@code Long} holding the bits, composites as lists and maps) is defined
- * by {@code io.ytstream.core.schema.YtValues}.
+ * of yt-types' YSON model (also {@code YsonUint64}, {@code YsonAttributed}). Which value each
+ * type_v3 type takes (uint64 as a {@code Long} holding the bits, composites as lists and maps) is
+ * defined by {@code io.ytstream.types.value.YtValues}.
  *
  * <p>A row is a {@link RowLayout} (the names, shared by rows built alike) and an array of values in
  * layout order. Readers of many rows resolve a column's position once per layout and use {@link

@@ -1,10 +1,10 @@
 package io.ytstream.ports;
 
 import io.ytstream.core.model.YPath;
-import io.ytstream.core.schema.TypeV1;
-import io.ytstream.core.schema.YtOptional;
-import io.ytstream.core.schema.YtPrimitive;
-import io.ytstream.core.schema.YtType;
+import io.ytstream.types.v3.TypeV1;
+import io.ytstream.types.v3.YtOptional;
+import io.ytstream.types.v3.YtPrimitive;
+import io.ytstream.types.v3.YtType;
 import java.util.List;
 import java.util.Objects;
 

@@ -1,7 +1,7 @@
 package io.ytstream.simulation;
 
+import io.ytstream.application.offsets.OffsetsJson;
 import io.ytstream.core.delivery.BatchShareNumbering;
-import io.ytstream.core.model.OffsetsJson;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.model.YPath;
 import io.ytstream.ports.Row;

@@ -2,6 +2,7 @@ package io.ytstream.simulation;
 
 import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.QueueId;
+import io.ytstream.types.json.JsonWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,14 +33,19 @@ public final class VectorExporter {
     Files.createDirectories(dir);
     for (String kind : CoreVectors.KINDS) {
       Files.writeString(
-          dir.resolve(kind + ".json"), Json.write(vectorFile(kind)), StandardCharsets.UTF_8);
+          dir.resolve(kind + ".json"), fileText(vectorFile(kind)), StandardCharsets.UTF_8);
     }
     Path traces = dir.resolve("traces");
     Files.createDirectories(traces);
     for (TraceVectors.Case c : TraceVectors.CASES) {
       Files.writeString(
-          traces.resolve(c.fileName()), Json.write(TraceVectors.record(c)), StandardCharsets.UTF_8);
+          traces.resolve(c.fileName()), fileText(TraceVectors.record(c)), StandardCharsets.UTF_8);
     }
+  }
+
+  /** A vector file's text: indented JSON (yt-types' one writer), ending with a newline. */
+  static String fileText(Map<String, Object> file) {
+    return JsonWriter.writeIndented(file) + "\n";
   }
 
   /** The whole file of one kind: its cases and their expected decisions. */

@@ -3,6 +3,7 @@ package io.ytstream.simulation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ytstream.types.json.JsonReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -35,7 +36,8 @@ class GoldenVectorsTest {
   void everyCaseMatchesCore(String kind) throws IOException {
     Map<String, Object> file =
         (Map<String, Object>)
-            Json.parse(Files.readString(dir().resolve(kind + ".json"), StandardCharsets.UTF_8));
+            JsonReader.read(
+                Files.readString(dir().resolve(kind + ".json"), StandardCharsets.UTF_8));
     assertEquals(kind, file.get("kind"));
     List<Object> cases = (List<Object>) file.get("cases");
     assertTrue(cases.size() >= 10, kind + " has cases");
@@ -52,7 +54,7 @@ class GoldenVectorsTest {
   void theFilesAreExactlyWhatTheExporterWritesToday() throws IOException {
     for (String kind : CoreVectors.KINDS) {
       assertEquals(
-          Json.write(VectorExporter.vectorFile(kind)),
+          VectorExporter.fileText(VectorExporter.vectorFile(kind)),
           Files.readString(dir().resolve(kind + ".json"), StandardCharsets.UTF_8),
           kind + ": regenerate with VectorExporter");
     }
@@ -95,7 +97,7 @@ class GoldenVectorsTest {
     for (TraceVectors.Case c : TraceVectors.CASES) {
       Map<String, Object> file =
           (Map<String, Object>)
-              Json.parse(
+              JsonReader.read(
                   Files.readString(
                       dir().resolve("traces").resolve(c.fileName()), StandardCharsets.UTF_8));
       Map<String, Object> now = TraceVectors.record(c);

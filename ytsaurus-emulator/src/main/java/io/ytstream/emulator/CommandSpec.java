@@ -27,20 +27,20 @@ record CommandSpec(
    */
   record Tabular(
       java.util.List<io.ytstream.ports.Row> rows,
-      java.util.Map<String, io.ytstream.core.schema.YtType> types,
+      java.util.Map<String, io.ytstream.types.v3.YtType> types,
       long maxDataWeight,
       com.fasterxml.jackson.databind.JsonNode responseParameters) {
 
     /** Every row, whatever its weight. */
     Tabular(
         java.util.List<io.ytstream.ports.Row> rows,
-        java.util.Map<String, io.ytstream.core.schema.YtType> types) {
+        java.util.Map<String, io.ytstream.types.v3.YtType> types) {
       this(rows, types, Long.MAX_VALUE, null);
     }
 
     Tabular(
         java.util.List<io.ytstream.ports.Row> rows,
-        java.util.Map<String, io.ytstream.core.schema.YtType> types,
+        java.util.Map<String, io.ytstream.types.v3.YtType> types,
         long maxDataWeight) {
       this(rows, types, maxDataWeight, null);
     }

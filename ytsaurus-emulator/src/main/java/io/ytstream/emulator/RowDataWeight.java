@@ -1,10 +1,10 @@
 package io.ytstream.emulator;
 
-import io.ytstream.core.schema.TypeV1;
-import io.ytstream.core.schema.Yson;
-import io.ytstream.core.schema.YsonAttributed;
-import io.ytstream.core.schema.YtType;
 import io.ytstream.ports.Row;
+import io.ytstream.types.v3.TypeV1;
+import io.ytstream.types.v3.YtType;
+import io.ytstream.types.yson.Yson;
+import io.ytstream.types.yson.YsonAttributed;
 import java.util.List;
 import java.util.Map;
 

@@ -1,7 +1,7 @@
 package io.ytstream.emulator;
 
-import io.ytstream.core.schema.YsonAttributed;
-import io.ytstream.core.schema.YsonUint64;
+import io.ytstream.types.yson.YsonAttributed;
+import io.ytstream.types.yson.YsonUint64;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -15,8 +15,8 @@ import java.util.Map;
  * scalars: {@code 0x01} string (zigzag varint32 length), {@code 0x02} int64 (zigzag varint), {@code
  * 0x06} uint64 (varint), {@code 0x03} double (8 bytes little-endian), {@code 0x04}/{@code 0x05}
  * false/true, {@code #} entity. Text strings are always quoted with the writer's C escapes. Written
- * here rather than taken from {@code core.schema.Yson}, whose writer omits the trailing separators:
- * clients must read both, and the emulator must send what the server sends.
+ * here rather than taken from {@code io.ytstream.types.yson.Yson}, whose writer omits the trailing
+ * separators: clients must read both, and the emulator must send what the server sends.
  *
  * <p>Writes into a growing array of its own: an answer is written by one thread, and tabular
  * answers are millions of small writes.
@@ -127,7 +127,7 @@ final class YsonBytes {
     write('#');
   }
 
-  /** A value of core's YSON model (a node; lists, maps and attributes written whole). */
+  /** A value of yt-types' YSON model (a node; lists, maps and attributes written whole). */
   void value(Object value) {
     if (value instanceof YsonAttributed attributed) {
       write('<');

@@ -1,12 +1,12 @@
 package io.ytstream.emulator;
 
-import io.ytstream.core.schema.YtOptional;
-import io.ytstream.core.schema.YtPrimitive;
-import io.ytstream.core.schema.YtTagged;
-import io.ytstream.core.schema.YtType;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.RowLayout;
+import io.ytstream.types.v3.YtOptional;
+import io.ytstream.types.v3.YtPrimitive;
+import io.ytstream.types.v3.YtTagged;
+import io.ytstream.types.v3.YtType;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;

@@ -3,8 +3,8 @@ package io.ytstream.emulator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.ytstream.core.schema.Yson;
 import io.ytstream.emulator.RawHttp.Reply;
+import io.ytstream.types.yson.Yson;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -3,12 +3,12 @@ package io.ytstream.emulator;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.ytstream.core.schema.YsonAttributed;
-import io.ytstream.core.schema.YsonUint64;
-import io.ytstream.core.schema.YtPrimitive;
-import io.ytstream.core.schema.YtType;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
+import io.ytstream.types.v3.YtPrimitive;
+import io.ytstream.types.v3.YtType;
+import io.ytstream.types.yson.YsonAttributed;
+import io.ytstream.types.yson.YsonUint64;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package io.ytstream.spark.config;
 
+import io.ytstream.application.offsets.StartingOffsetsText;
 import io.ytstream.core.model.StartingOffsets;
 import io.ytstream.core.model.YPath;
 import io.ytstream.core.plan.DataLossPolicy;
@@ -436,7 +437,7 @@ public final class YtOptions {
       return Optional.empty();
     }
     try {
-      return Optional.of(StartingOffsets.parse(raw.get()));
+      return Optional.of(StartingOffsetsText.parse(raw.get()));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("option " + name + ": " + e.getMessage(), e);
     }

@@ -1,6 +1,6 @@
 package io.ytstream.spark.sink;
 
-import io.ytstream.core.model.OffsetsJson;
+import io.ytstream.application.offsets.OffsetsJson;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.model.YPath;
 import java.io.Serializable;

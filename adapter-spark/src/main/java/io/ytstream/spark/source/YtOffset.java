@@ -1,6 +1,6 @@
 package io.ytstream.spark.source;
 
-import io.ytstream.core.model.OffsetsJson;
+import io.ytstream.application.offsets.OffsetsJson;
 import io.ytstream.core.model.StreamOffsets;
 import org.apache.spark.sql.connector.read.streaming.Offset;
 

@@ -1,8 +1,8 @@
 package io.ytstream.spark.types;
 
-import io.ytstream.core.schema.YtType;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.RowLayout;
+import io.ytstream.types.v3.YtType;
 import java.io.Serializable;
 import java.util.Map;
 import java.util.OptionalLong;

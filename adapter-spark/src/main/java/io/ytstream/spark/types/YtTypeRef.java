@@ -1,12 +1,13 @@
 package io.ytstream.spark.types;
 
-import io.ytstream.core.schema.TableSchemaJson;
-import io.ytstream.core.schema.YtType;
+import io.ytstream.types.schema.TableSchemaJson;
+import io.ytstream.types.v3.YtType;
 import java.io.Serializable;
 
 /**
- * A type_v3 type that travels to executors inside a converter: core's types are plain records, not
- * {@link Serializable}, so the type is shipped as its type_v3 JSON and parsed again on first use.
+ * A type_v3 type that travels to executors inside a converter: yt-types' types are plain records,
+ * not {@link Serializable}, so the type is shipped as its type_v3 JSON and parsed again on first
+ * use.
  */
 final class YtTypeRef implements Serializable {
 

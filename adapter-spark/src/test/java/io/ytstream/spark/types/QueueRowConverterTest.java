@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
-import io.ytstream.core.schema.YtPrimitive;
-import io.ytstream.core.schema.YtType;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.RowLayout;
+import io.ytstream.types.v3.YtPrimitive;
+import io.ytstream.types.v3.YtType;
 import java.util.List;
 import java.util.OptionalLong;
 import org.apache.spark.sql.catalyst.InternalRow;

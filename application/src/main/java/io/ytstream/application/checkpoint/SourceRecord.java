@@ -1,7 +1,7 @@
 package io.ytstream.application.checkpoint;
 
+import io.ytstream.application.offsets.OffsetsJson;
 import io.ytstream.core.model.ConsumerId;
-import io.ytstream.core.model.OffsetsJson;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.model.YPath;

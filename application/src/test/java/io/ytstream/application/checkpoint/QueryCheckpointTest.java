@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ytstream.application.offsets.OffsetsJson;
 import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.OffsetRange;
-import io.ytstream.core.model.OffsetsJson;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StreamOffsets;

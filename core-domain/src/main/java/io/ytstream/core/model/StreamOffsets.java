@@ -306,9 +306,17 @@ public final class StreamOffsets {
     return hash;
   }
 
+  /** As the map form's: {@code {a://q#0=42, a://q#1=7}}. The wire form is not core's concern. */
   @Override
   public String toString() {
-    return OffsetsJson.write(this);
+    StringBuilder out = new StringBuilder(16 + partitions.length * 24).append('{');
+    for (int i = 0; i < partitions.length; i++) {
+      if (i > 0) {
+        out.append(", ");
+      }
+      out.append(partitions[i]).append('=').append(offsets[i]);
+    }
+    return out.append('}').toString();
   }
 
   /**

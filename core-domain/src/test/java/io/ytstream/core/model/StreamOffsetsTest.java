@@ -146,6 +146,6 @@ class StreamOffsetsTest {
     assertNotEquals(x, StreamOffsets.of(Map.of(a(1), 1L)));
     assertFalse(x.equals("x"));
     assertFalse(x.equals(null));
-    assertEquals("{\"version\":1,\"queues\":{\"a://q\":{\"0\":1}}}", x.toString());
+    assertEquals("{a://q#0=1}", x.toString());
   }
 }

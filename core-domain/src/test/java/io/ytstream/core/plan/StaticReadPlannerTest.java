@@ -10,6 +10,7 @@ import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StartingOffsets;
 import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.core.model.YPath;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -92,7 +93,7 @@ class StaticReadPlannerTest {
             IllegalArgumentException.class,
             () ->
                 StartOffsetResolver.resolve(
-                    StartingOffsets.parse("{\"//q\": {\"0\": 11, \"1\": 0}}"),
+                    new StartingOffsets.Specific(Map.of(YPath.of("//q"), Map.of(0, 11L, 1, 0L))),
                     bounds(0, 10, 0, 3),
                     "ending_offsets"));
     assertTrue(

@@ -1,19 +1,19 @@
 package io.ytstream.ports.contract;
 
-import static io.ytstream.core.schema.YtType.member;
+import static io.ytstream.types.v3.YtType.member;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.ytstream.core.model.YPath;
-import io.ytstream.core.schema.YsonAttributed;
-import io.ytstream.core.schema.YsonUint64;
-import io.ytstream.core.schema.YtPrimitive;
-import io.ytstream.core.schema.YtType;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription;
 import io.ytstream.ports.TableDescription.Column;
 import io.ytstream.ports.TabletTransaction;
+import io.ytstream.types.v3.YtPrimitive;
+import io.ytstream.types.v3.YtType;
+import io.ytstream.types.yson.YsonAttributed;
+import io.ytstream.types.yson.YsonUint64;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
