@@ -20,8 +20,8 @@ import java.util.function.Function;
  *   <li>{@code yt.http.maxAttempts} (5) and {@code yt.http.backoffMs} (100, doubled per retry);
  *   <li>{@code yt.http.discoverHeavyProxies} (true): send heavy commands and tablet transactions to
  *       a proxy from {@code /hosts}; false uses the given address for everything;
- *   <li>{@code yt.http.format}: rows always travel as binary YSON; {@code yson} is accepted, any
- *       other value (the former {@code json}) fails naming the setting;
+ *   <li>{@code yt.http.format}: only {@code yson}, as rows always travel as binary YSON; any other
+ *       value, {@code json} included, fails naming the setting;
  *   <li>{@code yt.http.caCertificates} (a PEM file), or {@code yt.http.trustStore} (PKCS12/JKS)
  *       with {@code yt.http.trustStorePassword}: the certificates an {@code https://} proxy may
  *       present, instead of the JVM's default trust store.
@@ -39,7 +39,7 @@ public record YtsaurusClientConfig(
     Optional<HttpsTrust> trust,
     RequestLogger requestLogger) {
 
-  /** The setting that once chose JSON rows; only {@code yson} is accepted now. */
+  /** The row format setting: only {@code yson}, the one format the client speaks. */
   static final String ROW_FORMAT = "yt.http.format";
 
   public YtsaurusClientConfig {
