@@ -83,10 +83,16 @@ final class YsonRows {
 
   /** Rows as maps in column order (for callers that want the whole row as a map). */
   List<Map<String, Object>> decode(byte[] body, Map<String, YtType> types) {
+    return decode(body, types, false);
+  }
+
+  /** As {@link #decode(byte[], Map)}, text kept as bytes with {@code textAsBytes}. */
+  List<Map<String, Object>> decode(byte[] body, Map<String, YtType> types, boolean textAsBytes) {
     List<Map<String, Object>> rows = new ArrayList<>();
     decode(
         body,
         types,
+        textAsBytes,
         new RowVisitor() {
           private Map<String, Object> row = new LinkedHashMap<>();
 

@@ -261,28 +261,7 @@ class YsonRowsTest {
 
   private static List<Map<String, Object>> decodeKeepingText(
       byte[] body, Map<String, YtType> types) {
-    List<Map<String, Object>> rows = new java.util.ArrayList<>();
-    new YsonRows()
-        .decode(
-            body,
-            types,
-            true,
-            new RowVisitor() {
-              private Map<String, Object> row = new LinkedHashMap<>();
-
-              @Override
-              public void column(String name, Object value) {
-                row.put(name, value);
-              }
-
-              @Override
-              public boolean endRow() {
-                rows.add(row);
-                row = new LinkedHashMap<>();
-                return true;
-              }
-            });
-    return rows;
+    return new YsonRows().decode(body, types, true);
   }
 
   @Test
