@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ytstream.application.ServiceColumns;
 import io.ytstream.core.error.YtErrorCode;
-import io.ytstream.core.error.YtException;
 import io.ytstream.core.model.YPath;
 import io.ytstream.inmemory.ClusterOperation;
 import io.ytstream.inmemory.FaultInjector;
@@ -21,7 +20,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 import org.apache.spark.sql.SparkSession;
@@ -57,7 +55,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 class ChaosTest {
 
   private static final int RESTARTS = 20;
-  private static final Pattern COMMIT_LOG = Pattern.compile(".*/commits/[0-9]+");
   private static final Pattern OFFSET_LOG = Pattern.compile(".*/offsets/[0-9]+");
   private static final String OUT = "//out";
   private static final String PRODUCER = "//producer";
@@ -232,13 +229,9 @@ class ChaosTest {
       ChaosConnector.disarm(c.name);
     }
     List<Long> output = c.ids(OUT);
-    TreeMap<Long, Integer> copies = new TreeMap<>();
-    for (long id : output) {
-      copies.merge(id, 1, Integer::sum);
-    }
-    long duplicates = copies.values().stream().mapToLong(n -> n - 1).sum();
-    TreeSet<Long> lost = new TreeSet<>(input);
-    lost.removeAll(copies.keySet());
+    OutputCopies copies = OutputCopies.of(output, input);
+    long duplicates = copies.duplicates();
+    TreeSet<Long> lost = copies.lost();
     System.err.println(
         "chaos "
             + mode
@@ -424,19 +417,7 @@ class ChaosTest {
       }
       case "driver-stops" -> {
         skip = random.nextInt(2);
-        points.add(
-            ChaosConnector.arm(
-                c.name,
-                new ChaosConnector.Point(
-                    "rename",
-                    COMMIT_LOG,
-                    () -> true,
-                    skip,
-                    path -> {
-                      throw new YtException(
-                          YtErrorCode.GENERIC,
-                          "injected: the driver stopped before publishing " + path);
-                    })));
+        points.add(ChaosConnector.arm(c.name, ChaosConnector.stopBeforePublishingCommit(skip)));
         return " before commits/N #" + (1 + skip);
       }
       default -> throw new IllegalArgumentException(fault);

@@ -18,7 +18,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.TreeMap;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.StreamingQueryException;
@@ -142,12 +141,10 @@ class LocalClusterExecutorLossTest {
     }
 
     List<Long> output = c.ids(out);
-    TreeMap<Long, Integer> copies = new TreeMap<>();
-    output.forEach(id -> copies.merge(id, 1, Integer::sum));
-    long duplicates = copies.values().stream().mapToLong(n -> n - 1).sum();
     List<Long> expected = new ArrayList<>(TestCluster.range(0, 6));
     expected.addAll(TestCluster.range(100, 106));
-    assertEquals(0, duplicates, "duplicates in the output: " + output);
+    assertEquals(
+        0, OutputCopies.of(output, expected).duplicates(), "duplicates in the output: " + output);
     assertEquals(expected, output, "every row exactly once");
     QueueId queue = new QueueId(c.cluster.name(), YPath.of(q));
     var offsets = c.consumerOffsets(consumer, q);

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ytstream.core.error.YtErrorCode;
-import io.ytstream.core.error.YtException;
 import io.ytstream.core.model.YPath;
 import io.ytstream.inmemory.ClusterOperation;
 import io.ytstream.inmemory.FaultInjector;
@@ -20,10 +19,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
-import java.util.regex.Pattern;
 import org.apache.spark.sql.ForeachWriter;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -52,7 +49,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class RealTimeChaosTest {
 
-  private static final Pattern COMMIT_LOG = Pattern.compile(".*/commits/[0-9]+");
   private static final String OUT = "//out";
   private static final String PRODUCER = "//producer";
 
@@ -193,13 +189,9 @@ class RealTimeChaosTest {
     }
     String history = "seed " + seed + " (" + mode + ")\n" + String.join("\n", log);
     List<Long> output = c.ids(OUT);
-    TreeMap<Long, Integer> copies = new TreeMap<>();
-    for (long id : output) {
-      copies.merge(id, 1, Integer::sum);
-    }
-    long duplicates = copies.values().stream().mapToLong(n -> n - 1).sum();
-    TreeSet<Long> lost = new TreeSet<>(input);
-    lost.removeAll(copies.keySet());
+    OutputCopies copies = OutputCopies.of(output, input);
+    long duplicates = copies.duplicates();
+    TreeSet<Long> lost = copies.lost();
     System.err.println(
         "real-time chaos "
             + mode
@@ -359,19 +351,7 @@ class RealTimeChaosTest {
         f.unknownOutcomeAfterApplying(ClusterOperation.ADVANCE, 1);
       }
       case "driver-stops" ->
-          points.add(
-              ChaosConnector.arm(
-                  c.name,
-                  new ChaosConnector.Point(
-                      "rename",
-                      COMMIT_LOG,
-                      () -> true,
-                      0,
-                      path -> {
-                        throw new YtException(
-                            YtErrorCode.GENERIC,
-                            "injected: the driver stopped before publishing " + path);
-                      })));
+          points.add(ChaosConnector.arm(c.name, ChaosConnector.stopBeforePublishingCommit(0)));
       default -> throw new IllegalArgumentException(fault);
     }
   }

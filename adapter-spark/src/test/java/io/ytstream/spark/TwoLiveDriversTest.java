@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -240,13 +239,9 @@ class TwoLiveDriversTest {
     }
 
     List<Long> output = c.ids(OUT);
-    TreeMap<Long, Integer> copies = new TreeMap<>();
-    for (long id : output) {
-      copies.merge(id, 1, Integer::sum);
-    }
-    long duplicates = copies.values().stream().mapToLong(n -> n - 1).sum();
-    TreeSet<Long> lost = new TreeSet<>(produced);
-    lost.removeAll(copies.keySet());
+    OutputCopies copies = OutputCopies.of(output, produced);
+    long duplicates = copies.duplicates();
+    TreeSet<Long> lost = copies.lost();
     String outcomes = mode + ": first " + firstOutcome + "; second " + secondOutcome;
     assertEquals(0, duplicates, "duplicates in the output; " + outcomes);
     assertEquals(0, lost.size(), "source rows lost: " + lost + "; " + outcomes);
