@@ -1,6 +1,7 @@
 package io.ytstream.spark;
 
 import io.ytstream.core.error.CommitOutcomeUnknownException;
+import io.ytstream.core.error.YtErrorCode;
 import io.ytstream.core.error.YtException;
 import io.ytstream.core.model.YPath;
 import io.ytstream.inmemory.InMemoryCluster;
@@ -158,6 +159,22 @@ public final class ChaosConnector implements ClusterConnector {
         skip,
         path -> {
           throw lostAnswer("a producer push (" + point + ")", path);
+        });
+  }
+
+  /**
+   * A point that fails the {@code skip + 1}-th rename that publishes {@code commits/N}: the driver
+   * stops right after the sink committed batch N, so a restart replays it.
+   */
+  static Point stopBeforePublishingCommit(int skip) {
+    return new Point(
+        "rename",
+        Pattern.compile(".*/commits/[0-9]+"),
+        () -> true,
+        skip,
+        path -> {
+          throw new YtException(
+              YtErrorCode.GENERIC, "injected: the driver stopped before publishing " + path);
         });
   }
 

@@ -64,7 +64,7 @@ class HttpConnectionSettingsTest {
                 "spark.hadoop.yt.http.trustStorePassword",
                 "store-secret",
                 "spark.hadoop.yt.http.format",
-                "json",
+                "yson",
                 "yt.http.maxAttempts",
                 "2",
                 "spark.hadoop.yt.http.maxAttempts",
@@ -80,7 +80,7 @@ class HttpConnectionSettingsTest {
             "yt.http.requestTimeoutMs", "12000",
             "yt.http.trustStore", "/etc/yt/trust.p12",
             "yt.http.trustStorePassword", "store-secret",
-            "yt.http.format", "json",
+            "yt.http.format", "yson",
             "yt.http.maxAttempts", "3"),
         ref.settings(),
         "spark.hadoop.* wins over the bare key; the address and spark.yt.* stay behind");

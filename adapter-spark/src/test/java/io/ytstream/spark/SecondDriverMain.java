@@ -18,10 +18,8 @@ import org.apache.spark.sql.streaming.StreamingQueryListener;
  * batch, then {@code failed <message>} when the query fails or {@code stopped} when it was stopped.
  * A line {@code stop} on stdin (or its end) stops the query.
  *
- * <p>Arguments: proxy URL, queue, consumer, output table, checkpoint location, and optionally a
- * queue producer and {@code sink} or {@code foreach}: then it runs {@link
- * ProducerTwoLiveDriversTest}'s query, which writes the output queue through that producer, instead
- * of the transactional one.
+ * <p>Arguments: proxy URL, queue, consumer, output table, checkpoint location, queue producer, and
+ * the {@link TwoLiveDriversTest.Mode} (the producer is used by the producer modes only).
  */
 public final class SecondDriverMain {
 
@@ -31,6 +29,7 @@ public final class SecondDriverMain {
 
   public static void main(String[] args) throws Exception {
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+    TwoLiveDriversTest.Mode mode = TwoLiveDriversTest.Mode.valueOf(args[6]);
     SparkSession spark =
         SparkSession.builder()
             .master("local[2,4]")
@@ -41,7 +40,9 @@ public final class SecondDriverMain {
             .config("spark.sql.shuffle.partitions", "2")
             .config("spark.sql.adaptive.enabled", "false")
             .config(YtSettings.PROXY, args[0])
-            .config(YtSettings.TRANSACTIONAL, Boolean.toString(args.length == 5))
+            .config(
+                YtSettings.TRANSACTIONAL,
+                Boolean.toString(mode == TwoLiveDriversTest.Mode.TRANSACTIONAL))
             .getOrCreate();
     spark
         .streams()
@@ -64,10 +65,7 @@ public final class SecondDriverMain {
               public void onQueryTerminated(QueryTerminatedEvent event) {}
             });
     StreamingQuery q =
-        args.length > 5
-            ? ProducerTwoLiveDriversTest.start(
-                spark, args[1], args[2], args[3], args[5], args[4], "sink".equals(args[6]))
-            : TwoLiveDriversTest.start(spark, args[1], args[2], args[3], args[4]);
+        TwoLiveDriversTest.start(spark, mode, args[1], args[2], args[3], args[5], args[4]);
     out.println(PREFIX + "running");
     Thread stopper =
         new Thread(

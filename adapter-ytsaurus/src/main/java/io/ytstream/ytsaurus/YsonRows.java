@@ -17,30 +17,19 @@ import java.util.Map;
  * sends and reads by default). YSON needs no escaping ({@code $row_index} is a plain key) and keeps
  * the wire types (a uint64 is a uint64, a string any bytes), so each column is converted with
  * yt-types' {@link YsonRepresentation} against its type_v3 type, and columns without a known type
- * (system columns, untyped projections) are plain YSON values ({@link Yson}).
+ * (system columns, untyped projections) are plain YSON values ({@link Yson}). The one row format of
+ * the tabular commands ({@code pull_queue_consumer}, {@code select_rows}, {@code lookup_rows},
+ * {@code insert_rows}, {@code delete_rows}, {@code push_queue_producer}), in both directions.
  */
-final class YsonRows implements RowFormat {
+final class YsonRows {
 
-  /** Binary YSON, as a JSON value for the headers. */
+  /** Binary YSON, as a JSON value for {@code X-YT-Input-Format} and {@code X-YT-Output-Format}. */
   static final String FORMAT = "{\"$value\":\"yson\",\"$attributes\":{\"format\":\"binary\"}}";
 
-  @Override
-  public String inputFormat() {
-    return FORMAT;
-  }
+  /** The format in YSON's text form, for logs. */
+  static final String DESCRIPTION = "<format=binary>yson";
 
-  @Override
-  public String outputFormat() {
-    return FORMAT;
-  }
-
-  @Override
-  public String describe() {
-    return "<format=binary>yson";
-  }
-
-  @Override
-  public byte[] encode(List<Row> rows, Map<String, YtType> types) {
+  byte[] encode(List<Row> rows, Map<String, YtType> types) {
     List<Object> maps = new ArrayList<>(rows.size());
     for (Row row : rows) {
       Map<String, Object> map = new LinkedHashMap<>();
@@ -79,14 +68,46 @@ final class YsonRows implements RowFormat {
   }
 
   /** In one pass over the bytes ({@link BinaryYsonRowDecoder}), as the request asks for binary. */
-  @Override
-  public void decode(byte[] body, Map<String, YtType> types, RowVisitor visitor) {
+  void decode(byte[] body, Map<String, YtType> types, RowVisitor visitor) {
     new BinaryYsonRowDecoder(body, types).decode(visitor);
   }
 
-  @Override
-  public void decode(
-      byte[] body, Map<String, YtType> types, boolean textAsBytes, RowVisitor visitor) {
+  /**
+   * As {@link #decode(byte[], Map, RowVisitor)}; with {@code textAsBytes} string and utf8 values
+   * are handed as their UTF-8 {@code byte[]} (utf8 still checked), saving a decode to {@link
+   * String} for callers that keep bytes.
+   */
+  void decode(byte[] body, Map<String, YtType> types, boolean textAsBytes, RowVisitor visitor) {
     new BinaryYsonRowDecoder(body, types, textAsBytes).decode(visitor);
+  }
+
+  /** Rows as maps in column order (for callers that want the whole row as a map). */
+  List<Map<String, Object>> decode(byte[] body, Map<String, YtType> types) {
+    return decode(body, types, false);
+  }
+
+  /** As {@link #decode(byte[], Map)}, text kept as bytes with {@code textAsBytes}. */
+  List<Map<String, Object>> decode(byte[] body, Map<String, YtType> types, boolean textAsBytes) {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    decode(
+        body,
+        types,
+        textAsBytes,
+        new RowVisitor() {
+          private Map<String, Object> row = new LinkedHashMap<>();
+
+          @Override
+          public void column(String name, Object value) {
+            row.put(name, value);
+          }
+
+          @Override
+          public boolean endRow() {
+            rows.add(row);
+            row = new LinkedHashMap<>();
+            return true;
+          }
+        });
+    return rows;
   }
 }

@@ -30,8 +30,8 @@ import javax.net.ssl.SSLHandshakeException;
 /**
  * Sends v4 commands: {@code <method> <proxy>/api/v4/<command>} with the parameters as JSON in
  * {@code X-YT-Parameters} ({@link #HEADER_FORMAT}), GUID mutation ids ({@link MutationId}), JSON
- * ({@code encode_utf8=false}) for structured answers and the configured {@link RowFormat} for rows,
- * a timeout on every request, bounded retries with exponential backoff where {@link Repeat} allows
+ * ({@code encode_utf8=false}) for structured answers and binary YSON ({@link YsonRows}) for rows, a
+ * timeout on every request, bounded retries with exponential backoff where {@link Repeat} allows
  * them, and errors parsed into {@link YtHttpException}.
  */
 final class YtHttpClient {
@@ -311,14 +311,12 @@ final class YtHttpClient {
             .header("X-YT-Correlation-Id", correlationId)
             .header(
                 "X-YT-Output-Format",
-                command.output() == Command.Output.TABULAR
-                    ? config.rowFormat().codec().outputFormat()
-                    : JSON_FORMAT);
+                command.output() == Command.Output.TABULAR ? YsonRows.FORMAT : JSON_FORMAT);
     if (command == Command.INSERT_ROWS
         || command == Command.DELETE_ROWS
         || command == Command.LOOKUP_ROWS
         || command == Command.PUSH_QUEUE_PRODUCER) {
-      builder.header("X-YT-Input-Format", config.rowFormat().codec().inputFormat());
+      builder.header("X-YT-Input-Format", YsonRows.FORMAT);
     }
     HttpRequest.BodyPublisher publisher =
         body == null
@@ -471,7 +469,7 @@ final class YtHttpClient {
                 proxy.toString(),
                 command == null ? "/hosts" : command.wireName(),
                 parameters,
-                carriesRows(command) ? config.rowFormat().codec().describe() : "",
+                carriesRows(command) ? YsonRows.DESCRIPTION : "",
                 body == null ? 0 : body.length,
                 attempt,
                 status,

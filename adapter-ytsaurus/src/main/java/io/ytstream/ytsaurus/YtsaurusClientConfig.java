@@ -20,7 +20,8 @@ import java.util.function.Function;
  *   <li>{@code yt.http.maxAttempts} (5) and {@code yt.http.backoffMs} (100, doubled per retry);
  *   <li>{@code yt.http.discoverHeavyProxies} (true): send heavy commands and tablet transactions to
  *       a proxy from {@code /hosts}; false uses the given address for everything;
- *   <li>{@code yt.http.format} ({@code yson}): rows as binary YSON, or {@code json};
+ *   <li>{@code yt.http.format}: only {@code yson}, as rows always travel as binary YSON; any other
+ *       value, {@code json} included, fails naming the setting;
  *   <li>{@code yt.http.caCertificates} (a PEM file), or {@code yt.http.trustStore} (PKCS12/JKS)
  *       with {@code yt.http.trustStorePassword}: the certificates an {@code https://} proxy may
  *       present, instead of the JVM's default trust store.
@@ -36,8 +37,10 @@ public record YtsaurusClientConfig(
     Duration backoff,
     boolean discoverHeavyProxies,
     Optional<HttpsTrust> trust,
-    RequestLogger requestLogger,
-    RowWireFormat rowFormat) {
+    RequestLogger requestLogger) {
+
+  /** The row format setting: only {@code yson}, the one format the client speaks. */
+  static final String ROW_FORMAT = "yt.http.format";
 
   public YtsaurusClientConfig {
     Objects.requireNonNull(proxy, "proxy");
@@ -48,39 +51,12 @@ public record YtsaurusClientConfig(
     Objects.requireNonNull(backoff, "backoff");
     Objects.requireNonNull(trust, "trust");
     Objects.requireNonNull(requestLogger, "requestLogger");
-    Objects.requireNonNull(rowFormat, "rowFormat");
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("maxAttempts must be >= 1, got " + maxAttempts);
     }
     if (requestTimeout.isZero() || requestTimeout.isNegative()) {
       throw new IllegalArgumentException("every request needs a positive timeout");
     }
-  }
-
-  /** A config with binary YSON rows. */
-  public YtsaurusClientConfig(
-      URI proxy,
-      Optional<OAuthToken> token,
-      Optional<String> clusterName,
-      Duration requestTimeout,
-      Duration connectTimeout,
-      int maxAttempts,
-      Duration backoff,
-      boolean discoverHeavyProxies,
-      Optional<HttpsTrust> trust,
-      RequestLogger requestLogger) {
-    this(
-        proxy,
-        token,
-        clusterName,
-        requestTimeout,
-        connectTimeout,
-        maxAttempts,
-        backoff,
-        discoverHeavyProxies,
-        trust,
-        requestLogger,
-        RowWireFormat.YSON);
   }
 
   /** Defaults for {@code address} with an explicit token (or none). */
@@ -95,8 +71,7 @@ public record YtsaurusClientConfig(
         Duration.ofMillis(100),
         true,
         Optional.empty(),
-        RequestLogger.NONE,
-        RowWireFormat.YSON);
+        RequestLogger.NONE);
   }
 
   /** Reads the settings described in the class comment; the token falls back to env and file. */
@@ -115,6 +90,7 @@ public record YtsaurusClientConfig(
             Optional.ofNullable(settings.get(key))
                 .or(() -> Optional.ofNullable(settings.get("spark.hadoop." + key)))
                 .filter(v -> !v.isBlank());
+    requireYsonRows(get);
     YtsaurusClientConfig defaults =
         of(address, TokenSource.resolve(settings, environment, homeDirectory));
     return new YtsaurusClientConfig(
@@ -127,10 +103,26 @@ public record YtsaurusClientConfig(
         millis(get, "yt.http.backoffMs", 0).orElse(defaults.backoff()),
         bool(get, "yt.http.discoverHeavyProxies").orElse(defaults.discoverHeavyProxies()),
         trust(get),
-        RequestLogger.NONE,
-        get.apply(RowWireFormat.SETTING)
-            .map(RowWireFormat::fromSetting)
-            .orElse(defaults.rowFormat()));
+        RequestLogger.NONE);
+  }
+
+  /**
+   * Rows travel as binary YSON only (what the server's Python client speaks); a setting that asks
+   * for another format fails rather than being ignored, so a job written for JSON rows is told.
+   */
+  private static void requireYsonRows(Function<String, Optional<String>> get) {
+    get.apply(ROW_FORMAT)
+        .filter(v -> !v.strip().equalsIgnoreCase("yson"))
+        .ifPresent(
+            v -> {
+              throw new IllegalArgumentException(
+                  "setting "
+                      + ROW_FORMAT
+                      + "="
+                      + v
+                      + " is not supported: rows travel as binary YSON only; remove the setting"
+                      + " (or set it to yson)");
+            });
   }
 
   private static Optional<Duration> millis(
@@ -224,8 +216,7 @@ public record YtsaurusClientConfig(
         backoff,
         discoverHeavyProxies,
         Optional.of(HttpsTrust.pem(pemFile)),
-        requestLogger,
-        rowFormat);
+        requestLogger);
   }
 
   public YtsaurusClientConfig withRequestLogger(RequestLogger logger) {
@@ -239,8 +230,7 @@ public record YtsaurusClientConfig(
         backoff,
         discoverHeavyProxies,
         trust,
-        logger,
-        rowFormat);
+        logger);
   }
 
   public YtsaurusClientConfig withMaxAttempts(int attempts, Duration firstBackoff) {
@@ -254,8 +244,7 @@ public record YtsaurusClientConfig(
         firstBackoff,
         discoverHeavyProxies,
         trust,
-        requestLogger,
-        rowFormat);
+        requestLogger);
   }
 
   public YtsaurusClientConfig withRequestTimeout(Duration timeout) {
@@ -269,24 +258,7 @@ public record YtsaurusClientConfig(
         backoff,
         discoverHeavyProxies,
         trust,
-        requestLogger,
-        rowFormat);
-  }
-
-  /** The same config with rows in {@code format}. */
-  public YtsaurusClientConfig withRowFormat(RowWireFormat format) {
-    return new YtsaurusClientConfig(
-        proxy,
-        token,
-        clusterName,
-        requestTimeout,
-        connectTimeout,
-        maxAttempts,
-        backoff,
-        discoverHeavyProxies,
-        trust,
-        requestLogger,
-        format);
+        requestLogger);
   }
 
   /** Never shows the token. */
@@ -304,8 +276,6 @@ public record YtsaurusClientConfig(
         + maxAttempts
         + ", discoverHeavyProxies="
         + discoverHeavyProxies
-        + ", rowFormat="
-        + rowFormat
         + trust.map(t -> ", trust=" + t).orElse("")
         + "}";
   }

@@ -32,6 +32,8 @@ import java.util.function.Consumer;
  */
 public final class YtsaurusCluster implements YtCluster {
 
+  private static final YsonRows ROWS = new YsonRows();
+
   private final ProxyConnection connection;
   private final Consumer<ProxyConnection> release;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -82,9 +84,9 @@ public final class YtsaurusCluster implements YtCluster {
     return connection.heavyProxies();
   }
 
-  /** The codec of the configured row format ({@code yt.http.format}). */
-  RowFormat rows() {
-    return config().rowFormat().codec();
+  /** The row codec of the tabular commands: binary YSON, the one format the client speaks. */
+  YsonRows rows() {
+    return ROWS;
   }
 
   /**

@@ -35,24 +35,15 @@ final class EmulatorClusterFixture implements ClusterFixture {
   private final HttpClusterAdmin admin;
   private final YPath root = YPath.of("//home/contract");
   private final boolean https;
-  private final RowWireFormat rowFormat;
   private final List<YtsaurusCluster> userClusters = new ArrayList<>();
 
   EmulatorClusterFixture() {
     this(false);
   }
 
+  /** With {@code https}, the emulator serves HTTPS and the client trusts its certificate. */
   EmulatorClusterFixture(boolean https) {
-    this(https, RowWireFormat.YSON);
-  }
-
-  /**
-   * With {@code https}, the emulator serves HTTPS and the client trusts its certificate; rows
-   * travel in {@code rowFormat}.
-   */
-  EmulatorClusterFixture(boolean https, RowWireFormat rowFormat) {
     this.https = https;
-    this.rowFormat = rowFormat;
     EmulatorOptions options = EmulatorOptions.defaults().withClock(clock).withToken(TOKEN);
     for (String user : USERS) {
       options = options.withUser(userToken(user), user);
@@ -72,8 +63,7 @@ final class EmulatorClusterFixture implements ClusterFixture {
 
   private YtsaurusCluster connect(String token) {
     YtsaurusClientConfig config =
-        YtsaurusClientConfig.of(emulator.url(), Optional.of(OAuthToken.of(token)))
-            .withRowFormat(rowFormat);
+        YtsaurusClientConfig.of(emulator.url(), Optional.of(OAuthToken.of(token)));
     if (https) {
       config = config.withCaCertificates(Certificate.SHARED.certificatePem());
     }

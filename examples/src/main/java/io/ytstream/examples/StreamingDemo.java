@@ -22,8 +22,10 @@ import io.ytstream.ports.TableDescription.Column;
 import io.ytstream.ports.spi.ClusterConnectors;
 import io.ytstream.ports.spi.ConnectionSettings;
 import io.ytstream.ports.spi.YtCluster;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -104,16 +106,49 @@ public final class StreamingDemo {
     int code;
     SparkSession spark = newSession();
     try {
-      DemoReport report = run(spark, options, out);
-      report.print(out);
-      code = report.passed() ? 0 : 1;
-    } catch (Exception e) {
-      out.println("demo failed: " + e);
-      code = 3;
+      String dir = System.getProperty(Transcript.DIR_PROPERTY);
+      code =
+          dir == null
+              ? runAndPrint(spark, options, out)
+              : runAndPrint(spark, options, out, Path.of(dir));
     } finally {
       spark.stop();
     }
     System.exit(code);
+  }
+
+  /**
+   * Runs the demo, prints its progress and verification to {@code console} and the transcript file
+   * in {@code dir} ({@link Transcript}); returns the exit code (0 on PASS).
+   */
+  static int runAndPrint(SparkSession spark, DemoOptions options, PrintStream console, Path dir) {
+    Transcript transcript;
+    try {
+      transcript = Transcript.open(console, dir, options.mode());
+    } catch (IOException e) {
+      console.println("demo failed: cannot write the transcript in " + dir + ": " + e);
+      return 3;
+    }
+    int code;
+    try (transcript) {
+      code = runAndPrint(spark, options, transcript.out());
+    } catch (IOException e) {
+      console.println("demo failed: cannot write " + transcript.path() + ": " + e);
+      return 3;
+    }
+    console.println("transcript: " + transcript.path());
+    return code;
+  }
+
+  private static int runAndPrint(SparkSession spark, DemoOptions options, PrintStream out) {
+    try {
+      DemoReport report = run(spark, options, out);
+      report.print(out);
+      return report.passed() ? 0 : 1;
+    } catch (Exception e) {
+      out.println("demo failed: " + e);
+      return 3;
+    }
   }
 
   /** The demo's session: local[2], no UI, bound to loopback. */

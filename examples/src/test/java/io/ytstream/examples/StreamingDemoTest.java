@@ -8,6 +8,8 @@ import io.ytstream.examples.DemoOptions.Kill;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
@@ -19,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * between the sink's commit and Spark's {@code commits/N}, which replays a batch) and one restart,
  * per delivery mode, against the emulator over HTTP. The exactly-once modes (producer included,
  * whose replayed batch is pushed again and skipped by the server) must show no duplicate,
- * at-least-once must show the replayed batch twice, and no mode may lose a row.
+ * at-least-once must show the replayed batch twice, and no mode may lose a row. Each run's
+ * transcript is {@code target/streaming-demo-<mode>.txt}, as the command line writes it.
  */
 class StreamingDemoTest {
 
@@ -40,12 +43,17 @@ class StreamingDemoTest {
         DemoOptions.defaults().withMode(mode).withRows(2_000, 1_000).withKills(List.of(Kill.CRASH));
     ByteArrayOutputStream buffer = new ByteArrayOutputStream();
     DemoReport report;
-    try (PrintStream out = new PrintStream(buffer, true, StandardCharsets.UTF_8)) {
-      report = StreamingDemo.run(spark, options, out);
-      report.print(out);
+    Path file;
+    try (PrintStream console = new PrintStream(buffer, true, StandardCharsets.UTF_8);
+        Transcript transcript = Transcript.open(console, Path.of("target"), mode)) {
+      report = StreamingDemo.run(spark, options, transcript.out());
+      report.print(transcript.out());
+      file = transcript.path();
     }
     String text = buffer.toString(StandardCharsets.UTF_8);
     System.out.println(text);
+    assertEquals(Transcript.file(Path.of("target"), mode), file);
+    assertEquals(text, Files.readString(file), "the transcript file holds what the console got");
     assertTrue(text.contains("kill 1/1"), text);
     assertTrue(text.contains("RESULT: "), text);
     assertEquals(2_000, report.rowsIn(), text);

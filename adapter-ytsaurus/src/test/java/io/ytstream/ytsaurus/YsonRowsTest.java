@@ -2,11 +2,12 @@ package io.ytstream.ytsaurus;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ytstream.ports.Row;
+import io.ytstream.types.v3.YtOptional;
 import io.ytstream.types.v3.YtPrimitive;
 import io.ytstream.types.v3.YtType;
 import io.ytstream.types.yson.Yson;
@@ -20,12 +21,12 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The two row formats against the bytes the server reads and writes: binary YSON as {@code
+ * The row format against the bytes the server reads and writes: binary YSON as {@code
  * yt/yt/library/formats/format.cpp} serves it (a list fragment of maps, no escaping, wire types
- * kept), JSON with {@code $}-keys escaped both ways ({@code yt/yt/core/json/json_writer.cpp},
- * {@code json_callbacks.cpp}).
+ * kept), and the one-pass decoder's shortcuts against the boundaries where they hand over to the
+ * general path.
  */
-class RowFormatsTest {
+class YsonRowsTest {
 
   private static final Map<String, YtType> TYPES =
       Map.of(
@@ -85,20 +86,89 @@ class RowFormatsTest {
   }
 
   @Test
-  void bothFormatsRoundTripTheSameValues() {
-    for (RowWireFormat format : RowWireFormat.values()) {
-      RowFormat codec = format.codec();
-      byte[] wire = codec.encode(List.of(typedRow()), TYPES);
-      Map<String, Object> back = codec.decode(wire, TYPES).get(0);
-      assertEquals(-1L, back.get("u"), format.name());
-      assertEquals(49_672L, back.get("d"), format.name());
-      assertArrayEquals(bytes(0, 0xff, '$'), (byte[]) back.get("s"), format.name());
-      assertEquals(new BigDecimal("-12.34"), back.get("x"), format.name());
-      assertEquals(Arrays.asList(1L, null, -7L), back.get("l"), format.name());
-      assertEquals(Map.of("$a", "ÿ"), back.get("st"), format.name());
-      assertEquals(-0.0, back.get("f"), format.name() + ": the sign of zero is kept");
-      assertEquals(3L, back.get("$tablet_index"), format.name());
-    }
+  void typedValuesRoundTrip() {
+    YsonRows codec = new YsonRows();
+    byte[] wire = codec.encode(List.of(typedRow()), TYPES);
+    Map<String, Object> back = codec.decode(wire, TYPES).get(0);
+    assertEquals(-1L, back.get("u"));
+    assertEquals(49_672L, back.get("d"));
+    assertArrayEquals(bytes(0, 0xff, '$'), (byte[]) back.get("s"));
+    assertEquals(new BigDecimal("-12.34"), back.get("x"));
+    assertEquals(Arrays.asList(1L, null, -7L), back.get("l"));
+    assertEquals(Map.of("$a", "ÿ"), back.get("st"));
+    assertEquals(-0.0, back.get("f"), "the sign of zero is kept");
+    assertEquals(3L, back.get("$tablet_index"));
+  }
+
+  private static Map<String, Object> decodeOne(Map<String, Object> row, Map<String, YtType> types) {
+    List<Map<String, Object>> rows =
+        new YsonRows().decode(Yson.toBinaryListFragment(List.of(row)), types);
+    assertEquals(1, rows.size());
+    return rows.get(0);
+  }
+
+  @Test
+  void integersKeep64BitsAndUnsignedOnesTheirBits() {
+    Map<String, Object> in = new LinkedHashMap<>();
+    in.put("i", Long.MIN_VALUE);
+    in.put("u", new YsonUint64(-1L));
+    in.put("small", new YsonUint64(7));
+    in.put("$row_index", 12L);
+    in.put("big", new YsonUint64(-1L));
+
+    Map<String, Object> row =
+        decodeOne(
+            in,
+            Map.of(
+                "i", YtPrimitive.INT64,
+                "u", YtPrimitive.UINT64,
+                "small", YtPrimitive.UINT8));
+
+    assertEquals(Long.MIN_VALUE, row.get("i"));
+    assertEquals(-1L, row.get("u"), "uint64 max is a Long holding the bits");
+    assertEquals(7L, row.get("small"));
+    assertEquals(12L, row.get("$row_index"));
+    assertEquals(new YsonUint64(-1L), row.get("big"), "an untyped uint64 stays a uint64");
+    assertEquals(List.of("i", "u", "small", "$row_index", "big"), List.copyOf(row.keySet()));
+  }
+
+  @Test
+  void aNegativeOrOversizedIntegerIsRefusedNamingTheColumn() {
+    YtTransportException negative =
+        assertThrows(
+            YtTransportException.class,
+            () -> decodeOne(Map.of("u", -1L), Map.of("u", YtPrimitive.UINT32)));
+    assertTrue(negative.getMessage().contains("column \"u\""), negative.getMessage());
+    YtTransportException oversized =
+        assertThrows(
+            YtTransportException.class,
+            () -> decodeOne(Map.of("i", new YsonUint64(-1L)), Map.of("i", YtPrimitive.INT64)));
+    assertTrue(oversized.getMessage().contains("column \"i\""), oversized.getMessage());
+  }
+
+  @Test
+  void optionalsAndDoublesKeepNullsSignsAndSpecials() {
+    Map<String, Object> in = new LinkedHashMap<>();
+    in.put("z", -0.0);
+    in.put("n", Double.NaN);
+    in.put("inf", Double.NEGATIVE_INFINITY);
+    in.put("o", null);
+    in.put("opt", "x".getBytes(StandardCharsets.UTF_8));
+    Map<String, Object> row =
+        decodeOne(
+            in,
+            Map.of(
+                "z", YtPrimitive.DOUBLE,
+                "n", YtPrimitive.DOUBLE,
+                "inf", new YtOptional(YtPrimitive.DOUBLE),
+                "o", new YtOptional(YtPrimitive.STRING),
+                "opt", new YtOptional(YtPrimitive.STRING)));
+    assertEquals(1 / -0.0, 1 / (Double) row.get("z"), "the sign of zero is kept");
+    assertTrue(((Double) row.get("n")).isNaN());
+    assertEquals(Double.NEGATIVE_INFINITY, row.get("inf"));
+    assertTrue(row.containsKey("o"));
+    assertNull(row.get("o"));
+    assertEquals("x", row.get("opt"));
   }
 
   @Test
@@ -191,28 +261,7 @@ class RowFormatsTest {
 
   private static List<Map<String, Object>> decodeKeepingText(
       byte[] body, Map<String, YtType> types) {
-    List<Map<String, Object>> rows = new java.util.ArrayList<>();
-    new YsonRows()
-        .decode(
-            body,
-            types,
-            true,
-            new RowVisitor() {
-              private Map<String, Object> row = new LinkedHashMap<>();
-
-              @Override
-              public void column(String name, Object value) {
-                row.put(name, value);
-              }
-
-              @Override
-              public boolean endRow() {
-                rows.add(row);
-                row = new LinkedHashMap<>();
-                return true;
-              }
-            });
-    return rows;
+    return new YsonRows().decode(body, types, true);
   }
 
   @Test
@@ -286,45 +335,23 @@ class RowFormatsTest {
   }
 
   @Test
-  void jsonEscapesDollarKeysBothWays() {
-    byte[] wire = new JsonRows().encode(List.of(Row.of("$tablet_index", 1L, "v", "x")), Map.of());
-    String text = new String(wire, StandardCharsets.ISO_8859_1);
-    assertTrue(text.contains("\"$$tablet_index\":1"), text);
-
-    Map<String, Object> back =
-        new JsonRows()
-            .decode("{\"$$row_index\":4,\"v\":\"x\"}\n".getBytes(StandardCharsets.UTF_8), Map.of())
-            .get(0);
-    assertEquals(4L, back.get("$row_index"));
-
-    YtTransportException single =
-        assertThrows(
-            YtTransportException.class,
-            () ->
-                new JsonRows()
-                    .decode("{\"$row_index\":4}\n".getBytes(StandardCharsets.UTF_8), Map.of()));
-    assertTrue(single.getMessage().contains("$$row_index"), single.getMessage());
-  }
-
-  @Test
-  void theFormatSettingIsYsonByDefaultAndNamedInItsError() {
-    assertEquals(
-        RowWireFormat.YSON,
-        YtsaurusClientConfig.fromSettings("localhost:1", Map.of("yt.token", "t")).rowFormat());
-    assertEquals(
-        RowWireFormat.JSON,
-        YtsaurusClientConfig.fromSettings(
-                "localhost:1", Map.of("yt.token", "t", "spark.hadoop.yt.http.format", "JSON"))
-            .rowFormat());
-    IllegalArgumentException bad =
-        assertThrows(
-            IllegalArgumentException.class,
-            () ->
-                YtsaurusClientConfig.fromSettings(
-                    "localhost:1", Map.of("yt.token", "t", "yt.http.format", "arrow")));
-    assertEquals(
-        "setting yt.http.format must be yson (binary YSON rows, the default) or json, got 'arrow'",
-        bad.getMessage());
-    assertInstanceOf(YsonRows.class, RowWireFormat.YSON.codec());
+  void theFormatSettingAcceptsOnlyYsonAndNamesItselfInItsError() {
+    YtsaurusClientConfig.fromSettings("localhost:1", Map.of("yt.token", "t"));
+    YtsaurusClientConfig.fromSettings(
+        "localhost:1", Map.of("yt.token", "t", "spark.hadoop.yt.http.format", " YSON"));
+    for (String value : List.of("json", "JSON", "arrow")) {
+      IllegalArgumentException bad =
+          assertThrows(
+              IllegalArgumentException.class,
+              () ->
+                  YtsaurusClientConfig.fromSettings(
+                      "localhost:1", Map.of("yt.token", "t", "yt.http.format", value)));
+      assertEquals(
+          "setting yt.http.format="
+              + value
+              + " is not supported: rows travel as binary YSON only; remove the setting"
+              + " (or set it to yson)",
+          bad.getMessage());
+    }
   }
 }
