@@ -30,6 +30,13 @@ final class IdleWait {
     return next;
   }
 
+  /** Returns the current wait and doubles the next one, without pausing. */
+  long backOff() {
+    long now = next;
+    next = Math.min(MAX_NANOS, next * 2);
+    return now;
+  }
+
   /** Pauses for {@link #nanosBefore}; then doubles the wait. */
   void pause(long nowMs, long deadlineMs) {
     long nanos = nanosBefore(nowMs, deadlineMs);
@@ -44,7 +51,15 @@ final class IdleWait {
    * deadlineMs} but not under {@link #FIRST_NANOS}, and never past the deadline.
    */
   long nanosBefore(long nowMs, long deadlineMs) {
+    return bounded(next, nowMs, deadlineMs);
+  }
+
+  /**
+   * A wait of {@code nanos} under the same rule near the deadline: at most half the time left but
+   * not under {@link #FIRST_NANOS}, never past the deadline.
+   */
+  static long bounded(long nanos, long nowMs, long deadlineMs) {
     long left = Math.max(0, (deadlineMs - nowMs) * 1_000_000L);
-    return Math.min(left, Math.min(next, Math.max(FIRST_NANOS, left / 2)));
+    return Math.min(left, Math.min(nanos, Math.max(FIRST_NANOS, left / 2)));
   }
 }

@@ -41,7 +41,8 @@ public record YtSourceSpec(
     TriggerLimit trigger,
     Optional<StartingOffsets> startingOffsets,
     boolean failOnDataLoss,
-    boolean transactional) {
+    boolean transactional,
+    int realTimePartitionsPerTask) {
 
   public static YtSourceSpec resolve(YtOptions options, YtSettings settings) {
     YPath consumerPath = options.consumerPath();
@@ -49,6 +50,7 @@ public record YtSourceSpec(
     TriggerLimit trigger = options.triggerLimit();
     Optional<StartingOffsets> starting = options.streamStart();
     boolean failOnDataLoss = options.failOnDataLoss();
+    int partitionsPerTask = options.realTimePartitionsPerTask();
     ClusterRef ref = settings.cluster(options);
     try (YtCluster cluster = ref.connect()) {
       ConsumerId consumer = new ConsumerId(cluster.name(), consumerPath);
@@ -71,7 +73,8 @@ public record YtSourceSpec(
           trigger,
           starting,
           failOnDataLoss,
-          settings.transactional());
+          settings.transactional(),
+          partitionsPerTask);
     }
   }
 
