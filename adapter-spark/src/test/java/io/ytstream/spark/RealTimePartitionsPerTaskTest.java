@@ -244,5 +244,18 @@ class RealTimePartitionsPerTaskTest {
               && e.getMessage().contains("e.g. 4"),
           e.getMessage());
     }
+    IllegalArgumentException staticRead =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                spark
+                    .read()
+                    .format("yt")
+                    .option("real_time_partitions_per_task", "4")
+                    .load("//q")
+                    .count());
+    assertTrue(
+        staticRead.getMessage().contains("real_time_partitions_per_task sizes the tasks"),
+        staticRead.getMessage());
   }
 }

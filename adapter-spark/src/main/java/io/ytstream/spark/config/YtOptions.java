@@ -477,6 +477,14 @@ public final class YtOptions {
                 + " (max_rows_per_partition bounds the rows of each task of a static read)");
       }
     }
+    if (get(REAL_TIME_PARTITIONS_PER_TASK).isPresent()) {
+      throw new IllegalArgumentException(
+          "option "
+              + REAL_TIME_PARTITIONS_PER_TASK
+              + " sizes the tasks of a Real-time Mode stream; a static read (spark.read) has"
+              + " none: remove it (max_rows_per_partition bounds the rows of each task of a static"
+              + " read)");
+    }
   }
 
   /** Whether option {@code consumer_path} is given. */
