@@ -20,6 +20,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -170,6 +171,14 @@ class YtRealTimeReaderPartitionsTest {
     List<Long> sorted = waits.stream().sorted().toList();
     long medianMs = sorted.get(sorted.size() / 2) / 1_000_000;
     long p90Ms = sorted.get(sorted.size() * 9 / 10) / 1_000_000;
+    System.err.printf(
+        Locale.ROOT,
+        "busy partition beside 3 quiet ones: wait median %.2f ms, p90 %.2f ms; pulls %s in"
+            + " %d ms%n",
+        sorted.get(sorted.size() / 2) / 1e6,
+        sorted.get(sorted.size() * 9 / 10) / 1e6,
+        r.pullCounts(),
+        elapsedMs);
     assertTrue(medianMs < 10 && p90Ms < 25, "waits: median " + medianMs + " ms, p90 " + p90Ms);
     Map<PartitionId, Long> pulls = r.pullCounts();
     for (int quiet = 1; quiet < TABLETS; quiet++) {
