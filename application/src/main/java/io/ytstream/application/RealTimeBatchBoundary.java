@@ -3,21 +3,27 @@ package io.ytstream.application;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.plan.QueueBounds;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
  * The driver's side of the boundary between two real-time batches, in Spark's order: {@link
- * #atLatestOffset} (the previous batch's end is durable), {@link #tasks} (one open-ended task per
- * partition), and after the tasks ran {@link #merge} (where they stopped is the batch's end), then
- * {@link #committed} once Spark logged it. Both planning steps refuse a start the queue no longer
- * fits ({@link PlanMicroBatch#checkPositions}), before the consumer moves or a task starts.
+ * #atLatestOffset} (the previous batch's end is durable), {@link #tasks} (open-ended tasks, each
+ * reading up to {@code partitionsPerTask} partitions, {@link RealTimeTaskGroups}), and after the
+ * tasks ran {@link #merge} (where they stopped is the batch's end), then {@link #committed} once
+ * Spark logged it. Both planning steps refuse a start the queue no longer fits ({@link
+ * PlanMicroBatch#checkPositions}), before the consumer moves or a task starts.
  *
  * <ul>
  *   <li><b>The consumer</b> follows durable ends only: the start handed to {@link #atLatestOffset}
@@ -32,8 +38,8 @@ import java.util.function.Supplier;
  *   <li><b>The consumer is read</b> only when some partition of the bounds is not in the start (the
  *       queue was resharded): it places the new partitions, as {@link PlanMicroBatch#startOffsets}
  *       decides.
- *   <li><b>The end</b> of a batch is, per partition, the furthest a task of it reached, over the
- *       batch's start for a partition no task reported.
+ *   <li><b>The end</b> of a batch is, per partition, the furthest a task of it reached (a task
+ *       reports every partition it read), over the batch's start for a partition no task reported.
  * </ul>
  */
 public final class RealTimeBatchBoundary {
@@ -42,6 +48,7 @@ public final class RealTimeBatchBoundary {
   private final AdvanceConsumer advancer;
   private final Supplier<Optional<QueueBounds>> boundsReadAhead;
   private final Consumer<StreamOffsets> moveConsumer;
+  private final int partitionsPerTask;
 
   private volatile StreamOffsets batchStart = StreamOffsets.empty();
   private volatile StreamOffsets mergedEnd;
@@ -52,15 +59,34 @@ public final class RealTimeBatchBoundary {
   /** What the boundary plans the next batch with. */
   public record Planning(QueueBounds bounds, StreamOffsets consumer) {}
 
-  /** A batch's tasks: each partition's start offset, and the bounds they were planned with. */
-  public record Tasks(QueueBounds bounds, SortedMap<PartitionId, Long> starts) {
+  /**
+   * A batch's tasks: each partition's start offset, the bounds they were planned with, and which
+   * partitions each task reads ({@link RealTimeTaskGroups}).
+   */
+  public record Tasks(
+      QueueBounds bounds,
+      SortedMap<PartitionId, Long> starts,
+      List<SortedMap<PartitionId, Long>> perTask) {
     public Tasks {
       starts = Collections.unmodifiableSortedMap(new TreeMap<>(starts));
+      perTask = List.copyOf(perTask);
     }
   }
 
-  /** Where one task of the batch stopped: the next row index it would have read. */
-  public record TaskEnd(PartitionId partition, long next) {}
+  /**
+   * Where one task of the batch stopped: for each partition it read, the next row index it would
+   * have read.
+   */
+  public record TaskEnd(SortedMap<PartitionId, Long> next) {
+    public TaskEnd {
+      next = Collections.unmodifiableSortedMap(new TreeMap<>(next));
+    }
+
+    /** A task of one partition. */
+    public TaskEnd(PartitionId partition, long next) {
+      this(new TreeMap<>(Map.of(partition, next)));
+    }
+  }
 
   /**
    * @param boundsReadAhead recent bounds if there are any (empty: read them in line)
@@ -71,10 +97,38 @@ public final class RealTimeBatchBoundary {
       AdvanceConsumer advancer,
       Supplier<Optional<QueueBounds>> boundsReadAhead,
       Consumer<StreamOffsets> moveConsumer) {
+    this(planner, advancer, boundsReadAhead, moveConsumer, 1);
+  }
+
+  /**
+   * @param partitionsPerTask the most queue partitions one task reads (>= 1)
+   */
+  public RealTimeBatchBoundary(
+      PlanMicroBatch planner,
+      AdvanceConsumer advancer,
+      Supplier<Optional<QueueBounds>> boundsReadAhead,
+      Consumer<StreamOffsets> moveConsumer,
+      int partitionsPerTask) {
     this.planner = Objects.requireNonNull(planner, "planner");
     this.advancer = Objects.requireNonNull(advancer, "advancer");
     this.boundsReadAhead = Objects.requireNonNull(boundsReadAhead, "boundsReadAhead");
     this.moveConsumer = Objects.requireNonNull(moveConsumer, "moveConsumer");
+    if (partitionsPerTask < 1) {
+      throw new IllegalArgumentException(
+          "partitionsPerTask must be >= 1, got " + partitionsPerTask);
+    }
+    this.partitionsPerTask = partitionsPerTask;
+  }
+
+  /** The tasks a batch over {@code partitions} runs, in order (for the engine's slot check). */
+  public List<SortedSet<PartitionId>> taskPartitions(Collection<PartitionId> partitions) {
+    TreeMap<PartitionId, Long> any = new TreeMap<>();
+    partitions.forEach(p -> any.put(p, 0L));
+    List<SortedSet<PartitionId>> out = new ArrayList<>();
+    for (SortedMap<PartitionId, Long> task : RealTimeTaskGroups.assign(any, partitionsPerTask)) {
+      out.add(Collections.unmodifiableSortedSet(new TreeSet<>(task.keySet())));
+    }
+    return List.copyOf(out);
   }
 
   /**
@@ -92,8 +146,9 @@ public final class RealTimeBatchBoundary {
   }
 
   /**
-   * The batch from {@code start}: one task per partition of the queue's bounds, each from its start
-   * offset (a partition {@code start} does not know starts where the consumer places it).
+   * The batch from {@code start}: every partition of the queue's bounds from its start offset (a
+   * partition {@code start} does not know starts where the consumer places it), up to {@code
+   * partitionsPerTask} of them per task.
    */
   public Tasks tasks(StreamOffsets start) {
     BoundsAt known = boundsAt;
@@ -107,14 +162,14 @@ public final class RealTimeBatchBoundary {
     for (PartitionId p : bounds.asMap().keySet()) {
       starts.put(p, resolved.getOrDefault(p, 0));
     }
-    return new Tasks(bounds, starts);
+    return new Tasks(bounds, starts, RealTimeTaskGroups.assign(starts, partitionsPerTask));
   }
 
   /** The batch's end from where its tasks stopped; the next boundary may plan without a request. */
   public StreamOffsets merge(List<TaskEnd> ends) {
     TreeMap<PartitionId, Long> furthest = new TreeMap<>();
     for (TaskEnd e : ends) {
-      furthest.merge(e.partition(), e.next(), Math::max);
+      e.next().forEach((p, next) -> furthest.merge(p, next, Math::max));
     }
     StreamOffsets end = batchStart.overlay(StreamOffsets.of(furthest));
     mergedEnd = end;

@@ -21,6 +21,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -228,23 +229,32 @@ public final class StreamingSource {
   }
 
   /**
-   * Spark's {@code prepareForRealTimeMode()}: from now on batches are open-ended tasks.
+   * Spark's {@code prepareForRealTimeMode()}: from now on batches are open-ended tasks, each
+   * reading up to {@code partitionsPerTask} queue partitions.
    *
    * @param boundsReadAhead recent bounds read off the engine's thread, if any
    * @param moveConsumer where durable ends go to bring the consumer level (in line or on a thread)
-   * @return the partitions of the queue now, for the engine's slot check
+   * @return the partitions of each task a batch would run now, for the engine's slot check
    */
-  public QueueBounds prepareForRealTimeMode(
-      Supplier<Optional<QueueBounds>> boundsReadAhead, Consumer<StreamOffsets> moveConsumer) {
-    realTime = new RealTimeBatchBoundary(planner, advancer, boundsReadAhead, moveConsumer);
-    return planner.readBounds();
+  public List<SortedSet<PartitionId>> prepareForRealTimeMode(
+      Supplier<Optional<QueueBounds>> boundsReadAhead,
+      Consumer<StreamOffsets> moveConsumer,
+      int partitionsPerTask) {
+    RealTimeBatchBoundary rt =
+        new RealTimeBatchBoundary(
+            planner, advancer, boundsReadAhead, moveConsumer, partitionsPerTask);
+    realTime = rt;
+    return rt.taskPartitions(planner.readBounds().asMap().keySet());
   }
 
-  /** Real-time Mode's {@code planInputPartitions(start)}: one open-ended task per partition. */
-  public SortedMap<PartitionId, Long> realTimeTasks(StreamOffsets start) {
+  /**
+   * Real-time Mode's {@code planInputPartitions(start)}: the open-ended tasks, each its partitions
+   * and their start offsets ({@link RealTimeTaskGroups}).
+   */
+  public List<SortedMap<PartitionId, Long>> realTimeTasks(StreamOffsets start) {
     RealTimeBatchBoundary.Tasks tasks = boundary().tasks(start);
     lastBounds = tasks.bounds();
-    return tasks.starts();
+    return tasks.perTask();
   }
 
   /** Real-time Mode's {@code mergeOffsets}: the batch's end from where its tasks stopped. */

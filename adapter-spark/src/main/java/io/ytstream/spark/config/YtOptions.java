@@ -34,6 +34,7 @@ public final class YtOptions {
   static final String MAX_BYTES_PER_TRIGGER = "max_bytes_per_trigger";
   static final String MAX_BYTES_PER_PARTITION = "max_bytes_per_partition";
   static final String FAIL_ON_DATA_LOSS = "fail_on_data_loss";
+  static final String REAL_TIME_PARTITIONS_PER_TASK = "real_time_partitions_per_task";
   static final String STARTING_OFFSETS = "starting_offsets";
   static final String ENDING_OFFSETS = "ending_offsets";
   static final String STARTING_TIMESTAMP = "starting_timestamp";
@@ -58,6 +59,7 @@ public final class YtOptions {
           Map.entry(MAX_BYTES_PER_TRIGGER, OptionScope.READ),
           Map.entry(MAX_BYTES_PER_PARTITION, OptionScope.READ),
           Map.entry(FAIL_ON_DATA_LOSS, OptionScope.READ),
+          Map.entry(REAL_TIME_PARTITIONS_PER_TASK, OptionScope.READ),
           Map.entry(STARTING_OFFSETS, OptionScope.READ),
           Map.entry(ENDING_OFFSETS, OptionScope.READ),
           Map.entry(STARTING_TIMESTAMP, OptionScope.READ),
@@ -242,6 +244,31 @@ public final class YtOptions {
 
   public boolean failOnDataLoss() {
     return bool(FAIL_ON_DATA_LOSS, true);
+  }
+
+  /**
+   * How many queue partitions one Real-time Mode task reads ({@code real_time_partitions_per_task},
+   * default 1): a batch runs that many fewer tasks, and needs that many fewer task slots. Other
+   * triggers ignore it.
+   */
+  public int realTimePartitionsPerTask() {
+    String fix =
+        "Set it to how many queue partitions one Real-time Mode task reads, e.g. 4 to read a queue"
+            + " of 16 tablets with 4 task slots, or leave it unset for the default 1 (one task slot"
+            + " per partition)";
+    long value = positive(REAL_TIME_PARTITIONS_PER_TASK, fix).orElse(1L);
+    if (value > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          "option "
+              + REAL_TIME_PARTITIONS_PER_TASK
+              + " must be at most "
+              + Integer.MAX_VALUE
+              + ", got '"
+              + get(REAL_TIME_PARTITIONS_PER_TASK).orElse("")
+              + "'. "
+              + fix);
+    }
+    return (int) value;
   }
 
   long maxRowsPerPartition() {
@@ -485,6 +512,14 @@ public final class YtOptions {
           "option max_bytes_per_partition caps a stream's batches; a static read (spark.read)"
               + " cuts a partition's range into tasks by rows: remove it, and use"
               + " max_rows_per_partition to bound the rows of each task");
+    }
+    if (get(REAL_TIME_PARTITIONS_PER_TASK).isPresent()) {
+      throw new IllegalArgumentException(
+          "option "
+              + REAL_TIME_PARTITIONS_PER_TASK
+              + " sizes the tasks of a Real-time Mode stream; a static read (spark.read) has"
+              + " none: remove it (max_rows_per_partition bounds the rows of each task of a static"
+              + " read)");
     }
   }
 

@@ -1,12 +1,11 @@
 package io.ytstream.spark.realtime;
 
-import java.util.concurrent.locks.LockSupport;
-
 /**
- * How a real-time reader waits when its partition has no new rows: a short pause that doubles on
- * every empty pull, from {@link #FIRST_NANOS} up to {@link #MAX_NANOS}, and starts short again as
- * soon as rows come. Short first pauses keep latency low right after a burst; the cap keeps an idle
- * partition at a few hundred pulls per second instead of a busy spin.
+ * How long a real-time reader waits before it pulls a partition again that had no new rows: a short
+ * pause that doubles on every empty pull, from {@link #FIRST_NANOS} up to {@link #MAX_NANOS}, and
+ * starts short again as soon as rows come (one per partition of the task). Short first pauses keep
+ * latency low right after a burst; the cap keeps an idle partition at a few hundred pulls per
+ * second instead of a busy spin.
  *
  * <p>Near the batch's deadline a pause takes at most half the time left (but not under {@link
  * #FIRST_NANOS}): rows that arrive during the last pause before the deadline would otherwise wait
@@ -25,26 +24,24 @@ final class IdleWait {
     next = FIRST_NANOS;
   }
 
-  /** The pause the next {@link #pause} would take, in nanoseconds. */
+  /** The wait after the next empty pull, in nanoseconds. */
   long nextNanos() {
     return next;
   }
 
-  /** Pauses for {@link #nanosBefore}; then doubles the wait. */
-  void pause(long nowMs, long deadlineMs) {
-    long nanos = nanosBefore(nowMs, deadlineMs);
-    if (nanos > 0) {
-      LockSupport.parkNanos(nanos);
-    }
+  /** An empty pull: returns the wait before the next one, and doubles the wait after it. */
+  long backOff() {
+    long wait = next;
     next = Math.min(MAX_NANOS, next * 2);
+    return wait;
   }
 
   /**
-   * The pause at {@code nowMs}: the current wait, at most half the time left before {@code
-   * deadlineMs} but not under {@link #FIRST_NANOS}, and never past the deadline.
+   * A wait of {@code nanos} at {@code nowMs}, near the deadline: at most half the time left before
+   * {@code deadlineMs} but not under {@link #FIRST_NANOS}, and never past the deadline.
    */
-  long nanosBefore(long nowMs, long deadlineMs) {
+  static long bounded(long nanos, long nowMs, long deadlineMs) {
     long left = Math.max(0, (deadlineMs - nowMs) * 1_000_000L);
-    return Math.min(left, Math.min(next, Math.max(FIRST_NANOS, left / 2)));
+    return Math.min(left, Math.min(nanos, Math.max(FIRST_NANOS, left / 2)));
   }
 }

@@ -2,19 +2,20 @@ package io.ytstream.spark.realtime;
 
 import io.ytstream.application.Interruptions;
 import io.ytstream.core.model.PartitionId;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.IntSupplier;
 import org.apache.spark.SparkContext;
 
 /**
- * Real-time Mode runs one long task per queue partition for the whole batch, so every partition
- * needs a task slot at once. With fewer slots Spark starts what fits and leaves the other
- * partitions unread without a word; this check fails the query instead, naming both numbers.
+ * Real-time Mode runs each task for the whole batch, so every task needs a task slot at once. A
+ * task reads one queue partition, or up to {@code real_time_partitions_per_task} of them. With
+ * fewer slots than tasks Spark starts what fits and leaves the other tasks' partitions unread
+ * without a word; this check fails the query instead, naming the numbers and the fixes.
  *
  * <p>The slot count is Spark's own {@code SparkContext.maxNumConcurrentTasks} for the default
  * resource profile (executor cores / {@code spark.task.cpus}, what barrier stages use). On a
@@ -23,19 +24,31 @@ import org.apache.spark.SparkContext;
  * wait.
  *
  * <p>A union of several {@code yt} streams runs all their tasks at once, so the check counts the
- * partitions of every {@code yt} source of the query together: Spark plans a query's sources on its
+ * tasks of every {@code yt} source of the query together: Spark plans a query's sources on its
  * stream execution thread (a new thread for each run of the query), so each source records its
- * partitions there and checks the sum. Other sources' tasks (not ours) are not counted.
+ * tasks there and checks the sum. Other sources' tasks (not ours) are not counted.
  */
 public final class RealTimeSlots {
 
   public static final long REGISTRATION_WAIT_MS = 30_000;
   private static final long POLL_MS = 250;
+  static final String OPTION = "real_time_partitions_per_task";
 
-  // Per query run (its stream execution thread): each yt source's partitions, in planning order.
+  /** One source's tasks (each its partitions) and its partitions per task. */
+  record SourceTasks(List<List<PartitionId>> tasks, int perTask) {
+    SourceTasks {
+      tasks = tasks.stream().map(List::copyOf).toList();
+    }
+
+    int partitions() {
+      return tasks.stream().mapToInt(List::size).sum();
+    }
+  }
+
+  // Per query run (its stream execution thread): each yt source's tasks, in planning order.
   // No explicit hand-off exists: Spark builds each source (Scan.toMicroBatchStream) with no view
   // of the query's other sources.
-  private static final ThreadLocal<Map<Object, List<PartitionId>>> SOURCES_OF_THIS_QUERY =
+  private static final ThreadLocal<Map<Object, SourceTasks>> SOURCES_OF_THIS_QUERY =
       ThreadLocal.withInitial(LinkedHashMap::new);
 
   private RealTimeSlots() {}
@@ -49,26 +62,37 @@ public final class RealTimeSlots {
   }
 
   /**
-   * Records {@code source}'s partitions for the query planned on this thread (replacing what it
-   * recorded before) and checks the partitions of all the query's {@code yt} sources together.
+   * Records {@code source}'s tasks for the query planned on this thread (replacing what it recorded
+   * before) and checks the tasks of all the query's {@code yt} sources together.
+   *
+   * @param tasks each task's partitions
+   * @param perTask the source's {@code real_time_partitions_per_task}
    */
   public static void checkQuery(
-      Object source, Collection<PartitionId> partitions, IntSupplier slots, long waitMs) {
-    Map<Object, List<PartitionId>> sources = SOURCES_OF_THIS_QUERY.get();
-    sources.put(source, List.copyOf(partitions));
-    List<PartitionId> all = new ArrayList<>();
-    sources.values().forEach(all::addAll);
-    check(all, slots, waitMs);
+      Object source,
+      List<? extends Collection<PartitionId>> tasks,
+      int perTask,
+      IntSupplier slots,
+      long waitMs) {
+    Map<Object, SourceTasks> sources = SOURCES_OF_THIS_QUERY.get();
+    sources.put(source, new SourceTasks(tasks.stream().map(t -> List.copyOf(t)).toList(), perTask));
+    check(List.copyOf(sources.values()), slots, waitMs);
+  }
+
+  /** One task per partition: the check as without {@code real_time_partitions_per_task}. */
+  static void check(Collection<PartitionId> partitions, IntSupplier slots, long waitMs) {
+    check(List.of(new SourceTasks(partitions.stream().map(List::of).toList(), 1)), slots, waitMs);
   }
 
   /**
-   * Fails unless {@code slots} reaches the number of partitions, waiting up to {@code waitMs} for
-   * it to grow.
+   * Fails unless {@code slots} reaches the number of tasks, waiting up to {@code waitMs} for it to
+   * grow.
    */
-  static void check(Collection<PartitionId> partitions, IntSupplier slots, long waitMs) {
+  static void check(List<SourceTasks> sources, IntSupplier slots, long waitMs) {
+    int tasks = sources.stream().mapToInt(s -> s.tasks().size()).sum();
     long deadline = System.currentTimeMillis() + waitMs;
     int have = slots.getAsInt();
-    while (have < partitions.size() && System.currentTimeMillis() < deadline) {
+    while (have < tasks && System.currentTimeMillis() < deadline) {
       try {
         Thread.sleep(POLL_MS);
       } catch (InterruptedException e) {
@@ -76,27 +100,72 @@ public final class RealTimeSlots {
       }
       have = slots.getAsInt();
     }
-    if (have < partitions.size()) {
-      throw new IllegalStateException(message(partitions, have));
+    if (have < tasks) {
+      throw new IllegalStateException(message(sources, have));
     }
   }
 
-  static String message(Collection<PartitionId> partitions, int slots) {
+  static String message(List<SourceTasks> sources, int slots) {
     Map<String, Integer> perQueue = new TreeMap<>();
-    partitions.forEach(p -> perQueue.merge(p.queue().path().value(), 1, Integer::sum));
-    return "Real-time Mode needs one task slot per queue partition, but the query reads "
-        + partitions.size()
-        + " partitions "
-        + perQueue
-        + " and Spark has "
-        + slots
-        + " task slots (executor cores / spark.task.cpus): Spark would leave "
-        + (partitions.size() - slots)
-        + " partitions unread. Give the application at least "
-        + partitions.size()
-        + " slots (e.g. master local["
-        + partitions.size()
-        + "], or more executors or spark.executor.cores), or read fewer partitions, or use a"
-        + " micro-batch trigger";
+    int partitions = 0;
+    int tasks = 0;
+    TreeSet<Integer> perTask = new TreeSet<>();
+    for (SourceTasks s : sources) {
+      s.tasks()
+          .forEach(t -> t.forEach(p -> perQueue.merge(p.queue().path().value(), 1, Integer::sum)));
+      partitions += s.partitions();
+      tasks += s.tasks().size();
+      perTask.add(s.perTask());
+    }
+    StringBuilder m = new StringBuilder();
+    m.append("Real-time Mode needs a task slot for each task of the batch, but the query reads ")
+        .append(partitions)
+        .append(" partitions ")
+        .append(perQueue)
+        .append(" in ")
+        .append(tasks)
+        .append(" tasks (")
+        .append(OPTION)
+        .append(perTask.size() == 1 ? "=" + perTask.first() : " per source: " + perTask)
+        .append(") and Spark has ")
+        .append(slots)
+        .append(" task slots (executor cores / spark.task.cpus): Spark would leave ")
+        .append(tasks - slots)
+        .append(" tasks' partitions unread. Give the application at least ")
+        .append(tasks)
+        .append(" slots (e.g. master local[")
+        .append(tasks)
+        .append("], or more executors or spark.executor.cores)");
+    int fits = fewestPerTaskThatFits(sources, slots);
+    if (fits > 0) {
+      m.append(", or let each task read more partitions: option ")
+          .append(OPTION)
+          .append("=")
+          .append(fits)
+          .append(" runs ")
+          .append(tasksAt(sources, fits))
+          .append(" tasks");
+    }
+    m.append(", or read fewer partitions, or use a micro-batch trigger");
+    return m.toString();
+  }
+
+  /** The smallest partitions per task (same for every source) that fits, or 0 if none does. */
+  private static int fewestPerTaskThatFits(List<SourceTasks> sources, int slots) {
+    int most = sources.stream().mapToInt(SourceTasks::partitions).max().orElse(0);
+    for (int k = 1; k <= most; k++) {
+      if (tasksAt(sources, k) <= slots) {
+        return k;
+      }
+    }
+    return 0;
+  }
+
+  private static int tasksAt(List<SourceTasks> sources, int perTask) {
+    int tasks = 0;
+    for (SourceTasks s : sources) {
+      tasks += (s.partitions() + perTask - 1) / perTask;
+    }
+    return tasks;
   }
 }

@@ -10,8 +10,13 @@ import io.ytstream.spark.config.UserInputErrors;
 import io.ytstream.spark.types.ArrivalTime;
 import io.ytstream.spark.types.QueueRowConverter;
 import java.io.InterruptedIOException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.streaming.PartitionOffset;
@@ -20,12 +25,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One real-time task: Spark's calls turned into {@link ReadRealTimePartition}, which reads the
- * queue partition from the batch's start in pulls of at most {@link #PULL_ROWS} rows and decides
- * what they mean (contiguity, trimmed rows, rows a predecessor left). This class keeps Spark's
- * deadline, waits with {@link IdleWait} when the partition has nothing new, converts rows, and
+ * One real-time task: Spark's calls turned into one {@link ReadRealTimePartition} per queue
+ * partition of the task, each reading its partition from the batch's start in pulls of at most
+ * {@link #PULL_ROWS} rows and deciding what they mean (contiguity, trimmed rows, rows a predecessor
+ * left). This class keeps Spark's deadline, multiplexes the task's partitions, converts rows, and
  * leaves the rows it pulled but could not hand out before the deadline in {@link CarriedRows} for
  * the next batch's task of the same partition.
+ *
+ * <p>Several partitions per task ({@code real_time_partitions_per_task}) share the task's thread
+ * without one holding the others back: a {@code pull_queue} returns at once with what is there (an
+ * empty answer when nothing is), so each step makes at most one pull, of the next partition in turn
+ * whose buffer is empty and whose wait is over, then hands out one row, the partitions taking turns
+ * row by row. A partition that pulled rows may pull again as soon as they are handed out; one whose
+ * pull was empty waits as with {@link IdleWait} (0.1 ms doubling up to 4 ms) before its next pull,
+ * so a quiet partition costs one short pull every few milliseconds on the way of a busy one. When
+ * no partition has rows or is due, the task parks until the first is due (no spin).
  *
  * <p>Both Spark signatures of {@code nextWithTimeout} are here, neither with {@code @Override}, so
  * one jar runs on Spark 4.1.x ({@code nextWithTimeout(Long timeoutMs)}) and 4.2.x ({@code
@@ -37,16 +51,32 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
   private static final Logger LOG = LoggerFactory.getLogger(YtRealTimeReader.class);
   static final int PULL_ROWS = 1_000;
 
+  /** One partition of the task: its pull loop, its wait, when it may pull next. */
+  private static final class Source {
+    final PartitionId partition;
+    final ReadRealTimePartition read;
+    final IdleWait idle = new IdleWait();
+    long dueNanos;
+    long pulls;
+
+    Source(PartitionId partition, ReadRealTimePartition read, long nowNanos) {
+      this.partition = partition;
+      this.read = read;
+      this.dueNanos = nowNanos;
+    }
+  }
+
   private final YtCluster cluster;
   private final String readId;
-  private final PartitionId partition;
   private final QueueRowConverter converter;
   private final LongSupplier clockMs;
-  private final IdleWait idle = new IdleWait();
-  private final ReadRealTimePartition read;
+  private final List<Source> sources = new ArrayList<>();
 
+  private int nextPull;
+  private int nextEmit;
   private InternalRow current;
 
+  /** A task of one partition. */
   YtRealTimeReader(
       YtCluster cluster,
       String readId,
@@ -56,32 +86,64 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
       QueueRowConverter converter,
       boolean failOnDataLoss,
       LongSupplier clockMs) {
+    this(
+        cluster,
+        readId,
+        consumer,
+        new TreeMap<>(Map.of(partition, start)),
+        converter,
+        failOnDataLoss,
+        clockMs);
+  }
+
+  /**
+   * @param starts the task's partitions, each with its start offset
+   */
+  YtRealTimeReader(
+      YtCluster cluster,
+      String readId,
+      ConsumerId consumer,
+      SortedMap<PartitionId, Long> starts,
+      QueueRowConverter converter,
+      boolean failOnDataLoss,
+      LongSupplier clockMs) {
+    if (starts.isEmpty()) {
+      throw new IllegalArgumentException("a real-time task reads at least one partition");
+    }
     this.cluster = cluster;
     this.readId = readId;
-    this.partition = partition;
     this.converter = converter;
     this.clockMs = clockMs;
-    List<QueueRow> carried = CarriedRows.take(readId, partition, clockMs.getAsLong());
-    this.read =
-        new ReadRealTimePartition(
-            (c, p, offset, maxRows) -> {
-              try {
-                // Text stays UTF-8 bytes: the converter wraps them as UTF8Strings.
-                return cluster.queueReader().pullKeepingTextBytes(c, p, offset, maxRows);
-              } catch (RuntimeException e) {
-                throw UserInputErrors.pullFailed(p.queue().path(), c.path(), e);
-              }
-            },
-            consumer,
+    long now = System.nanoTime();
+    for (Map.Entry<PartitionId, Long> e : starts.entrySet()) {
+      PartitionId partition = e.getKey();
+      long start = e.getValue();
+      List<QueueRow> carried = CarriedRows.take(readId, partition, clockMs.getAsLong());
+      ReadRealTimePartition read =
+          new ReadRealTimePartition(
+              (c, p, offset, maxRows) -> {
+                try {
+                  // Text stays UTF-8 bytes: the converter wraps them as UTF8Strings.
+                  return cluster.queueReader().pullKeepingTextBytes(c, p, offset, maxRows);
+                } catch (RuntimeException ex) {
+                  throw UserInputErrors.pullFailed(p.queue().path(), c.path(), ex);
+                }
+              },
+              consumer,
+              partition,
+              start,
+              carried,
+              PULL_ROWS,
+              failOnDataLoss ? DataLossPolicy.FAIL : DataLossPolicy.SKIP_AND_REPORT,
+              loss -> LOG.warn("skipping trimmed rows (fail_on_data_loss=false): {}", loss));
+      if (read.hasBuffered()) {
+        LOG.debug(
+            "{} starts at {} with {} rows its predecessor pulled",
             partition,
             start,
-            carried,
-            PULL_ROWS,
-            failOnDataLoss ? DataLossPolicy.FAIL : DataLossPolicy.SKIP_AND_REPORT,
-            loss -> LOG.warn("skipping trimmed rows (fail_on_data_loss=false): {}", loss));
-    if (read.hasBuffered()) {
-      LOG.debug(
-          "{} starts at {} with {} rows its predecessor pulled", partition, start, carried.size());
+            carried.size());
+      }
+      sources.add(new Source(partition, read, now));
     }
   }
 
@@ -102,53 +164,128 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
 
   /**
    * As a plain reader (Spark's real-time wrapper never calls this): the next row if one is there
-   * now, after at most one pull; false means nothing right now, not the end of the partition.
+   * now, after at most one pull; false means nothing right now, not the end of the partitions.
    */
   @Override
   public boolean next() {
-    if (!read.hasBuffered()) {
-      read.pull();
+    Source buffered = buffered();
+    if (buffered == null) {
+      Source s = sources.get(nextPull);
+      nextPull = (nextPull + 1) % sources.size();
+      pull(s, System.nanoTime());
+      buffered = buffered();
     }
-    QueueRow row = read.poll();
-    if (row == null) {
+    if (buffered == null) {
       return false;
     }
-    emit(row);
+    emit(buffered);
     return true;
   }
 
   private RecordStatus nextUntil(long deadlineMs) throws InterruptedIOException {
     while (true) {
-      QueueRow row = read.poll();
-      if (row != null) {
-        return emit(row);
+      boolean pulled = false;
+      long nowNanos = System.nanoTime();
+      if (clockMs.getAsLong() < deadlineMs) {
+        Source due = due(nowNanos);
+        if (due != null) {
+          pull(due, nowNanos);
+          pulled = true;
+        }
+      }
+      Source buffered = buffered();
+      if (buffered != null) {
+        return emit(buffered);
       }
       long now = clockMs.getAsLong();
       if (now >= deadlineMs) {
         return RecordStatus.newStatusWithoutArrivalTime(false);
       }
-      if (read.pull() > 0) {
-        idle.reset();
+      if (pulled) {
+        // Another partition may be due as well: try it before waiting.
         continue;
       }
       if (Thread.currentThread().isInterrupted()) {
-        throw new InterruptedIOException("real-time read of " + partition + " was interrupted");
+        throw new InterruptedIOException("real-time read of " + partitions() + " was interrupted");
       }
-      idle.pause(now, deadlineMs);
+      long wait = IdleWait.bounded(firstDueNanos() - nowNanos, now, deadlineMs);
+      if (wait > 0) {
+        LockSupport.parkNanos(wait);
+      }
     }
   }
 
-  private RecordStatus emit(QueueRow row) {
-    current = converter.convert(partition, row);
+  /** The next partition in turn with nothing buffered whose wait is over, or null. */
+  private Source due(long nowNanos) {
+    for (int i = 0; i < sources.size(); i++) {
+      Source s = sources.get((nextPull + i) % sources.size());
+      if (!s.read.hasBuffered() && s.dueNanos - nowNanos <= 0) {
+        nextPull = (nextPull + i + 1) % sources.size();
+        return s;
+      }
+    }
+    return null;
+  }
+
+  private long firstDueNanos() {
+    long first = sources.get(0).dueNanos;
+    for (Source s : sources) {
+      // Compared by difference: System.nanoTime may wrap.
+      if (s.dueNanos - first < 0) {
+        first = s.dueNanos;
+      }
+    }
+    return first;
+  }
+
+  private void pull(Source s, long nowNanos) {
+    s.pulls++;
+    if (s.read.pull() > 0) {
+      s.idle.reset();
+      s.dueNanos = nowNanos;
+    } else {
+      s.dueNanos = nowNanos + s.idle.backOff();
+    }
+  }
+
+  /** The next partition in turn with rows waiting, or null. */
+  private Source buffered() {
+    for (int i = 0; i < sources.size(); i++) {
+      Source s = sources.get((nextEmit + i) % sources.size());
+      if (s.read.hasBuffered()) {
+        nextEmit = (nextEmit + i + 1) % sources.size();
+        return s;
+      }
+    }
+    return null;
+  }
+
+  private RecordStatus emit(Source s) {
+    QueueRow row = s.read.poll();
+    current = converter.convert(s.partition, row);
     OptionalLong arrival = ArrivalTime.millis(row.timestamp(), clockMs.getAsLong());
     return arrival.isPresent()
         ? RecordStatus.newStatusWithArrivalTimeMs(arrival.getAsLong())
         : RecordStatus.newStatusWithoutArrivalTime(true);
   }
 
+  private List<PartitionId> partitions() {
+    return sources.stream().map(s -> s.partition).toList();
+  }
+
+  /** Pulls made so far per partition, for tests. */
+  Map<PartitionId, Long> pullCounts() {
+    TreeMap<PartitionId, Long> out = new TreeMap<>();
+    sources.forEach(s -> out.put(s.partition, s.pulls));
+    return out;
+  }
+
+  /** Every partition of the task, read or not: the next row index it would hand out. */
   @Override
   public PartitionOffset getOffset() {
-    return new YtPartitionOffset(partition, read.next());
+    TreeMap<PartitionId, Long> next = new TreeMap<>();
+    sources.forEach(s -> next.put(s.partition, s.read.next()));
+    return new YtPartitionOffset(next);
   }
 
   @Override
@@ -158,7 +295,10 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
 
   @Override
   public void close() {
-    CarriedRows.keep(readId, partition, read.unread(), clockMs.getAsLong());
+    long now = clockMs.getAsLong();
+    for (Source s : sources) {
+      CarriedRows.keep(readId, s.partition, s.read.unread(), now);
+    }
     cluster.close();
   }
 }

@@ -9,7 +9,10 @@ import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 
-/** Ships what a real-time task needs to executors: the cluster, the consumer, the row layout. */
+/**
+ * Ships what a real-time task needs to executors: the cluster, the consumer, the row layout; each
+ * task's partitions come in its {@link YtRealTimeInputPartition}.
+ */
 public final class YtRealTimeReaderFactory implements PartitionReaderFactory {
 
   private static final long serialVersionUID = 1L;
@@ -46,8 +49,7 @@ public final class YtRealTimeReaderFactory implements PartitionReaderFactory {
         cluster.connect(),
         readId,
         new ConsumerId(consumerCluster, YPath.of(consumerPath)),
-        task.partition(),
-        task.start(),
+        task.starts(),
         converter,
         failOnDataLoss,
         System::currentTimeMillis);

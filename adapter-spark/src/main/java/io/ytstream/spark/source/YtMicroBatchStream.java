@@ -26,6 +26,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -196,41 +198,52 @@ public final class YtMicroBatchStream
               PrefetchedBounds.REFRESH_MS,
               spec.consumer().toString());
     }
-    QueueBounds now = source.prepareForRealTimeMode(this::boundsReadAhead, this::moveConsumer);
+    List<SortedSet<PartitionId>> tasks =
+        source.prepareForRealTimeMode(
+            this::boundsReadAhead, this::moveConsumer, spec.realTimePartitionsPerTask());
     RealTimeQueries.markThisQueryThread();
     SparkContext sc = SparkContext.getOrCreate();
     RealTimeSlots.checkQuery(
         this,
-        now.asMap().keySet(),
+        tasks,
+        spec.realTimePartitionsPerTask(),
         RealTimeSlots.of(sc),
         RealTimeSlots.fixed(sc) ? 0 : RealTimeSlots.REGISTRATION_WAIT_MS);
   }
 
-  /** Real-time Mode: one open-ended task per queue partition, starting at {@code start}. */
+  /**
+   * Real-time Mode: open-ended tasks starting at {@code start}, each reading up to {@code
+   * real_time_partitions_per_task} queue partitions.
+   */
   @Override
   public InputPartition[] planInputPartitions(Offset startOffset) {
-    SortedMap<PartitionId, Long> starts = source.realTimeTasks(YtOffset.of(startOffset));
+    List<SortedMap<PartitionId, Long>> tasks = source.realTimeTasks(YtOffset.of(startOffset));
     SparkContext sc = SparkContext.getOrCreate();
     // Checked again per batch: the queue may have been resharded since the query started. On a
     // cluster a lost executor's replacement registers a moment after the next batch is planned,
     // so the check waits for it as at the start, instead of failing the query on a gap.
+    List<SortedSet<PartitionId>> partitions = new ArrayList<>();
+    tasks.forEach(t -> partitions.add(new TreeSet<>(t.keySet())));
     RealTimeSlots.checkQuery(
         this,
-        starts.keySet(),
+        partitions,
+        spec.realTimePartitionsPerTask(),
         RealTimeSlots.of(sc),
         RealTimeSlots.fixed(sc) ? 0 : RealTimeSlots.REGISTRATION_WAIT_MS);
     List<InputPartition> out = new ArrayList<>();
-    starts.forEach((p, from) -> out.add(new YtRealTimeInputPartition(p, from)));
+    tasks.forEach(t -> out.add(new YtRealTimeInputPartition(t)));
     return out.toArray(new InputPartition[0]);
   }
 
-  /** The batch's end: where each task stopped, over the batch's start for anything unread. */
+  /**
+   * The batch's end: where each task stopped in each of its partitions, over the batch's start for
+   * anything unread.
+   */
   @Override
   public Offset mergeOffsets(PartitionOffset[] offsets) {
     List<RealTimeBatchBoundary.TaskEnd> ends = new ArrayList<>();
     for (PartitionOffset o : offsets) {
-      YtPartitionOffset yt = (YtPartitionOffset) o;
-      ends.add(new RealTimeBatchBoundary.TaskEnd(yt.partition(), yt.offset()));
+      ends.add(new RealTimeBatchBoundary.TaskEnd(((YtPartitionOffset) o).next()));
     }
     return new YtOffset(source.mergeRealTimeEnds(ends));
   }

@@ -43,7 +43,8 @@ public record YtSourceSpec(
     TriggerLimit trigger,
     Optional<StartingOffsets> startingOffsets,
     boolean failOnDataLoss,
-    boolean transactional) {
+    boolean transactional,
+    int realTimePartitionsPerTask) {
 
   public static YtSourceSpec resolve(YtOptions options, YtSettings settings) {
     YPath consumerPath = options.consumerPath();
@@ -51,6 +52,7 @@ public record YtSourceSpec(
     TriggerLimit trigger = options.triggerLimit();
     Optional<StartingOffsets> starting = options.streamStart();
     boolean failOnDataLoss = options.failOnDataLoss();
+    int partitionsPerTask = options.realTimePartitionsPerTask();
     ClusterRef ref = settings.cluster(options);
     try (YtCluster cluster = ref.connect()) {
       ConsumerId consumer = new ConsumerId(cluster.name(), consumerPath);
@@ -76,7 +78,8 @@ public record YtSourceSpec(
           trigger,
           starting,
           failOnDataLoss,
-          settings.transactional());
+          settings.transactional(),
+          partitionsPerTask);
     }
   }
 

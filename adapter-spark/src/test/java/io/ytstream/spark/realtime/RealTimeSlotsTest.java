@@ -1,5 +1,6 @@
 package io.ytstream.spark.realtime;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,17 +8,33 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.YPath;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
-/** The slot check counts the partitions of all yt sources planned on one query's thread. */
+/** The slot check counts the tasks of all yt sources planned on one query's thread. */
 class RealTimeSlotsTest {
 
   private static List<PartitionId> partitions(String queue, int count) {
     QueueId q = new QueueId("local", YPath.of(queue));
     return IntStream.range(0, count).mapToObj(i -> new PartitionId(q, i)).toList();
+  }
+
+  /** One task per partition (real_time_partitions_per_task=1). */
+  private static List<List<PartitionId>> tasks(String queue, int count) {
+    return partitions(queue, count).stream().map(List::of).toList();
+  }
+
+  /** Blocks of {@code perTask} partitions, as the source plans them. */
+  private static List<List<PartitionId>> tasks(String queue, int count, int perTask) {
+    List<PartitionId> all = partitions(queue, count);
+    List<List<PartitionId>> out = new ArrayList<>();
+    for (int i = 0; i < count; i += perTask) {
+      out.add(all.subList(i, Math.min(count, i + perTask)));
+    }
+    return out;
   }
 
   /** Runs on a fresh thread, as each run of a query has its own stream execution thread. */
@@ -44,8 +61,8 @@ class RealTimeSlotsTest {
     Throwable e =
         onQueryThread(
             () -> {
-              RealTimeSlots.checkQuery(first, partitions("//q1", 2), () -> 3, 0);
-              RealTimeSlots.checkQuery(second, partitions("//q2", 2), () -> 3, 0);
+              RealTimeSlots.checkQuery(first, tasks("//q1", 2), 1, () -> 3, 0);
+              RealTimeSlots.checkQuery(second, tasks("//q2", 2), 1, () -> 3, 0);
             });
     assertTrue(e instanceof IllegalStateException, String.valueOf(e));
     assertTrue(
@@ -60,9 +77,9 @@ class RealTimeSlotsTest {
     assertNull(
         onQueryThread(
             () -> {
-              RealTimeSlots.checkQuery(source, partitions("//q", 2), () -> 2, 0);
+              RealTimeSlots.checkQuery(source, tasks("//q", 2), 1, () -> 2, 0);
               // the next batch of the same source: still 2 partitions, not 4
-              RealTimeSlots.checkQuery(source, partitions("//q", 2), () -> 2, 0);
+              RealTimeSlots.checkQuery(source, tasks("//q", 2), 1, () -> 2, 0);
             }));
   }
 
@@ -70,12 +87,56 @@ class RealTimeSlotsTest {
   void eachRunOfAQueryCountsOnlyItsOwnSources() throws Exception {
     assertNull(
         onQueryThread(
-            () -> RealTimeSlots.checkQuery(new Object(), partitions("//q", 2), () -> 2, 0)));
+            () -> RealTimeSlots.checkQuery(new Object(), tasks("//q", 2), 1, () -> 2, 0)));
     assertNull(
-        onQueryThread(
-            () -> RealTimeSlots.checkQuery(new Object(), partitions("//q", 2), () -> 2, 0)),
+        onQueryThread(() -> RealTimeSlots.checkQuery(new Object(), tasks("//q", 2), 1, () -> 2, 0)),
         "a new run's thread does not see the old run's sources");
     assertThrows(
         IllegalStateException.class, () -> RealTimeSlots.check(partitions("//q", 3), () -> 2, 0));
+  }
+
+  @Test
+  void theCheckCountsTasksNotPartitions() throws Exception {
+    // 16 partitions at 4 per task: 4 tasks, which 4 slots hold.
+    assertNull(
+        onQueryThread(
+            () -> RealTimeSlots.checkQuery(new Object(), tasks("//q", 16, 4), 4, () -> 4, 0)));
+    // At 3 per task the same queue needs 6 tasks; the message names tasks and the option's fix.
+    Throwable e =
+        onQueryThread(
+            () -> RealTimeSlots.checkQuery(new Object(), tasks("//q", 16, 3), 3, () -> 4, 0));
+    assertTrue(e instanceof IllegalStateException, String.valueOf(e));
+    String m = e.getMessage();
+    assertTrue(
+        m.contains("reads 16 partitions {//q=16} in 6 tasks (real_time_partitions_per_task=3)")
+            && m.contains("has 4 task slots")
+            && m.contains("leave 2 tasks' partitions unread")
+            && m.contains("option real_time_partitions_per_task=4 runs 4 tasks"),
+        m);
+  }
+
+  @Test
+  void theFixSuggestedForAUnionFitsEverySourceTogether() throws Exception {
+    Throwable e =
+        onQueryThread(
+            () -> {
+              RealTimeSlots.checkQuery(new Object(), tasks("//q2", 4, 2), 2, () -> 3, 0);
+              RealTimeSlots.checkQuery(new Object(), tasks("//q1", 8), 1, () -> 3, 0);
+            });
+    String m = e.getMessage();
+    // 8 and 4 partitions on 3 slots: at 4 per task 2 + 1 tasks fit.
+    assertTrue(
+        m.contains("in 10 tasks (real_time_partitions_per_task per source: [1, 2])")
+            && m.contains("option real_time_partitions_per_task=4 runs 3 tasks"),
+        m);
+    Throwable none =
+        onQueryThread(
+            () -> {
+              RealTimeSlots.checkQuery(new Object(), tasks("//q1", 1), 1, () -> 1, 0);
+              RealTimeSlots.checkQuery(new Object(), tasks("//q2", 1), 1, () -> 1, 0);
+            });
+    assertFalse(
+        none.getMessage().contains("let each task read more"),
+        "two sources need two tasks at least: no value of the option fits one slot");
   }
 }

@@ -180,9 +180,8 @@ class YtRealTimeReaderTest {
   @Test
   void idleWaitGrowsToAFewMillisecondsAndStartsShortAgain() {
     IdleWait w = new IdleWait();
-    long now = System.currentTimeMillis();
     for (int i = 0; i < 10; i++) {
-      w.pause(now, now + 1_000);
+      w.backOff();
     }
     assertEquals(IdleWait.MAX_NANOS, w.nextNanos());
     w.reset();
@@ -193,19 +192,19 @@ class YtRealTimeReaderTest {
   void idleWaitShortensAsTheDeadlineNearsSoRowsBeforeItGoOut() {
     IdleWait w = new IdleWait();
     for (int i = 0; i < 10; i++) {
-      w.pause(0, 0);
+      w.backOff();
     }
     assertEquals(IdleWait.MAX_NANOS, w.nextNanos());
     // Far from the deadline: the whole wait.
-    assertEquals(IdleWait.MAX_NANOS, w.nanosBefore(0, 100));
+    assertEquals(IdleWait.MAX_NANOS, IdleWait.bounded(w.nextNanos(), 0, 100));
     // Near it: half the time left, so a row arriving meanwhile goes out in this batch.
-    assertEquals(2_000_000L, w.nanosBefore(96, 100));
-    assertEquals(500_000L, w.nanosBefore(99, 100));
+    assertEquals(2_000_000L, IdleWait.bounded(w.nextNanos(), 96, 100));
+    assertEquals(500_000L, IdleWait.bounded(w.nextNanos(), 99, 100));
     // Not shorter than the first wait, and never past the deadline.
     w.reset();
-    assertEquals(IdleWait.FIRST_NANOS, w.nanosBefore(99, 100));
-    assertEquals(0L, w.nanosBefore(100, 100));
-    assertEquals(0L, w.nanosBefore(101, 100));
+    assertEquals(IdleWait.FIRST_NANOS, IdleWait.bounded(w.nextNanos(), 99, 100));
+    assertEquals(0L, IdleWait.bounded(w.nextNanos(), 100, 100));
+    assertEquals(0L, IdleWait.bounded(w.nextNanos(), 101, 100));
   }
 
   @Test

@@ -169,7 +169,7 @@ public final class LatencyBench {
     System.exit(code);
   }
 
-  /** {@code local[cores]}: Real-time Mode needs a task slot per partition, plus room to spare. */
+  /** {@code local[cores]}: Real-time Mode needs a task slot per task, plus room to spare. */
   static SparkSession session(int cores) {
     return SparkSession.builder()
         .master("local[" + cores + "]")
@@ -300,6 +300,7 @@ public final class LatencyBench {
               .format("yt")
               .option("consumer_path", consumer)
               .option("include_service_columns", v.exactlyOnce())
+              .option("real_time_partitions_per_task", v.partitionsPerTask(partitions))
               .load(queue);
     }
     DataStreamWriter<Row> writer =

@@ -36,11 +36,16 @@ record LatencyOptions(
           "  --backends inmemory,emulator   in-memory cluster in-process, or the emulator over HTTP",
           "  --variants rt-exactly-once,rt-append,kafka-rt-append,micro-batch   (the default;",
           "                            kafka-rt-append: Spark's Kafka source from a broker in a JVM",
-          "                            of its own, with the same writer as rt-append)",
+          "                            of its own, with the same writer as rt-append);",
+          "                            rt-append-2-tasks: rt-append with the partitions read by 2",
+          "                            tasks, e.g. --partitions 8 --cores 8 --variants",
+          "                            rt-append,rt-append-2-tasks: 8 on 8 slots beside 8 on 2",
           "  --window S                seconds measured per variant (0 = 2 x trigger + 2; default 0)",
           "  --warmup S                seconds after the first row reached the sink (default 2)",
-          "  --partitions N            queue partitions = real-time tasks (default 2)",
-          "  --cores N                 local[N] task slots, at least --partitions (default 4)",
+          "  --partitions N            queue partitions = real-time tasks but for rt-append-2-tasks",
+          "                            (default 2)",
+          "  --cores N                 local[N] task slots, at least the tasks of every variant",
+          "                            (default 4)",
           "  --flush-ms N              the writers' flushInterval (default 5, the writers' default)",
           "  --prime S                 before each backend's first group, run every variant S seconds",
           "                            with 250 ms real-time batches and discard it (class loading,",
@@ -113,13 +118,19 @@ record LatencyOptions(
             throw new IllegalArgumentException("unknown option " + name + " " + v + "\n" + USAGE);
       }
     }
-    if (cores < partitions) {
+    int tasks = 0;
+    for (Variant v : variants) {
+      tasks = Math.max(tasks, v.tasks(partitions));
+    }
+    if (cores < tasks) {
       throw new IllegalArgumentException(
           "--cores "
               + cores
-              + " is below --partitions "
+              + " is below the "
+              + tasks
+              + " real-time tasks of --partitions "
               + partitions
-              + ": Real-time Mode needs one task slot per partition; raise --cores");
+              + ": Real-time Mode needs one task slot per task; raise --cores");
     }
     return new LatencyOptions(
         rates,

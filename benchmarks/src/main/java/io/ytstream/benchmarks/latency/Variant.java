@@ -10,7 +10,11 @@ enum Variant {
   KAFKA_RT_APPEND(
       "kafka-rt-append",
       "Real-time, Spark's kafka source (value parsed by from_json), YtAppendForeachWriter"),
-  MICRO_BATCH("micro-batch", "ProcessingTime(0), yt source, foreach(YtAppendForeachWriter)");
+  MICRO_BATCH("micro-batch", "ProcessingTime(0), yt source, foreach(YtAppendForeachWriter)"),
+  RT_APPEND_TWO_TASKS(
+      "rt-append-2-tasks",
+      "Real-time, yt source read by 2 tasks (real_time_partitions_per_task = partitions / 2),"
+          + " YtAppendForeachWriter");
 
   final String key;
   final String description;
@@ -34,9 +38,28 @@ enum Variant {
     return this == RT_EXACTLY_ONCE;
   }
 
-  /** The variants a run measures unless {@code --variants} names others: all of them. */
+  /**
+   * The real-time tasks this variant runs over {@code partitions} queue partitions: one per
+   * partition, but 2 for {@link #RT_APPEND_TWO_TASKS} (so {@code --partitions 8} compares 8
+   * partitions in 8 tasks with 8 partitions on 2 slots).
+   */
+  int tasks(int partitions) {
+    return this == RT_APPEND_TWO_TASKS ? Math.min(2, partitions) : partitions;
+  }
+
+  /** The {@code real_time_partitions_per_task} option this variant reads with. */
+  int partitionsPerTask(int partitions) {
+    int tasks = tasks(partitions);
+    return (partitions + tasks - 1) / tasks;
+  }
+
+  /**
+   * The variants a run measures unless {@code --variants} names others: all of them but {@link
+   * #RT_APPEND_TWO_TASKS}, which only means something beside {@code rt-append} at several
+   * partitions per task.
+   */
   static List<Variant> standard() {
-    return List.of(values());
+    return Arrays.stream(values()).filter(v -> v != RT_APPEND_TWO_TASKS).toList();
   }
 
   static Variant parse(String key) {

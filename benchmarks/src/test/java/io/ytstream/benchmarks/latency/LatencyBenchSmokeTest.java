@@ -105,4 +105,25 @@ class LatencyBenchSmokeTest {
     assertTrue(
         targets.get(0).startsWith("| real-time p50 beside Spark's Kafka source"), targets.get(0));
   }
+
+  @Test
+  void severalPartitionsPerTaskDeliverEveryRow() throws Exception {
+    // 4 partitions read by 2 tasks: fits the smoke session's 2 slots, which rt-append would not.
+    LatencyOptions options =
+        tiny("--partitions", "4", "--cores", "2", "--variants", "rt-append-2-tasks");
+    assertEquals(2, Variant.RT_APPEND_TWO_TASKS.partitionsPerTask(4));
+    LatencyBench bench =
+        new LatencyBench(
+            LatencyBench.session(2),
+            options,
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    try {
+      bench.runAll();
+    } finally {
+      bench.close();
+    }
+    LatencyStats s = bench.groups.get(0).stats().get(Variant.RT_APPEND_TWO_TASKS);
+    assertTrue(s.complete(), s.delivered + " of " + s.expected + " rows");
+    assertTrue(bench.writeReport().contains("| rt-append-2-tasks | "));
+  }
 }

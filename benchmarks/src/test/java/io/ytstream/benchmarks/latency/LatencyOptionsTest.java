@@ -83,7 +83,14 @@ class LatencyOptionsTest {
         assertThrows(
             IllegalArgumentException.class,
             () -> LatencyOptions.parse("--partitions", "4", "--cores", "2"));
-    assertTrue(slots.getMessage().contains("one task slot per partition"), slots.getMessage());
+    assertTrue(
+        slots.getMessage().contains("below the 4 real-time tasks of --partitions 4"),
+        slots.getMessage());
+    // Read by 2 tasks, the same 4 partitions fit 2 slots.
+    assertEquals(
+        2,
+        LatencyOptions.parse("--partitions", "4", "--cores", "2", "--variants", "rt-append-2-tasks")
+            .cores());
     IllegalArgumentException rate =
         assertThrows(IllegalArgumentException.class, () -> LatencyOptions.parse("--rates", "0"));
     assertTrue(rate.getMessage().contains("'0'"), rate.getMessage());

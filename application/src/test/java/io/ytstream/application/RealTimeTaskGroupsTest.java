@@ -1,0 +1,202 @@
+package io.ytstream.application;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ytstream.core.model.ConsumerId;
+import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.model.QueueId;
+import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.core.model.YPath;
+import io.ytstream.core.plan.DataLossPolicy;
+import io.ytstream.core.plan.PlanLimits;
+import io.ytstream.inmemory.InMemoryCluster;
+import io.ytstream.inmemory.ManualClock;
+import io.ytstream.ports.Row;
+import io.ytstream.ports.TableDescription.Column;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Several queue partitions per real-time task: which task reads which partition, and the batch's
+ * end merged from tasks that each report all their partitions.
+ */
+class RealTimeTaskGroupsTest {
+
+  private static final QueueId Q1 = QueueId.of("primary", "//q1");
+  private static final QueueId Q2 = QueueId.of("primary", "//q2");
+  private static final ConsumerId CONSUMER = ConsumerId.of("primary", "//c");
+
+  private static SortedMap<PartitionId, Long> starts(QueueId q, int partitions) {
+    TreeMap<PartitionId, Long> out = new TreeMap<>();
+    for (int i = 0; i < partitions; i++) {
+      out.put(new PartitionId(q, i), 10L * i);
+    }
+    return out;
+  }
+
+  private static List<Integer> indexes(SortedMap<PartitionId, Long> task) {
+    return task.keySet().stream().map(PartitionId::index).toList();
+  }
+
+  @Test
+  void sixteenPartitionsAtFourPerTaskAreFourContiguousBlocks() {
+    List<SortedMap<PartitionId, Long>> tasks = RealTimeTaskGroups.assign(starts(Q1, 16), 4);
+    assertEquals(4, tasks.size());
+    assertEquals(List.of(0, 1, 2, 3), indexes(tasks.get(0)));
+    assertEquals(List.of(12, 13, 14, 15), indexes(tasks.get(3)));
+    assertEquals(130L, tasks.get(3).get(new PartitionId(Q1, 13)), "each keeps its start");
+    assertEquals(4, RealTimeTaskGroups.count(16, 4));
+  }
+
+  @Test
+  void everyPartitionIsInExactlyOneTaskAndTheLastTaskTakesTheRest() {
+    for (int partitions = 1; partitions <= 20; partitions++) {
+      for (int perTask = 1; perTask <= 6; perTask++) {
+        SortedMap<PartitionId, Long> all = starts(Q1, partitions);
+        List<SortedMap<PartitionId, Long>> tasks = RealTimeTaskGroups.assign(all, perTask);
+        assertEquals(RealTimeTaskGroups.count(partitions, perTask), tasks.size());
+        TreeMap<PartitionId, Long> union = new TreeMap<>();
+        int total = 0;
+        for (int t = 0; t < tasks.size(); t++) {
+          int size = tasks.get(t).size();
+          assertTrue(size >= 1 && size <= perTask, "task " + t + " reads " + size);
+          if (t < tasks.size() - 1) {
+            assertEquals(perTask, size, "only the last task is short");
+          }
+          union.putAll(tasks.get(t));
+          total += size;
+        }
+        assertEquals(all, union);
+        assertEquals(partitions, total, "no partition in two tasks");
+      }
+    }
+  }
+
+  @Test
+  void theAssignmentIsDeterministicAndStableWhenAQueueGrowsAtItsEnd() {
+    List<SortedMap<PartitionId, Long>> before = RealTimeTaskGroups.assign(starts(Q1, 6), 4);
+    List<SortedMap<PartitionId, Long>> again = RealTimeTaskGroups.assign(starts(Q1, 6), 4);
+    assertEquals(before, again);
+    List<SortedMap<PartitionId, Long>> grown = RealTimeTaskGroups.assign(starts(Q1, 10), 4);
+    assertEquals(before.get(0), grown.get(0), "the first block is untouched by the reshard");
+    assertEquals(List.of(4, 5, 6, 7), indexes(grown.get(1)), "new tablets fill the last task");
+    assertEquals(List.of(8, 9), indexes(grown.get(2)));
+  }
+
+  @Test
+  void severalQueuesAreBlockedInQueueThenTabletOrder() {
+    TreeMap<PartitionId, Long> all = new TreeMap<>(starts(Q2, 2));
+    all.putAll(starts(Q1, 3));
+    List<SortedMap<PartitionId, Long>> tasks = RealTimeTaskGroups.assign(all, 2);
+    assertEquals(3, tasks.size());
+    assertEquals(
+        List.of(new PartitionId(Q1, 0), new PartitionId(Q1, 1)),
+        List.copyOf(tasks.get(0).keySet()));
+    assertEquals(
+        List.of(new PartitionId(Q1, 2), new PartitionId(Q2, 0)),
+        List.copyOf(tasks.get(1).keySet()));
+  }
+
+  @Test
+  void aPerTaskBelowOneIsRefused() {
+    assertThrows(IllegalArgumentException.class, () -> RealTimeTaskGroups.assign(starts(Q1, 2), 0));
+    assertThrows(IllegalArgumentException.class, () -> RealTimeTaskGroups.count(2, -1));
+  }
+
+  // The boundary over the in-memory cluster: tasks planned by block, ends merged per partition.
+
+  private final InMemoryCluster cluster = new InMemoryCluster("primary", new ManualClock());
+
+  private RealTimeBatchBoundary boundary(int partitions, int perTask) {
+    queue(partitions);
+    return newBoundary(perTask);
+  }
+
+  private void queue(int partitions) {
+    YPath path = Q1.path();
+    cluster.createOrderedTable(path, List.of(new Column("v", "int64", false, true)), partitions);
+    cluster.createConsumer(CONSUMER.path());
+    cluster.registerConsumer(path, CONSUMER.path(), true);
+    for (int p = 0; p < partitions; p++) {
+      List<Row> rows = new ArrayList<>();
+      for (long v = 0; v < 200; v++) {
+        rows.add(Row.of("v", v));
+      }
+      cluster.appendToTablet(path, p, rows);
+    }
+  }
+
+  /** A boundary as a query run makes it: a restart makes a new one over the same cluster. */
+  private RealTimeBatchBoundary newBoundary(int perTask) {
+    PlanMicroBatch planner =
+        new PlanMicroBatch(
+            cluster.queueMetadata(),
+            cluster.consumerOffsets(),
+            CONSUMER,
+            List.of(Q1),
+            PlanLimits.of(100, DataLossPolicy.FAIL));
+    return new RealTimeBatchBoundary(
+        planner,
+        new AdvanceConsumer(cluster.consumerOffsets(), CONSUMER, List.of(Q1)),
+        Optional::empty,
+        end -> {},
+        perTask);
+  }
+
+  @Test
+  void theBoundaryPlansBlocksAndMergesEveryPartitionOfEveryTask() {
+    RealTimeBatchBoundary boundary = boundary(16, 4);
+    StreamOffsets start = StreamOffsets.of(starts(Q1, 16));
+    RealTimeBatchBoundary.Tasks tasks = boundary.tasks(start);
+    assertEquals(4, tasks.perTask().size());
+    assertEquals(List.of(4, 5, 6, 7), indexes(tasks.perTask().get(1)));
+
+    // Each task reports all its partitions, read or not (a quiet one reports its start).
+    List<RealTimeBatchBoundary.TaskEnd> ends = new ArrayList<>();
+    TreeMap<PartitionId, Long> expected = new TreeMap<>();
+    for (SortedMap<PartitionId, Long> task : tasks.perTask()) {
+      TreeMap<PartitionId, Long> next = new TreeMap<>();
+      task.forEach((p, from) -> next.put(p, p.index() % 3 == 0 ? from : from + p.index()));
+      ends.add(new RealTimeBatchBoundary.TaskEnd(next));
+      expected.putAll(next);
+    }
+    StreamOffsets end = boundary.merge(ends);
+    assertEquals(StreamOffsets.of(expected), end);
+    assertEquals(16, end.asMap().size(), "an end for every partition");
+
+    // A restart from that end resumes every partition exactly there.
+    RealTimeBatchBoundary restarted = newBoundary(4);
+    TreeMap<PartitionId, Long> resumed = new TreeMap<>();
+    restarted.tasks(end).perTask().forEach(resumed::putAll);
+    assertEquals(expected, resumed);
+  }
+
+  @Test
+  void aTaskThatReportedOnlySomePartitionsLeavesTheOthersAtTheStart() {
+    RealTimeBatchBoundary boundary = boundary(4, 2);
+    StreamOffsets start = StreamOffsets.of(starts(Q1, 4));
+    boundary.tasks(start);
+    StreamOffsets end =
+        boundary.merge(
+            List.of(
+                new RealTimeBatchBoundary.TaskEnd(
+                    new TreeMap<>(Map.of(new PartitionId(Q1, 0), 5L, new PartitionId(Q1, 1), 12L))),
+                new RealTimeBatchBoundary.TaskEnd(new PartitionId(Q1, 0), 3L)));
+    assertEquals(
+        StreamOffsets.of(
+            Map.of(
+                new PartitionId(Q1, 0), 5L,
+                new PartitionId(Q1, 1), 12L,
+                new PartitionId(Q1, 2), 20L,
+                new PartitionId(Q1, 3), 30L)),
+        end,
+        "the furthest per partition; unreported partitions stay at their start");
+  }
+}
