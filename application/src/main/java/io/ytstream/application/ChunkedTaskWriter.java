@@ -34,7 +34,12 @@ public final class ChunkedTaskWriter {
    * @param chunkSize the rows per chunk ({@code spark.yt.write.dynBatchSize})
    */
   public ChunkedTaskWriter(
-      WriteChunk chunks, YPath table, boolean sorted, int taskPartition, int tablets, int chunkSize) {
+      WriteChunk chunks,
+      YPath table,
+      boolean sorted,
+      int taskPartition,
+      int tablets,
+      int chunkSize) {
     this.chunks = Objects.requireNonNull(chunks, "chunks");
     this.table = Objects.requireNonNull(table, "table");
     if (chunkSize < 1) {

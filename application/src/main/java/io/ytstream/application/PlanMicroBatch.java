@@ -269,9 +269,7 @@ public final class PlanMicroBatch {
     StreamOffsets end = plan.end();
     OptionalLong perPartition = limits.maxBytesPerPartition();
     OptionalLong perTrigger = trigger.maxBytes();
-    if (capBytes
-        && plan.hasData()
-        && (perPartition.isPresent() || perTrigger.isPresent())) {
+    if (capBytes && plan.hasData() && (perPartition.isPresent() || perTrigger.isPresent())) {
       if (bytes == null) {
         throw new IllegalStateException(
             "a cap by bytes needs a reader of the rows' $cumulative_data_weight: build the planner"

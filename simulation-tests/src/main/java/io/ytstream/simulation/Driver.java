@@ -632,8 +632,7 @@ final class Driver {
       for (int k = 0; k < out.size(); k++) {
         boolean flushes = (k + 1) % w.writeChunk() == 0;
         if (flushes && writer.chunksWritten() == failAfter) {
-          throw new IllegalStateException(
-              "simulated task failure after " + failAfter + " chunks");
+          throw new IllegalStateException("simulated task failure after " + failAfter + " chunks");
         }
         Row row = out.get(k);
         writer.write(tablet -> sorted ? row : row.with("$tablet_index", (long) tablet));
