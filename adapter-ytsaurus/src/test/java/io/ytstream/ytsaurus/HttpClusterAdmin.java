@@ -192,7 +192,10 @@ final class HttpClusterAdmin {
     }
   }
 
-  /** Registrations are cached by proxies for seconds (reference 1.4): probe with a pull. */
+  /**
+   * Registrations are cached by proxies for seconds (each proxy caches the queue consumer
+   * registrations): probe with a pull.
+   */
   private void waitForRegistration(YPath queue, YPath consumer, boolean registered) {
     long deadline = System.nanoTime() + WAIT.toNanos();
     while (true) {

@@ -19,8 +19,9 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * One {@code pull_queue_consumer} per port call; a short answer (reference 3.1) is passed on, and
- * the caller's next pull continues after it.
+ * One {@code pull_queue_consumer} per port call; a short answer (the server caps a pull by rows and
+ * data weight, {@code queue_rowset.cpp}) is passed on, and the caller's next pull continues after
+ * it.
  */
 class HttpQueuePartitionReaderTest {
 
