@@ -87,6 +87,12 @@ class LocalClusterRealTimePartitionsPerTaskTest {
             .config(YtSettings.PROXY, c.url())
             .config(YtSettings.TOKEN, TOKEN)
             .getOrCreate();
+    // The executor JVM registers in its own time (long on a loaded machine); the query's slot
+    // check waits for it only so long, and this test is about partitions per task, not that wait.
+    Await.until(
+        Duration.ofMinutes(3),
+        () -> spark.sparkContext().statusTracker().getExecutorInfos().length > 1,
+        () -> spark.sparkContext().statusTracker().getExecutorInfos().length - 1 + " executors");
     spark
         .sparkContext()
         .addSparkListener(
@@ -136,10 +142,16 @@ class LocalClusterRealTimePartitionsPerTaskTest {
         .start();
   }
 
-  private static void awaitRows(String table, int count) throws Exception {
+  /** Waits for the rows; a query that failed meanwhile fails the test with its own error. */
+  private static void awaitRows(StreamingQuery query, String table, int count) throws Exception {
     Await.until(
         Duration.ofSeconds(120),
-        () -> c.rows(table).size() >= count,
+        () -> {
+          if (query.exception().isDefined()) {
+            throw new AssertionError("the query failed", query.exception().get());
+          }
+          return c.rows(table).size() >= count;
+        },
         () -> c.rows(table).size() + " rows of " + count);
   }
 
@@ -172,11 +184,11 @@ class LocalClusterRealTimePartitionsPerTaskTest {
         YtExactlyOnceForeachWriter.builder().path(root + "/out").build();
     StreamingQuery q = start(root, writer, true);
     try {
-      awaitRows(root + "/out", expected.size());
+      awaitRows(q, root + "/out", expected.size());
       // A second batch at least: the first one's end, every partition's, becomes durable.
       awaitConsumerAt(root, 5);
       produce(root, 5, 7, expected);
-      awaitRows(root + "/out", expected.size());
+      awaitRows(q, root + "/out", expected.size());
     } finally {
       q.stop();
     }
@@ -186,7 +198,7 @@ class LocalClusterRealTimePartitionsPerTaskTest {
     produce(root, 7, 9, expected);
     StreamingQuery again = start(root, writer, true);
     try {
-      awaitRows(root + "/out", expected.size());
+      awaitRows(again, root + "/out", expected.size());
       awaitConsumerAt(root, 9);
     } finally {
       again.stop();
@@ -213,9 +225,9 @@ class LocalClusterRealTimePartitionsPerTaskTest {
     StreamingQuery q =
         start(root, YtAppendForeachWriter.builder().path(root + "/out").build(), false);
     try {
-      awaitRows(root + "/out", expected.size());
+      awaitRows(q, root + "/out", expected.size());
       produce(root, 4, 6, expected);
-      awaitRows(root + "/out", expected.size());
+      awaitRows(q, root + "/out", expected.size());
       awaitConsumerAt(root, 6);
     } finally {
       q.stop();
