@@ -164,6 +164,9 @@ final class Driver {
   private boolean finished;
   private Kind lastKind;
 
+  /** The trimmed rows this driver's plans skipped, which the source's lostRows metric counts. */
+  private long plannedLostRows;
+
   /** The driver-side state of the batch in flight. */
   private final class Batch {
     final long id;
@@ -414,6 +417,7 @@ final class Driver {
       reportLoss(loss.partition(), loss.requestedOffset(), loss.firstAvailableRow());
     }
     ctx.verifier.onPlanned(nextStart, planned);
+    plannedLostRows += planned.lostRowCount();
     if (planned.end().equals(nextStart)) {
       // isNewDataAvailable is false: no batch, nothing written to the logs. An AvailableNow
       // run ends here (the next one is started by the user's scheduler).
@@ -632,8 +636,7 @@ final class Driver {
       for (int k = 0; k < out.size(); k++) {
         boolean flushes = (k + 1) % w.writeChunk() == 0;
         if (flushes && writer.chunksWritten() == failAfter) {
-          throw new IllegalStateException(
-              "simulated task failure after " + failAfter + " chunks");
+          throw new IllegalStateException("simulated task failure after " + failAfter + " chunks");
         }
         Row row = out.get(k);
         writer.write(tablet -> sorted ? row : row.with("$tablet_index", (long) tablet));
@@ -642,6 +645,7 @@ final class Driver {
         throw new IllegalStateException("simulated task failure after " + failAfter + " chunks");
       }
       writer.commit();
+      ctx.verifier.onWriterReport(task, out.size(), writer.rowsPerTablet());
     } catch (RuntimeException e) {
       writer.abort();
       throw e;
@@ -701,6 +705,7 @@ final class Driver {
         throw new IllegalStateException("simulated task failure before its commit");
       }
       Optional<BatchShareOutcome> outcome = writer.commit();
+      ctx.verifier.onWriterReport(task, out.size(), writer.rowsPerTablet());
       trace(
           task,
           outcome
@@ -818,6 +823,7 @@ final class Driver {
         batch.end,
         latest,
         source.metrics(Optional.of(batch.end), Optional.empty(), e -> {}),
+        plannedLostRows,
         zombie);
     if (ctx.tracing()) {
       ctx.trace("d" + id + " batch " + batch.id + " done, end " + OffsetsJson.write(batch.end));

@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.IntConsumer;
+import java.util.function.ObjIntConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -62,6 +63,9 @@ final class FaultyPorts
   /** Rows of the pushes answered so far that the cluster skipped as already written. */
   private long skippedPushRows;
 
+  /** Hears the size of every write request to a table or queue (the checker's chunk bound). */
+  private ObjIntConsumer<String> onWrite = (call, rows) -> {};
+
   /** What runs when {@link SimFault#STALLED_ADVANCE} fires; null while a zombie runs. */
   private TakeOver stall;
 
@@ -92,6 +96,11 @@ final class FaultyPorts
    */
   void stallWith(TakeOver takeOver) {
     this.stall = takeOver;
+  }
+
+  /** Sets who hears the number of rows of each write request (insert, upsert, push). */
+  void onWrite(ObjIntConsumer<String> listener) {
+    this.onWrite = listener;
   }
 
   /** A consumer advance is on the wire: the driver may stall here while another takes over. */
@@ -219,6 +228,7 @@ final class FaultyPorts
   @Override
   public PushResult push(ProducerPush push) {
     call("push_queue_producer");
+    onWrite.accept("push_queue_producer", push.rows().size());
     if (faults.fires(SimFault.PUSH_REQUEST_LOST)) {
       throw new CommitOutcomeUnknownException(
           "simulated connection reset while sending push_queue_producer (nothing was applied)",
@@ -247,6 +257,7 @@ final class FaultyPorts
   @Override
   public PushResult push(ProducerPush push, TransactionId transaction) {
     call("push_queue_producer in transaction");
+    onWrite.accept("push_queue_producer in a transaction", push.rows().size());
     if (faults.fires(SimFault.PUSH_REQUEST_LOST)) {
       throw new CommitOutcomeUnknownException(
           "simulated connection reset while sending push_queue_producer in a transaction (nothing"
@@ -282,12 +293,18 @@ final class FaultyPorts
   @Override
   public void append(YPath orderedTable, List<Row> rows) {
     call("insert_rows");
+    if (orderedTable.equals(Workload.OUTPUT)) {
+      onWrite.accept("insert_rows", rows.size());
+    }
     ownTransaction(() -> cluster.ports().outputTables().append(orderedTable, rows));
   }
 
   @Override
   public void upsert(YPath sortedTable, List<Row> rows) {
     call("insert_rows");
+    if (sortedTable.equals(Workload.OUTPUT)) {
+      onWrite.accept("insert_rows (upsert)", rows.size());
+    }
     ownTransaction(() -> cluster.ports().outputTables().upsert(sortedTable, rows));
   }
 
@@ -355,6 +372,9 @@ final class FaultyPorts
     @Override
     public void insertRows(YPath table, List<Row> rows) {
       call("insert_rows");
+      if (table.equals(Workload.OUTPUT)) {
+        onWrite.accept("insert_rows in the batch transaction", rows.size());
+      }
       delegate.insertRows(table, rows);
     }
 

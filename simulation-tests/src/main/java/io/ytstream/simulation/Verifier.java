@@ -12,6 +12,7 @@ import io.ytstream.ports.QueueRow;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -68,7 +69,15 @@ final class Verifier {
      * A planning step moved the consumer on a queue after it was re-created, on offsets the queue
      * no longer has.
      */
-    ADVANCE_ON_UNTRUSTED_POSITIONS("stale read (consumer moved on a re-created queue)");
+    ADVANCE_ON_UNTRUSTED_POSITIONS("stale read (consumer moved on a re-created queue)"),
+    /**
+     * A writer task's report (the rows per output tablet its commit message carries) disagrees with
+     * the rows it was handed and the rule that places row k of task p on tablet (p + k) mod
+     * tablets.
+     */
+    WRITER_REPORT("writer report disagrees with its rows"),
+    /** One write request carried more rows than a chunk ({@code spark.yt.write.dynBatchSize}). */
+    CHUNK_BOUND("write request over its chunk size");
 
     private final String anomaly;
 
@@ -179,17 +188,28 @@ final class Verifier {
   }
 
   /**
-   * The source's progress report after a batch: the latest offsets it saw are no further than the
-   * queue's ends now, and the rows behind it reports are between 0 and what the queue now holds
-   * past the batch's end.
+   * The source's progress report after a batch: lostRows counts the trimmed rows the driver's plans
+   * skipped, the latest offsets it saw are no further than the queue's ends now, and the rows
+   * behind it reports are between 0 and what the queue now holds past the batch's end, and agree
+   * with its latest offsets ({@link #checkLag}).
    */
   void onSourceProgress(
       StreamOffsets end,
       Optional<StreamOffsets> latest,
       Map<String, String> metrics,
+      long plannedLostRows,
       boolean zombie) {
     if (zombie) {
       return; // a zombie's progress reaches nobody
+    }
+    if (!Long.toString(plannedLostRows).equals(metrics.get("lostRows"))) {
+      violate(
+          Invariant.PROGRESS_MISREPORTED,
+          "lostRows "
+              + metrics.get("lostRows")
+              + ", but this driver's plans skipped "
+              + plannedLostRows
+              + " trimmed rows");
     }
     long[] totals = new long[w.partitions().size()];
     long actualBehind = 0;
@@ -218,6 +238,9 @@ final class Verifier {
         }
       }
     }
+    if (latest.isPresent() && frozen.isEmpty()) {
+      checkLag(end, latest.get(), metrics);
+    }
     String total = metrics.get("totalRowsBehindLatest");
     if (total != null && frozen.isEmpty()) {
       long behind = Long.parseLong(total);
@@ -232,6 +255,99 @@ final class Verifier {
                 + actualBehind
                 + " rows past it");
       }
+    }
+  }
+
+  /**
+   * The rows behind in the progress report are those between the batch's end and the ends the
+   * source reported seeing ({@code latest}): per partition {@code max(0, latest - end)}, with their
+   * min, max, total and average over the partitions seen. Exact where every partition seen is in
+   * the batch's end (a partition it does not name is measured from its first row, which the checker
+   * does not know at that moment); the spread alone otherwise.
+   */
+  private void checkLag(StreamOffsets end, StreamOffsets latest, Map<String, String> metrics) {
+    String total = metrics.get("totalRowsBehindLatest");
+    if (total == null) {
+      if (!latest.isEmpty()) {
+        violate(Invariant.PROGRESS_MISREPORTED, "no rows behind reported, latest " + latest);
+      }
+      return;
+    }
+    long min = Long.parseLong(metrics.get("minRowsBehindLatest"));
+    long max = Long.parseLong(metrics.get("maxRowsBehindLatest"));
+    long sum = Long.parseLong(total);
+    int n = latest.size();
+    String avg = String.format(Locale.ROOT, "%.1f", (double) sum / n);
+    boolean ok =
+        min >= 0
+            && min <= max
+            && sum >= min * n
+            && sum <= max * n
+            && avg.equals(metrics.get("avgRowsBehindLatest"));
+    boolean exact = true;
+    long wantMin = Long.MAX_VALUE;
+    long wantMax = 0;
+    long wantSum = 0;
+    for (int i = 0; i < n; i++) {
+      PartitionId p = latest.partitionAt(i);
+      if (end.get(p).isEmpty()) {
+        exact = false;
+        continue;
+      }
+      long behind = Math.max(0, latest.offsetAt(i) - end.getOrDefault(p, 0));
+      wantMin = Math.min(wantMin, behind);
+      wantMax = Math.max(wantMax, behind);
+      wantSum += behind;
+      if (latest.offsetAt(i) < end.getOrDefault(p, 0)) {
+        ok = false; // the source saw fewer rows than the batch it planned ends at
+      }
+    }
+    if (exact) {
+      ok &= min == wantMin && max == wantMax && sum == wantSum;
+    } else {
+      ok &= sum >= wantSum;
+    }
+    if (!ok) {
+      violate(
+          Invariant.PROGRESS_MISREPORTED,
+          "rows behind "
+              + new TreeMap<>(metrics)
+              + " after a batch ending at "
+              + end
+              + " with latest "
+              + latest);
+    }
+  }
+
+  /**
+   * A writer task committed: it was handed {@code rows} rows, and its report counts {@code
+   * rowsPerTablet} (one counter for a sorted output).
+   */
+  void onWriterReport(int taskPartition, int rows, long[] rowsPerTablet) {
+    long[] want = new long[rowsPerTablet.length];
+    for (int k = 0; k < rows; k++) {
+      want[(int) Math.floorMod(taskPartition + (long) k, (long) want.length)]++;
+    }
+    if (!Arrays.equals(want, rowsPerTablet)) {
+      violate(
+          Invariant.WRITER_REPORT,
+          "task "
+              + taskPartition
+              + " wrote "
+              + rows
+              + " rows and reports "
+              + Arrays.toString(rowsPerTablet)
+              + " per tablet, expected "
+              + Arrays.toString(want));
+    }
+  }
+
+  /** A write request to the output ({@code call}) carried {@code rows} rows. */
+  void onWriteRequest(String call, int rows) {
+    if (rows > w.writeChunk()) {
+      violate(
+          Invariant.CHUNK_BOUND,
+          call + " carried " + rows + " rows, spark.yt.write.dynBatchSize is " + w.writeChunk());
     }
   }
 
