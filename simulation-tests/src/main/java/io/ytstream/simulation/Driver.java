@@ -822,7 +822,7 @@ final class Driver {
     ctx.verifier.onSourceProgress(
         batch.end,
         latest,
-        source.metrics(Optional.of(batch.end), Optional.empty(), e -> {}),
+        source.metrics(Optional.of(batch.end), Optional.empty(), ctx.verifier::onLagUnreadable),
         plannedLostRows,
         zombie);
     if (ctx.tracing()) {

@@ -3,6 +3,7 @@ package io.ytstream.simulation;
 import io.ytstream.application.PlanMicroBatch;
 import io.ytstream.application.ServiceColumns;
 import io.ytstream.core.delivery.CheckpointRecovery;
+import io.ytstream.core.error.YtException;
 import io.ytstream.core.model.OffsetRange;
 import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.PartitionId;
@@ -240,6 +241,10 @@ final class Verifier {
     }
     if (latest.isPresent() && frozen.isEmpty()) {
       checkLag(end, latest.get(), metrics);
+    } else if (latest.isEmpty() && metrics.containsKey("totalRowsBehindLatest")) {
+      violate(
+          Invariant.PROGRESS_MISREPORTED,
+          "rows behind " + new TreeMap<>(metrics) + " but no latest offset reported");
     }
     String total = metrics.get("totalRowsBehindLatest");
     if (total != null && frozen.isEmpty()) {
@@ -339,6 +344,16 @@ final class Verifier {
               + Arrays.toString(rowsPerTablet)
               + " per tablet, expected "
               + Arrays.toString(want));
+    }
+  }
+
+  /**
+   * The source could not read the lag columns for its report. The cluster's errors (the schedule's
+   * proxy errors) excuse that; any other failure is the source's own.
+   */
+  void onLagUnreadable(RuntimeException e) {
+    if (!(e instanceof YtException)) {
+      violate(Invariant.PROGRESS_MISREPORTED, "the lag columns could not be read: " + e);
     }
   }
 
