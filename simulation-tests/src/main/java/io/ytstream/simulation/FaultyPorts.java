@@ -29,6 +29,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import java.util.function.ObjIntConsumer;
 import java.util.function.Supplier;
@@ -66,6 +67,9 @@ final class FaultyPorts
   /** Hears the size of every write request to a table or queue (the checker's chunk bound). */
   private ObjIntConsumer<String> onWrite = (call, rows) -> {};
 
+  /** Hears a commit the cluster refused for too many rows in a tablet. */
+  private Consumer<YtException> onTooManyRows = e -> {};
+
   /** What runs when {@link SimFault#STALLED_ADVANCE} fires; null while a zombie runs. */
   private TakeOver stall;
 
@@ -101,6 +105,11 @@ final class FaultyPorts
   /** Sets who hears the number of rows of each write request (insert, upsert, push). */
   void onWrite(ObjIntConsumer<String> listener) {
     this.onWrite = listener;
+  }
+
+  /** Sets who hears of a commit the cluster refused for too many rows in one tablet. */
+  void onTooManyRows(Consumer<YtException> listener) {
+    this.onTooManyRows = listener;
   }
 
   /** A consumer advance is on the wire: the driver may stall here while another takes over. */
@@ -413,7 +422,14 @@ final class FaultyPorts
             YtErrorCode.TRANSACTION_LOCK_CONFLICT, "simulated row lock conflict at commit");
       }
       boolean unknown = faults.fires(SimFault.COMMIT_UNKNOWN);
-      delegate.commit();
+      try {
+        delegate.commit();
+      } catch (YtException e) {
+        if (e.hasCode(YtErrorCode.TOO_MANY_ROWS_IN_TRANSACTION)) {
+          onTooManyRows.accept(e);
+        }
+        throw e;
+      }
       if (unknown) {
         throw new CommitOutcomeUnknownException(
             "simulated lost commit response (the commit was applied)", null);

@@ -85,6 +85,7 @@ final class SimulationRun {
     Verifier verifier = new Verifier(ctx);
     ctx.verifier = verifier;
     ctx.io.onWrite(verifier::onWriteRequest);
+    ctx.io.onTooManyRows(verifier::onCommitOverTabletLimit);
     if (ctx.tracing()) {
       ctx.trace(
           "seed " + seed + " " + w + " schedule [" + schedule + "] mutant " + options.mutant());

@@ -357,6 +357,17 @@ final class Verifier {
     }
   }
 
+  /**
+   * The cluster refused a commit for too many rows in one tablet: the sink knows every tablet's
+   * rows before it commits (the writers' reports, a share's count) and must refuse such a batch
+   * itself, naming the fix, before its rows go out.
+   */
+  void onCommitOverTabletLimit(RuntimeException e) {
+    violate(
+        Invariant.BATCH_BOUND,
+        "a commit went to the cluster over its per-tablet row limit: " + e.getMessage());
+  }
+
   /** A write request to the output ({@code call}) carried {@code rows} rows. */
   void onWriteRequest(String call, int rows) {
     if (rows > w.writeChunk()) {
