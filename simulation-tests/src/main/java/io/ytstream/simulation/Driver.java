@@ -736,6 +736,7 @@ final class Driver {
   }
 
   private QueryFailure dataLoss(List<DataLoss> losses) {
+    ctx.verifier.onDataLossFailure(losses);
     for (DataLoss loss : losses) {
       reportLoss(loss.partition(), loss.requestedOffset(), loss.firstAvailableRow());
     }
@@ -825,6 +826,9 @@ final class Driver {
         source.metrics(Optional.of(batch.end), Optional.empty(), ctx.verifier::onLagUnreadable),
         plannedLostRows,
         zombie);
+    if (!zombie && latest.isPresent()) {
+      ctx.verifier.onLastLag(batch.end, latest.get(), source.lastLag());
+    }
     if (ctx.tracing()) {
       ctx.trace("d" + id + " batch " + batch.id + " done, end " + OffsetsJson.write(batch.end));
     }

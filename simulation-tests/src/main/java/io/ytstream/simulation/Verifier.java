@@ -1,5 +1,6 @@
 package io.ytstream.simulation;
 
+import io.ytstream.application.MeasureLag;
 import io.ytstream.application.PlanMicroBatch;
 import io.ytstream.application.ServiceColumns;
 import io.ytstream.core.delivery.CheckpointRecovery;
@@ -9,6 +10,8 @@ import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.core.plan.DataLoss;
+import io.ytstream.core.plan.DataLossPolicy;
 import io.ytstream.ports.QueueRow;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -16,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
@@ -78,7 +82,12 @@ final class Verifier {
      */
     WRITER_REPORT("writer report disagrees with its rows"),
     /** One write request carried more rows than a chunk ({@code spark.yt.write.dynBatchSize}). */
-    CHUNK_BOUND("write request over its chunk size");
+    CHUNK_BOUND("write request over its chunk size"),
+    /**
+     * The query failed for data loss with no lost rows to name, or under {@code
+     * fail_on_data_loss=false}, which skips and reports instead.
+     */
+    FALSE_DATA_LOSS("data loss failure without lost rows, or against the policy");
 
     private final String anomaly;
 
@@ -366,6 +375,50 @@ final class Verifier {
     violate(
         Invariant.BATCH_BOUND,
         "a commit went to the cluster over its per-tablet row limit: " + e.getMessage());
+  }
+
+  /** The query fails for data loss naming {@code losses}. */
+  void onDataLossFailure(List<DataLoss> losses) {
+    if (losses.isEmpty() || w.dataLossPolicy() != DataLossPolicy.FAIL) {
+      violate(
+          Invariant.FALSE_DATA_LOSS,
+          "failed for data loss " + losses + " with fail_on_data_loss " + w.dataLossPolicy());
+      return;
+    }
+    for (DataLoss loss : losses) {
+      if (loss.firstAvailableRow() <= loss.requestedOffset()) {
+        violate(Invariant.FALSE_DATA_LOSS, "failed for data loss naming no rows: " + loss);
+      }
+    }
+  }
+
+  /**
+   * The per-partition lag the source keeps for the engine's metrics after a report: the rows of
+   * each partition of the batch's end are those between it and the latest offset reported.
+   */
+  void onLastLag(StreamOffsets end, StreamOffsets latest, Optional<MeasureLag.Lag> lag) {
+    if (!frozen.isEmpty()) {
+      return;
+    }
+    if (lag.isEmpty()) {
+      if (!latest.isEmpty() && !end.isEmpty()) {
+        violate(Invariant.PROGRESS_MISREPORTED, "no lag kept after a report with " + latest);
+      }
+      return;
+    }
+    for (MeasureLag.PartitionLag p : lag.get().partitions()) {
+      OptionalLong at = end.get(p.partition());
+      OptionalLong seen = latest.get(p.partition());
+      if (at.isPresent() && seen.isPresent()) {
+        long want = Math.max(0, seen.getAsLong() - at.getAsLong());
+        if (p.rows() != want) {
+          violate(
+              Invariant.PROGRESS_MISREPORTED,
+              p.partition() + " kept " + p.rows() + " rows behind, the report says " + want);
+          return;
+        }
+      }
+    }
   }
 
   /** A write request to the output ({@code call}) carried {@code rows} rows. */
