@@ -680,6 +680,7 @@ final class Driver {
     if (failAt == 0) {
       throw new IllegalStateException("simulated task failure before its first push");
     }
+    int mark = ctx.io.startedCount();
     ProducerTaskWriter writer =
         new ProducerTaskWriter(
             () -> shares,
@@ -721,6 +722,10 @@ final class Driver {
     } catch (RuntimeException e) {
       if (failAt != 2) {
         writer.abort(); // Spark calls the writer's abort when the task fails
+        if (!zombie && !(e instanceof SimulatedCrash)) {
+          ctx.verifier.onFailedWrite(
+              "attempt of task " + task + " of batch " + batch.id, ctx.io.startedSince(mark));
+        }
       }
       throw e;
     }
@@ -809,8 +814,14 @@ final class Driver {
       if (ctx.tracing()) {
         ctx.trace("d" + id + " batch " + batch.id + " " + result);
       }
-    } catch (BatchNotCommittedException | ConsumerFencedException e) {
-      throw new QueryFailure(e.getMessage(), false, e);
+    } catch (RuntimeException e) {
+      if (!zombie && !(e instanceof SimulatedCrash)) {
+        ctx.verifier.onFailedWrite("batch " + batch.id + "'s sink commit", List.of(batch.tx.id()));
+      }
+      if (e instanceof BatchNotCommittedException || e instanceof ConsumerFencedException) {
+        throw new QueryFailure(e.getMessage(), false, e);
+      }
+      throw e;
     }
   }
 

@@ -26,9 +26,12 @@ import io.ytstream.ports.TabletTransaction;
 import io.ytstream.ports.TabletTransactions;
 import io.ytstream.ports.TransactionId;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import java.util.function.ObjIntConsumer;
@@ -66,6 +69,12 @@ final class FaultyPorts
 
   /** Hears the size of every write request to a table or queue (the checker's chunk bound). */
   private ObjIntConsumer<String> onWrite = (call, rows) -> {};
+
+  /** Every tablet transaction started through these ports, in order. */
+  private final List<TransactionId> started = new ArrayList<>();
+
+  /** The transactions someone asked to abort (whether or not the request got through). */
+  private final Set<String> abortAsked = new TreeSet<>();
 
   /** Hears a commit the cluster refused for too many rows in a tablet. */
   private Consumer<YtException> onTooManyRows = e -> {};
@@ -110,6 +119,21 @@ final class FaultyPorts
   /** Sets who hears of a commit the cluster refused for too many rows in one tablet. */
   void onTooManyRows(Consumer<YtException> listener) {
     this.onTooManyRows = listener;
+  }
+
+  /** How many transactions were started so far (a mark for {@link #startedSince}). */
+  int startedCount() {
+    return started.size();
+  }
+
+  /** The transactions started since {@code mark}. */
+  List<TransactionId> startedSince(int mark) {
+    return List.copyOf(started.subList(mark, started.size()));
+  }
+
+  /** Whether {@code transaction} is still open on the cluster and nobody asked to abort it. */
+  boolean leftOpen(TransactionId transaction) {
+    return !abortAsked.contains(transaction.value()) && cluster.transactionLive(transaction);
   }
 
   /** A consumer advance is on the wire: the driver may stall here while another takes over. */
@@ -290,7 +314,9 @@ final class FaultyPorts
   @Override
   public TabletTransaction start(Duration timeout) {
     call("start_transaction");
-    return new Tx(cluster.ports().transactions().start(timeout));
+    TabletTransaction tx = cluster.ports().transactions().start(timeout);
+    started.add(tx.id());
+    return new Tx(tx);
   }
 
   @Override
@@ -438,6 +464,7 @@ final class FaultyPorts
 
     @Override
     public void abort() {
+      abortAsked.add(delegate.id().value());
       delegate.abort();
     }
   }

@@ -13,6 +13,7 @@ import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.plan.DataLoss;
 import io.ytstream.core.plan.DataLossPolicy;
 import io.ytstream.ports.QueueRow;
+import io.ytstream.ports.TransactionId;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
@@ -87,7 +88,12 @@ final class Verifier {
      * The query failed for data loss with no lost rows to name, or under {@code
      * fail_on_data_loss=false}, which skips and reports instead.
      */
-    FALSE_DATA_LOSS("data loss failure without lost rows, or against the policy");
+    FALSE_DATA_LOSS("data loss failure without lost rows, or against the policy"),
+    /**
+     * A write that failed (a sink commit, a task attempt the engine aborts) left a transaction it
+     * started open, without even asking to abort it: it holds its rows until the timeout.
+     */
+    TRANSACTION_LEFT_OPEN("transaction left open after a failure");
 
     private final String anomaly;
 
@@ -375,6 +381,16 @@ final class Verifier {
     violate(
         Invariant.BATCH_BOUND,
         "a commit went to the cluster over its per-tablet row limit: " + e.getMessage());
+  }
+
+  /** {@code what} failed; the transactions it started must be over or asked to abort. */
+  void onFailedWrite(String what, List<TransactionId> transactions) {
+    for (TransactionId tx : transactions) {
+      if (ctx.io.leftOpen(tx)) {
+        violate(Invariant.TRANSACTION_LEFT_OPEN, what + " failed and left " + tx + " open");
+        return;
+      }
+    }
   }
 
   /** The query fails for data loss naming {@code losses}. */
