@@ -818,6 +818,13 @@ final class Driver {
       if (!zombie && !(e instanceof SimulatedCrash)) {
         ctx.verifier.onFailedWrite("batch " + batch.id + "'s sink commit", List.of(batch.tx.id()));
       }
+      if (!zombie && e instanceof BatchTooLargeException) {
+        long rows = 0; // the simulated output has one tablet
+        for (WriterReport r : reports) {
+          rows += r.rowsPerTablet()[0];
+        }
+        ctx.verifier.onBatchRefused(batch.id, rows, maxRowsPerTablet);
+      }
       if (e instanceof BatchNotCommittedException || e instanceof ConsumerFencedException) {
         throw new QueryFailure(e.getMessage(), false, e);
       }

@@ -437,6 +437,20 @@ final class Verifier {
     }
   }
 
+  /** The sink refused batch {@code batch} as too large, with {@code rows} rows for its tablet. */
+  void onBatchRefused(long batch, long rows, long maxRowsPerTablet) {
+    if (rows <= maxRowsPerTablet) {
+      violate(
+          Invariant.BATCH_BOUND,
+          "batch "
+              + batch
+              + " was refused as too large with "
+              + rows
+              + " rows for a tablet that takes "
+              + maxRowsPerTablet);
+    }
+  }
+
   /** A write request to the output ({@code call}) carried {@code rows} rows. */
   void onWriteRequest(String call, int rows) {
     if (rows > w.writeChunk()) {
