@@ -164,6 +164,9 @@ final class Driver {
   private boolean finished;
   private Kind lastKind;
 
+  /** The trimmed rows this driver's plans skipped, which the source's lostRows metric counts. */
+  private long plannedLostRows;
+
   /** The driver-side state of the batch in flight. */
   private final class Batch {
     final long id;
@@ -414,6 +417,7 @@ final class Driver {
       reportLoss(loss.partition(), loss.requestedOffset(), loss.firstAvailableRow());
     }
     ctx.verifier.onPlanned(nextStart, planned);
+    plannedLostRows += planned.lostRowCount();
     if (planned.end().equals(nextStart)) {
       // isNewDataAvailable is false: no batch, nothing written to the logs. An AvailableNow
       // run ends here (the next one is started by the user's scheduler).
@@ -641,6 +645,7 @@ final class Driver {
         throw new IllegalStateException("simulated task failure after " + failAfter + " chunks");
       }
       writer.commit();
+      ctx.verifier.onWriterReport(task, out.size(), writer.rowsPerTablet());
     } catch (RuntimeException e) {
       writer.abort();
       throw e;
@@ -675,6 +680,7 @@ final class Driver {
     if (failAt == 0) {
       throw new IllegalStateException("simulated task failure before its first push");
     }
+    int mark = ctx.io.startedCount();
     ProducerTaskWriter writer =
         new ProducerTaskWriter(
             () -> shares,
@@ -700,6 +706,7 @@ final class Driver {
         throw new IllegalStateException("simulated task failure before its commit");
       }
       Optional<BatchShareOutcome> outcome = writer.commit();
+      ctx.verifier.onWriterReport(task, out.size(), writer.rowsPerTablet());
       trace(
           task,
           outcome
@@ -715,6 +722,10 @@ final class Driver {
     } catch (RuntimeException e) {
       if (failAt != 2) {
         writer.abort(); // Spark calls the writer's abort when the task fails
+        if (!zombie && !(e instanceof SimulatedCrash)) {
+          ctx.verifier.onFailedWrite(
+              "attempt of task " + task + " of batch " + batch.id, ctx.io.startedSince(mark));
+        }
       }
       throw e;
     }
@@ -730,6 +741,7 @@ final class Driver {
   }
 
   private QueryFailure dataLoss(List<DataLoss> losses) {
+    ctx.verifier.onDataLossFailure(losses);
     for (DataLoss loss : losses) {
       reportLoss(loss.partition(), loss.requestedOffset(), loss.firstAvailableRow());
     }
@@ -802,8 +814,21 @@ final class Driver {
       if (ctx.tracing()) {
         ctx.trace("d" + id + " batch " + batch.id + " " + result);
       }
-    } catch (BatchNotCommittedException | ConsumerFencedException e) {
-      throw new QueryFailure(e.getMessage(), false, e);
+    } catch (RuntimeException e) {
+      if (!zombie && !(e instanceof SimulatedCrash)) {
+        ctx.verifier.onFailedWrite("batch " + batch.id + "'s sink commit", List.of(batch.tx.id()));
+      }
+      if (!zombie && e instanceof BatchTooLargeException) {
+        long rows = 0; // the simulated output has one tablet
+        for (WriterReport r : reports) {
+          rows += r.rowsPerTablet()[0];
+        }
+        ctx.verifier.onBatchRefused(batch.id, rows, maxRowsPerTablet);
+      }
+      if (e instanceof BatchNotCommittedException || e instanceof ConsumerFencedException) {
+        throw new QueryFailure(e.getMessage(), false, e);
+      }
+      throw e;
     }
   }
 
@@ -816,8 +841,12 @@ final class Driver {
     ctx.verifier.onSourceProgress(
         batch.end,
         latest,
-        source.metrics(Optional.of(batch.end), Optional.empty(), e -> {}),
+        source.metrics(Optional.of(batch.end), Optional.empty(), ctx.verifier::onLagUnreadable),
+        plannedLostRows,
         zombie);
+    if (!zombie && latest.isPresent()) {
+      ctx.verifier.onLastLag(batch.end, latest.get(), source.lastLag());
+    }
     if (ctx.tracing()) {
       ctx.trace("d" + id + " batch " + batch.id + " done, end " + OffsetsJson.write(batch.end));
     }

@@ -26,10 +26,15 @@ import io.ytstream.ports.TabletTransaction;
 import io.ytstream.ports.TabletTransactions;
 import io.ytstream.ports.TransactionId;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
 import java.util.function.IntConsumer;
+import java.util.function.ObjIntConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -62,6 +67,18 @@ final class FaultyPorts
   /** Rows of the pushes answered so far that the cluster skipped as already written. */
   private long skippedPushRows;
 
+  /** Hears the size of every write request to a table or queue (the checker's chunk bound). */
+  private ObjIntConsumer<String> onWrite = (call, rows) -> {};
+
+  /** Every tablet transaction started through these ports, in order. */
+  private final List<TransactionId> started = new ArrayList<>();
+
+  /** The transactions someone asked to abort (whether or not the request got through). */
+  private final Set<String> abortAsked = new TreeSet<>();
+
+  /** Hears a commit the cluster refused for too many rows in a tablet. */
+  private Consumer<YtException> onTooManyRows = e -> {};
+
   /** What runs when {@link SimFault#STALLED_ADVANCE} fires; null while a zombie runs. */
   private TakeOver stall;
 
@@ -92,6 +109,31 @@ final class FaultyPorts
    */
   void stallWith(TakeOver takeOver) {
     this.stall = takeOver;
+  }
+
+  /** Sets who hears the number of rows of each write request (insert, upsert, push). */
+  void onWrite(ObjIntConsumer<String> listener) {
+    this.onWrite = listener;
+  }
+
+  /** Sets who hears of a commit the cluster refused for too many rows in one tablet. */
+  void onTooManyRows(Consumer<YtException> listener) {
+    this.onTooManyRows = listener;
+  }
+
+  /** How many transactions were started so far (a mark for {@link #startedSince}). */
+  int startedCount() {
+    return started.size();
+  }
+
+  /** The transactions started since {@code mark}. */
+  List<TransactionId> startedSince(int mark) {
+    return List.copyOf(started.subList(mark, started.size()));
+  }
+
+  /** Whether {@code transaction} is still open on the cluster and nobody asked to abort it. */
+  boolean leftOpen(TransactionId transaction) {
+    return !abortAsked.contains(transaction.value()) && cluster.transactionLive(transaction);
   }
 
   /** A consumer advance is on the wire: the driver may stall here while another takes over. */
@@ -219,6 +261,7 @@ final class FaultyPorts
   @Override
   public PushResult push(ProducerPush push) {
     call("push_queue_producer");
+    onWrite.accept("push_queue_producer", push.rows().size());
     if (faults.fires(SimFault.PUSH_REQUEST_LOST)) {
       throw new CommitOutcomeUnknownException(
           "simulated connection reset while sending push_queue_producer (nothing was applied)",
@@ -247,6 +290,7 @@ final class FaultyPorts
   @Override
   public PushResult push(ProducerPush push, TransactionId transaction) {
     call("push_queue_producer in transaction");
+    onWrite.accept("push_queue_producer in a transaction", push.rows().size());
     if (faults.fires(SimFault.PUSH_REQUEST_LOST)) {
       throw new CommitOutcomeUnknownException(
           "simulated connection reset while sending push_queue_producer in a transaction (nothing"
@@ -270,7 +314,9 @@ final class FaultyPorts
   @Override
   public TabletTransaction start(Duration timeout) {
     call("start_transaction");
-    return new Tx(cluster.ports().transactions().start(timeout));
+    TabletTransaction tx = cluster.ports().transactions().start(timeout);
+    started.add(tx.id());
+    return new Tx(tx);
   }
 
   @Override
@@ -282,12 +328,18 @@ final class FaultyPorts
   @Override
   public void append(YPath orderedTable, List<Row> rows) {
     call("insert_rows");
+    if (orderedTable.equals(Workload.OUTPUT)) {
+      onWrite.accept("insert_rows", rows.size());
+    }
     ownTransaction(() -> cluster.ports().outputTables().append(orderedTable, rows));
   }
 
   @Override
   public void upsert(YPath sortedTable, List<Row> rows) {
     call("insert_rows");
+    if (sortedTable.equals(Workload.OUTPUT)) {
+      onWrite.accept("insert_rows (upsert)", rows.size());
+    }
     ownTransaction(() -> cluster.ports().outputTables().upsert(sortedTable, rows));
   }
 
@@ -355,6 +407,9 @@ final class FaultyPorts
     @Override
     public void insertRows(YPath table, List<Row> rows) {
       call("insert_rows");
+      if (table.equals(Workload.OUTPUT)) {
+        onWrite.accept("insert_rows in the batch transaction", rows.size());
+      }
       delegate.insertRows(table, rows);
     }
 
@@ -393,7 +448,14 @@ final class FaultyPorts
             YtErrorCode.TRANSACTION_LOCK_CONFLICT, "simulated row lock conflict at commit");
       }
       boolean unknown = faults.fires(SimFault.COMMIT_UNKNOWN);
-      delegate.commit();
+      try {
+        delegate.commit();
+      } catch (YtException e) {
+        if (e.hasCode(YtErrorCode.TOO_MANY_ROWS_IN_TRANSACTION)) {
+          onTooManyRows.accept(e);
+        }
+        throw e;
+      }
       if (unknown) {
         throw new CommitOutcomeUnknownException(
             "simulated lost commit response (the commit was applied)", null);
@@ -402,6 +464,7 @@ final class FaultyPorts
 
     @Override
     public void abort() {
+      abortAsked.add(delegate.id().value());
       delegate.abort();
     }
   }

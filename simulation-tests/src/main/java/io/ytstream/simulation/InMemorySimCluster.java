@@ -7,6 +7,7 @@ import io.ytstream.inmemory.InMemoryCluster;
 import io.ytstream.inmemory.ManualClock;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription.Column;
+import io.ytstream.ports.TransactionId;
 import io.ytstream.ports.spi.YtCluster;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -144,5 +145,10 @@ final class InMemorySimCluster implements SimCluster {
       throw new IllegalArgumentException("not a table the harness created: " + table);
     }
     return reader.read();
+  }
+
+  @Override
+  public boolean transactionLive(TransactionId transaction) {
+    return cluster.liveTransactions().contains(transaction);
   }
 }

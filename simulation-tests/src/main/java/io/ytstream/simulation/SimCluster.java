@@ -4,6 +4,7 @@ import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.YPath;
 import io.ytstream.ports.Row;
+import io.ytstream.ports.TransactionId;
 import io.ytstream.ports.spi.YtCluster;
 import java.util.List;
 
@@ -57,6 +58,9 @@ interface SimCluster {
    * For the checker: how {@code table} changed since the previous call for it (first: all rows).
    */
   TableDelta readChanges(YPath table);
+
+  /** For the checker: whether a tablet transaction is still open on the cluster. */
+  boolean transactionLive(TransactionId transaction);
 
   /** A stamp that changes whenever the consumer's offsets may have (a write to its table). */
   long consumerStamp(ConsumerId consumer);

@@ -84,6 +84,8 @@ final class SimulationRun {
         new SimContext(w, cluster, faults, options.mutant(), rowLimit, options.tracing());
     Verifier verifier = new Verifier(ctx);
     ctx.verifier = verifier;
+    ctx.io.onWrite(verifier::onWriteRequest);
+    ctx.io.onTooManyRows(verifier::onCommitOverTabletLimit);
     if (ctx.tracing()) {
       ctx.trace(
           "seed " + seed + " " + w + " schedule [" + schedule + "] mutant " + options.mutant());

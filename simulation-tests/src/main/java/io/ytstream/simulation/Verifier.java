@@ -1,19 +1,26 @@
 package io.ytstream.simulation;
 
+import io.ytstream.application.MeasureLag;
 import io.ytstream.application.PlanMicroBatch;
 import io.ytstream.application.ServiceColumns;
 import io.ytstream.core.delivery.CheckpointRecovery;
+import io.ytstream.core.error.YtException;
 import io.ytstream.core.model.OffsetRange;
 import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.core.plan.DataLoss;
+import io.ytstream.core.plan.DataLossPolicy;
 import io.ytstream.ports.QueueRow;
+import io.ytstream.ports.TransactionId;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
@@ -68,7 +75,25 @@ final class Verifier {
      * A planning step moved the consumer on a queue after it was re-created, on offsets the queue
      * no longer has.
      */
-    ADVANCE_ON_UNTRUSTED_POSITIONS("stale read (consumer moved on a re-created queue)");
+    ADVANCE_ON_UNTRUSTED_POSITIONS("stale read (consumer moved on a re-created queue)"),
+    /**
+     * A writer task's report (the rows per output tablet its commit message carries) disagrees with
+     * the rows it was handed and the rule that places row k of task p on tablet (p + k) mod
+     * tablets.
+     */
+    WRITER_REPORT("writer report disagrees with its rows"),
+    /** One write request carried more rows than a chunk ({@code spark.yt.write.dynBatchSize}). */
+    CHUNK_BOUND("write request over its chunk size"),
+    /**
+     * The query failed for data loss with no lost rows to name, or under {@code
+     * fail_on_data_loss=false}, which skips and reports instead.
+     */
+    FALSE_DATA_LOSS("data loss failure without lost rows, or against the policy"),
+    /**
+     * A write that failed (a sink commit, a task attempt the engine aborts) left a transaction it
+     * started open, without even asking to abort it: it holds its rows until the timeout.
+     */
+    TRANSACTION_LEFT_OPEN("transaction left open after a failure");
 
     private final String anomaly;
 
@@ -179,17 +204,28 @@ final class Verifier {
   }
 
   /**
-   * The source's progress report after a batch: the latest offsets it saw are no further than the
-   * queue's ends now, and the rows behind it reports are between 0 and what the queue now holds
-   * past the batch's end.
+   * The source's progress report after a batch: lostRows counts the trimmed rows the driver's plans
+   * skipped, the latest offsets it saw are no further than the queue's ends now, and the rows
+   * behind it reports are between 0 and what the queue now holds past the batch's end, and agree
+   * with its latest offsets ({@link #checkLag}).
    */
   void onSourceProgress(
       StreamOffsets end,
       Optional<StreamOffsets> latest,
       Map<String, String> metrics,
+      long plannedLostRows,
       boolean zombie) {
     if (zombie) {
       return; // a zombie's progress reaches nobody
+    }
+    if (!Long.toString(plannedLostRows).equals(metrics.get("lostRows"))) {
+      violate(
+          Invariant.PROGRESS_MISREPORTED,
+          "lostRows "
+              + metrics.get("lostRows")
+              + ", but this driver's plans skipped "
+              + plannedLostRows
+              + " trimmed rows");
     }
     long[] totals = new long[w.partitions().size()];
     long actualBehind = 0;
@@ -218,6 +254,13 @@ final class Verifier {
         }
       }
     }
+    if (latest.isPresent() && frozen.isEmpty()) {
+      checkLag(end, latest.get(), metrics);
+    } else if (latest.isEmpty() && metrics.containsKey("totalRowsBehindLatest")) {
+      violate(
+          Invariant.PROGRESS_MISREPORTED,
+          "rows behind " + new TreeMap<>(metrics) + " but no latest offset reported");
+    }
     String total = metrics.get("totalRowsBehindLatest");
     if (total != null && frozen.isEmpty()) {
       long behind = Long.parseLong(total);
@@ -232,6 +275,188 @@ final class Verifier {
                 + actualBehind
                 + " rows past it");
       }
+    }
+  }
+
+  /**
+   * The rows behind in the progress report are those between the batch's end and the ends the
+   * source reported seeing ({@code latest}): per partition {@code max(0, latest - end)}, with their
+   * min, max, total and average over the partitions seen. Exact where every partition seen is in
+   * the batch's end (a partition it does not name is measured from its first row, which the checker
+   * does not know at that moment); the spread alone otherwise.
+   */
+  private void checkLag(StreamOffsets end, StreamOffsets latest, Map<String, String> metrics) {
+    String total = metrics.get("totalRowsBehindLatest");
+    if (total == null) {
+      if (!latest.isEmpty()) {
+        violate(Invariant.PROGRESS_MISREPORTED, "no rows behind reported, latest " + latest);
+      }
+      return;
+    }
+    long min = Long.parseLong(metrics.get("minRowsBehindLatest"));
+    long max = Long.parseLong(metrics.get("maxRowsBehindLatest"));
+    long sum = Long.parseLong(total);
+    int n = latest.size();
+    String avg = String.format(Locale.ROOT, "%.1f", (double) sum / n);
+    boolean ok =
+        min >= 0
+            && min <= max
+            && sum >= min * n
+            && sum <= max * n
+            && avg.equals(metrics.get("avgRowsBehindLatest"));
+    boolean exact = true;
+    long wantMin = Long.MAX_VALUE;
+    long wantMax = 0;
+    long wantSum = 0;
+    for (int i = 0; i < n; i++) {
+      PartitionId p = latest.partitionAt(i);
+      if (end.get(p).isEmpty()) {
+        exact = false;
+        continue;
+      }
+      long behind = Math.max(0, latest.offsetAt(i) - end.getOrDefault(p, 0));
+      wantMin = Math.min(wantMin, behind);
+      wantMax = Math.max(wantMax, behind);
+      wantSum += behind;
+      if (latest.offsetAt(i) < end.getOrDefault(p, 0)) {
+        ok = false; // the source saw fewer rows than the batch it planned ends at
+      }
+    }
+    if (exact) {
+      ok &= min == wantMin && max == wantMax && sum == wantSum;
+    } else {
+      ok &= sum >= wantSum;
+    }
+    if (!ok) {
+      violate(
+          Invariant.PROGRESS_MISREPORTED,
+          "rows behind "
+              + new TreeMap<>(metrics)
+              + " after a batch ending at "
+              + end
+              + " with latest "
+              + latest);
+    }
+  }
+
+  /**
+   * A writer task committed: it was handed {@code rows} rows, and its report counts {@code
+   * rowsPerTablet} (one counter for a sorted output).
+   */
+  void onWriterReport(int taskPartition, int rows, long[] rowsPerTablet) {
+    long[] want = new long[rowsPerTablet.length];
+    for (int k = 0; k < rows; k++) {
+      want[(int) Math.floorMod(taskPartition + (long) k, (long) want.length)]++;
+    }
+    if (!Arrays.equals(want, rowsPerTablet)) {
+      violate(
+          Invariant.WRITER_REPORT,
+          "task "
+              + taskPartition
+              + " wrote "
+              + rows
+              + " rows and reports "
+              + Arrays.toString(rowsPerTablet)
+              + " per tablet, expected "
+              + Arrays.toString(want));
+    }
+  }
+
+  /**
+   * The source could not read the lag columns for its report. The cluster's errors (the schedule's
+   * proxy errors) excuse that; any other failure is the source's own.
+   */
+  void onLagUnreadable(RuntimeException e) {
+    if (!(e instanceof YtException)) {
+      violate(Invariant.PROGRESS_MISREPORTED, "the lag columns could not be read: " + e);
+    }
+  }
+
+  /**
+   * The cluster refused a commit for too many rows in one tablet: the sink knows every tablet's
+   * rows before it commits (the writers' reports, a share's count) and must refuse such a batch
+   * itself, naming the fix, before its rows go out.
+   */
+  void onCommitOverTabletLimit(RuntimeException e) {
+    violate(
+        Invariant.BATCH_BOUND,
+        "a commit went to the cluster over its per-tablet row limit: " + e.getMessage());
+  }
+
+  /** {@code what} failed; the transactions it started must be over or asked to abort. */
+  void onFailedWrite(String what, List<TransactionId> transactions) {
+    for (TransactionId tx : transactions) {
+      if (ctx.io.leftOpen(tx)) {
+        violate(Invariant.TRANSACTION_LEFT_OPEN, what + " failed and left " + tx + " open");
+        return;
+      }
+    }
+  }
+
+  /** The query fails for data loss naming {@code losses}. */
+  void onDataLossFailure(List<DataLoss> losses) {
+    if (losses.isEmpty() || w.dataLossPolicy() != DataLossPolicy.FAIL) {
+      violate(
+          Invariant.FALSE_DATA_LOSS,
+          "failed for data loss " + losses + " with fail_on_data_loss " + w.dataLossPolicy());
+      return;
+    }
+    for (DataLoss loss : losses) {
+      if (loss.firstAvailableRow() <= loss.requestedOffset()) {
+        violate(Invariant.FALSE_DATA_LOSS, "failed for data loss naming no rows: " + loss);
+      }
+    }
+  }
+
+  /**
+   * The per-partition lag the source keeps for the engine's metrics after a report: the rows of
+   * each partition of the batch's end are those between it and the latest offset reported.
+   */
+  void onLastLag(StreamOffsets end, StreamOffsets latest, Optional<MeasureLag.Lag> lag) {
+    if (!frozen.isEmpty()) {
+      return;
+    }
+    if (lag.isEmpty()) {
+      if (!latest.isEmpty() && !end.isEmpty()) {
+        violate(Invariant.PROGRESS_MISREPORTED, "no lag kept after a report with " + latest);
+      }
+      return;
+    }
+    for (MeasureLag.PartitionLag p : lag.get().partitions()) {
+      OptionalLong at = end.get(p.partition());
+      OptionalLong seen = latest.get(p.partition());
+      if (at.isPresent() && seen.isPresent()) {
+        long want = Math.max(0, seen.getAsLong() - at.getAsLong());
+        if (p.rows() != want) {
+          violate(
+              Invariant.PROGRESS_MISREPORTED,
+              p.partition() + " kept " + p.rows() + " rows behind, the report says " + want);
+          return;
+        }
+      }
+    }
+  }
+
+  /** The sink refused batch {@code batch} as too large, with {@code rows} rows for its tablet. */
+  void onBatchRefused(long batch, long rows, long maxRowsPerTablet) {
+    if (rows <= maxRowsPerTablet) {
+      violate(
+          Invariant.BATCH_BOUND,
+          "batch "
+              + batch
+              + " was refused as too large with "
+              + rows
+              + " rows for a tablet that takes "
+              + maxRowsPerTablet);
+    }
+  }
+
+  /** A write request to the output ({@code call}) carried {@code rows} rows. */
+  void onWriteRequest(String call, int rows) {
+    if (rows > w.writeChunk()) {
+      violate(
+          Invariant.CHUNK_BOUND,
+          call + " carried " + rows + " rows, spark.yt.write.dynBatchSize is " + w.writeChunk());
     }
   }
 
