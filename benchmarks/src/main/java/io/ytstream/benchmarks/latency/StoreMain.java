@@ -1,5 +1,6 @@
 package io.ytstream.benchmarks.latency;
 
+import io.ytstream.benchmarks.spark.ModeTables;
 import io.ytstream.benchmarks.spark.PeerRows;
 import io.ytstream.core.model.YPath;
 import io.ytstream.emulator.EmulatorOptions;
@@ -19,7 +20,8 @@ import java.nio.charset.StandardCharsets;
  * <partitions> <rate>}, {@code window <fromMicros> <toMicros>}, {@code stop} (answers the rows sent
  * in the window), {@code forget <directory>}, {@code backlog <queue> <partitions>
  * <rowsPerPartition>} (the peer benchmark's rows, {@link PeerRows}), {@code consumer <queue>
- * <consumer>}, {@code exit}.
+ * <consumer>}, {@code mode-table <path> <kind>} and {@code rows <path> <kind>} (the modes
+ * benchmark's outputs, {@link ModeTables}; {@code rows} answers their row count), {@code exit}.
  */
 public final class StoreMain {
 
@@ -59,6 +61,11 @@ public final class StoreMain {
             case "backlog" ->
                 PeerRows.fill(
                     emulator.cluster(), w[1], Integer.parseInt(w[2]), Long.parseLong(w[3]));
+            case "mode-table" -> ModeTables.create(emulator.cluster(), w[1], w[2]);
+            case "rows" -> {
+              answers.println("ok " + ModeTables.rows(emulator.cluster(), w[1], w[2]));
+              continue;
+            }
             case "consumer" -> {
               emulator.cluster().createConsumer(YPath.of(w[2]));
               emulator.cluster().registerConsumer(YPath.of(w[1]), YPath.of(w[2]), true);
