@@ -26,13 +26,17 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@code yt/yt/ytlib/api/native/client_dynamic_tables_impl.cpp}, {@code
  * DoCreateQueueProducerSession}; {@code yt/yt/ytlib/api/native/transaction.cpp}, {@code
  * DoPushQueueProducer}): {@code read} and {@code write} on the producer, {@code write} on the
- * output queue. A job given only {@code write} on the producer fails at its first push, told the
- * user, the missing {@code read}, the producer's path and the entry to grant; nothing lands.
+ * output queue ({@code read} on the source's consumer and queue for the reads). A job given only
+ * {@code write} on the producer fails at its first push, told the user, the missing {@code read},
+ * the producer's path and the entry to grant; nothing lands.
  */
 class ProducerPermissionsTest {
 
   private static final String ROOT_TOKEN = "producer-acl-root-token-3e1f";
   private static final String JOB_TOKEN = "producer-acl-job-token-9b72";
+  private static final YPath SOURCE_DIR = YPath.of("//source");
+  private static final String QUEUE = "//source/q";
+  private static final String CONSUMER = "//source/c";
   private static final YPath OUT_DIR = YPath.of("//out-dir");
   private static final YPath PRODUCER_DIR = YPath.of("//producers");
   private static final String PRODUCER = "//producers/p";
@@ -50,11 +54,17 @@ class ProducerPermissionsTest {
     spark.conf().unset(YtSettings.TOKEN);
   }
 
-  /** Source rows 0..4 in //q, the output queue under //out-dir, the producer under //producers. */
+  /**
+   * Source rows 0..4 in //source/q (read through //source/c), the output queue under //out-dir, the
+   * producer under //producers; the job may read the source, write the output queue and do {@code
+   * producerPermissions} on the producer.
+   */
   private static EmulatorCluster setUp(YtEmulator emulator, String... producerPermissions) {
     EmulatorCluster c = new EmulatorCluster(emulator);
-    c.queue("//q", 1).consumer("//c", "//q");
-    c.produce("//q", 0, 0, 5);
+    c.cluster.createMapNode(SOURCE_DIR);
+    c.cluster.setAcl(SOURCE_DIR, List.of(AccessControlEntry.allow(List.of("job"), "read")));
+    c.queue(QUEUE, 1).consumer(CONSUMER, QUEUE);
+    c.produce(QUEUE, 0, 0, 5);
     c.cluster.createMapNode(OUT_DIR);
     c.cluster.setAcl(OUT_DIR, List.of(AccessControlEntry.allow(List.of("job"), "write")));
     c.orderedTable(OUT_DIR.child("out").value(), 1);
@@ -73,8 +83,8 @@ class ProducerPermissionsTest {
         spark
             .readStream()
             .format("yt")
-            .option("consumer_path", "//c")
-            .load("//q")
+            .option("consumer_path", CONSUMER)
+            .load(QUEUE)
             .writeStream()
             .format("yt")
             .option("path", OUT_DIR.child("out").value())
@@ -118,7 +128,7 @@ class ProducerPermissionsTest {
     }
     assertFalse(message.contains(JOB_TOKEN), "the token shows in: " + message);
     assertEquals(List.of(), c.ids(OUT_DIR.child("out").value()), "nothing landed");
-    assertEquals(0, c.consumerTotal("//c", "//q"), "the consumer did not move");
+    assertEquals(0, c.consumerTotal(CONSUMER, QUEUE), "the consumer did not move");
   }
 
   @Test
@@ -130,6 +140,6 @@ class ProducerPermissionsTest {
 
     assertTrue(failed.isEmpty(), () -> "the job failed: " + messages(failed.get()));
     assertEquals(List.of(0L, 1L, 2L, 3L, 4L), c.ids(OUT_DIR.child("out").value()));
-    assertEquals(5, c.consumerTotal("//c", "//q"));
+    assertEquals(5, c.consumerTotal(CONSUMER, QUEUE));
   }
 }

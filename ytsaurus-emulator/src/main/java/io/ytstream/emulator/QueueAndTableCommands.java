@@ -139,8 +139,10 @@ final class QueueAndTableCommands {
         new QueueId(CommandRequest.clusterOf(queueText).orElse(state.clusterName()), queuePath);
     PartitionId partition = new PartitionId(queue, partitionIndex);
     long maxRows = cutAtStoreEnd(queuePath, partitionIndex, offset, sizing.rowsToRead());
+    // As the request's user: read on the queue is checked (see InMemoryQueueReader).
     List<QueueRow> rows =
         cluster()
+            .asUser(request.user())
             .queueRangeReader()
             .pull(partition, offset, (int) Math.min(maxRows, Integer.MAX_VALUE));
     List<Row> out = new ArrayList<>(rows.size());
@@ -180,8 +182,10 @@ final class QueueAndTableCommands {
       offset = cluster().consumerOffsets().read(consumer, queue).getOrDefault(partition, 0);
     }
     long maxRows = cutAtStoreEnd(queuePath, partitionIndex, offset, sizing.rowsToRead());
+    // As the request's user: read on the consumer is checked, then the registration.
     List<QueueRow> rows =
         cluster()
+            .asUser(request.user())
             .queueReader()
             .pull(consumer, partition, offset, (int) Math.min(maxRows, Integer.MAX_VALUE));
     List<Row> out = PulledRows.answer(rows);

@@ -25,7 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
  * attributes {@code user} and {@code permission}, {@code denied_by} and {@code denied_for} when a
  * deny entry decided); the matching of entries ({@code
  * yt/yt/server/lib/security_server/permission_checker-inl.h}: a matching deny wins, no matching
- * allow denies, {@code inherit_acl=%false} stops at the node).
+ * allow denies, {@code inherit_acl=%false} stops at the node). Pulls: {@code read} on the consumer
+ * for {@code pull_queue_consumer}, on the queue for {@code pull_queue}, as the project's reference
+ * notes on the server's code state it (the native client's pull code is not in the searchable
+ * index).
  */
 class AclConformanceTest {
 
@@ -275,6 +278,34 @@ class AclConformanceTest {
             .json();
 
     assertEquals(1, created.path("epoch").asLong(), created.toString());
+  }
+
+  @Test
+  void aPullNeedsReadOnTheConsumerAndAPullWithoutOneReadOnTheQueue() {
+    directory("//home", "{\"acl\":[" + ace("allow", "alice", "read") + "]}");
+    setUp("//home/q", "//home/p");
+    ok(
+        root.command(
+            "POST", base(), "create", "{\"path\":\"//home/c\",\"type\":\"queue_consumer\"}"));
+    ok(
+        root.command(
+            "POST",
+            base(),
+            "register_queue_consumer",
+            "{\"queue_path\":\"//home/q\",\"consumer_path\":\"//home/c\",\"vital\":false}"));
+    String byConsumer =
+        "{\"consumer_path\":\"//home/c\",\"queue_path\":\"//home/q\",\"partition_index\":0,"
+            + "\"offset\":0}";
+    String byQueue = "{\"queue_path\":\"//home/q\",\"partition_index\":0,\"offset\":0}";
+
+    ok(alice.command("GET", base(), "pull_queue_consumer", byConsumer));
+    ok(alice.command("GET", base(), "pull_queue", byQueue));
+    JsonNode consumerDenied =
+        denied(bob.command("GET", base(), "pull_queue_consumer", byConsumer), "read");
+    JsonNode queueDenied = denied(bob.command("GET", base(), "pull_queue", byQueue), "read");
+
+    assertEquals("bob", consumerDenied.path("attributes").path("user").asText());
+    assertEquals("bob", queueDenied.path("attributes").path("user").asText());
   }
 
   @Test
