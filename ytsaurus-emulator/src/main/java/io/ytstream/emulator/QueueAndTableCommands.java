@@ -11,6 +11,7 @@ import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.model.YPath;
+import io.ytstream.inmemory.AccessDeniedException;
 import io.ytstream.inmemory.ConsumerRegistration;
 import io.ytstream.inmemory.InMemoryCluster;
 import io.ytstream.ports.QueueRow;
@@ -224,8 +225,14 @@ final class QueueAndTableCommands {
             .get(transaction.get(), request.proxyIndex())
             .advanceConsumer(consumer, partition, oldOffset, newOffset);
       } else {
-        cluster().consumerOffsets().advance(consumer, partition, oldOffset, newOffset);
+        cluster()
+            .asUser(request.user())
+            .consumerOffsets()
+            .advance(consumer, partition, oldOffset, newOffset);
       }
+    } catch (AccessDeniedException e) {
+      // The read check runs before the advance's tablet write, so its 901 is not wrapped.
+      throw EmulatorState.toCommandError(e);
     } catch (YtException e) {
       // Real proxies wrap the conflict in a generic error; clients must search inner errors.
       throw CommandError.wrap(
@@ -511,7 +518,9 @@ final class QueueAndTableCommands {
     if (timeout <= 0) {
       throw CommandError.badRequest("timeout must be positive, got " + timeout);
     }
-    TabletTransaction tx = cluster().transactions().start(Duration.ofMillis(timeout));
+    // As the request's user, whose calls inside it (an advance's read check) are checked as theirs.
+    TabletTransaction tx =
+        cluster().asUser(request.user()).transactions().start(Duration.ofMillis(timeout));
     state.pool().add(request.proxyIndex(), tx, timeout);
     ObjectNode out = empty();
     out.put("transaction_id", tx.id().value());

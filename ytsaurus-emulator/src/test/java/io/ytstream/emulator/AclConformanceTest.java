@@ -308,6 +308,61 @@ class AclConformanceTest {
     assertEquals("bob", queueDenied.path("attributes").path("user").asText());
   }
 
+  /**
+   * Point 26 of the reference notes on the server's code: the server-side {@code
+   * advance_queue_consumer} checks {@code read} on the consumer and the registration before it
+   * advances, inside a transaction too.
+   */
+  @Test
+  void anAdvanceNeedsReadOnTheConsumerAndItsRegistrationInsideATransactionToo() {
+    directory("//home", "{\"acl\":[" + ace("allow", "alice", "read") + "]}");
+    setUp("//home/q", "//home/p");
+    ok(
+        root.command(
+            "POST", base(), "create", "{\"path\":\"//home/c\",\"type\":\"queue_consumer\"}"));
+    String advance =
+        "\"consumer_path\":\"//home/c\",\"queue_path\":\"//home/q\",\"partition_index\":0,"
+            + "\"new_offset\":1";
+
+    Reply unregistered =
+        alice.command("POST", base(), "advance_queue_consumer", "{" + advance + "}");
+    assertEquals(400, unregistered.status(), unregistered.text());
+    assertTrue(unregistered.text().contains("is not registered for queue"), unregistered.text());
+
+    ok(
+        root.command(
+            "POST",
+            base(),
+            "register_queue_consumer",
+            "{\"queue_path\":\"//home/q\",\"consumer_path\":\"//home/c\",\"vital\":false}"));
+    ok(alice.command("POST", base(), "advance_queue_consumer", "{" + advance + "}"));
+    JsonNode outside =
+        denied(bob.command("POST", base(), "advance_queue_consumer", "{" + advance + "}"), "read");
+    String tx =
+        ok(bob.command("POST", base(), "start_transaction", "{\"type\":\"tablet\"}"))
+            .json()
+            .path("transaction_id")
+            .asText();
+    JsonNode inside =
+        denied(
+            bob.command(
+                "POST",
+                base(),
+                "advance_queue_consumer",
+                "{" + advance + ",\"transaction_id\":\"" + tx + "\"}"),
+            "read");
+
+    assertEquals("bob", outside.path("attributes").path("user").asText());
+    assertEquals("bob", inside.path("attributes").path("user").asText());
+    assertEquals(
+        List.of(1L),
+        ok(root.command("GET", base(), "select_rows", "{\"query\":\"[offset] from [//home/c]\"}"))
+            .rows()
+            .stream()
+            .map(r -> r.path("offset").asLong())
+            .toList());
+  }
+
   @Test
   void theTokenGivenAsTokenActsAsTheSuperuserRoot() {
     directory("//home", "{\"acl\":[" + ace("deny", "everyone") + "]}");
