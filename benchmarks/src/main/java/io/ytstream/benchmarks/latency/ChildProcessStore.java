@@ -107,6 +107,11 @@ public final class ChildProcessStore implements LatencyStore {
     };
   }
 
+  /** The CPU time the emulator's JVM has used so far, in nanoseconds; -1 where not known. */
+  public long cpuNanos() {
+    return process.info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(-1L);
+  }
+
   /** Creates and fills the peer benchmark's queue ({@code backlog}, see {@link StoreMain}). */
   public void backlog(String queue, int partitions, long rowsPerPartition) {
     call("backlog " + queue + " " + partitions + " " + rowsPerPartition);

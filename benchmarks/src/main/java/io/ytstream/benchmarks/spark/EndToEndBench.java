@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.LongSupplier;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -77,6 +78,7 @@ public final class EndToEndBench {
 
   final Map<String, Samples> rowsPerSecond = new LinkedHashMap<>();
   final Map<String, Samples> cpuMicrosPerRow = new LinkedHashMap<>();
+  final Map<String, Samples> serverCpuMicrosPerRow = new LinkedHashMap<>();
   final Map<String, Samples> rateRatio = new LinkedHashMap<>();
   final Map<String, Samples> cpuRatio = new LinkedHashMap<>();
 
@@ -179,6 +181,7 @@ public final class EndToEndBench {
           (k, v) -> {
             rowsPerSecond.computeIfAbsent(k, x -> new Samples()).add(v[0]);
             cpuMicrosPerRow.computeIfAbsent(k, x -> new Samples()).add(v[1]);
+            serverCpuMicrosPerRow.computeIfAbsent(k, x -> new Samples()).add(v[3]);
             if (!k.equals(KAFKA)) {
               rateRatio.computeIfAbsent(k, x -> new Samples()).add(v[0] / kafka[0]);
               cpuRatio.computeIfAbsent(k, x -> new Samples()).add(v[1] / kafka[1]);
@@ -200,7 +203,10 @@ public final class EndToEndBench {
     return order;
   }
 
-  /** One round: {rows/s, CPU µs per row, records beyond the rows read} of each pipeline. */
+  /**
+   * One round: {rows/s, CPU µs per row, records beyond the rows read, the server's CPU µs per row}
+   * of each pipeline.
+   */
   private Map<String, double[]> round(int r) throws Exception {
     Map<String, double[]> result = new LinkedHashMap<>();
     for (String p : inRound(r)) {
@@ -234,7 +240,8 @@ public final class EndToEndBench {
               rows.writeStream()
                   .format("kafka")
                   .option("kafka.bootstrap.servers", broker.bootstrap())
-                  .option("topic", topic));
+                  .option("topic", topic),
+              broker::cpuNanos);
       long records = broker.records(topic, options.partitions());
       if (records < options.backlog()) {
         throw new IllegalStateException(
@@ -246,7 +253,7 @@ public final class EndToEndBench {
                 + options.backlog()
                 + " rows read");
       }
-      return new double[] {figures[0], figures[1], records - options.backlog()};
+      return new double[] {figures[0], figures[1], records - options.backlog(), figures[2]};
     } finally {
       broker.deleteTopic(topic);
     }
@@ -284,7 +291,7 @@ public final class EndToEndBench {
       writer = writer.option("producer_path", producer);
     }
     try {
-      double[] figures = drain(writer);
+      double[] figures = drain(writer, emulator::cpuNanos);
       OutputCheck check = emulator.check(output, options.backlog());
       if (!check.exactlyOnce(options.backlog())) {
         throw new IllegalStateException(
@@ -297,7 +304,7 @@ public final class EndToEndBench {
                 + options.backlog()
                 + ") once");
       }
-      return new double[] {figures[0], figures[1], 0};
+      return new double[] {figures[0], figures[1], 0, figures[2]};
     } finally {
       spark.conf().unset(TRANSACTIONAL);
       spark.conf().unset(MAX_ROWS_PER_TABLET);
@@ -305,21 +312,30 @@ public final class EndToEndBench {
     }
   }
 
-  /** Runs the query to its end; returns rows/s of the batches and this JVM's CPU µs per row. */
-  private double[] drain(DataStreamWriter<Row> writer) throws Exception {
+  /**
+   * Runs the query to its end; returns rows/s of the batches, this JVM's CPU µs per row and the
+   * server JVM's ({@code serverCpu}) over the same time.
+   */
+  private double[] drain(DataStreamWriter<Row> writer, LongSupplier serverCpu) throws Exception {
     System.gc(); // no pipeline pays for another's garbage
     String checkpoint = scratch.resolve("checkpoint-" + runs).toUri().toString();
+    long serverBefore = serverCpu.getAsLong();
     long cpuBefore = os.getProcessCpuTime();
     StreamingQuery query =
         writer.option("checkpointLocation", checkpoint).trigger(Trigger.AvailableNow()).start();
     query.awaitTermination();
     long cpuNanos = os.getProcessCpuTime() - cpuBefore;
+    long serverNanos = serverCpu.getAsLong() - serverBefore;
     long read = QueryFigures.rows(query);
     if (read != options.backlog()) {
       throw new IllegalStateException(
           "an end-to-end query read " + read + " rows, expected " + options.backlog());
     }
-    return new double[] {QueryFigures.rowsPerSecond(query), cpuNanos / 1e3 / read};
+    return new double[] {
+      QueryFigures.rowsPerSecond(query),
+      cpuNanos / 1e3 / read,
+      serverBefore < 0 ? Double.NaN : serverNanos / 1e3 / read
+    };
   }
 
   private static String brief(Map<String, double[]> result) {
@@ -328,7 +344,13 @@ public final class EndToEndBench {
         (k, v) ->
             b.append(b.length() == 0 ? "" : "; ")
                 .append(
-                    String.format(Locale.ROOT, "%s %,.0f rows/s, %.2f µs CPU/row", k, v[0], v[1])));
+                    String.format(
+                        Locale.ROOT,
+                        "%s %,.0f rows/s, %.2f µs CPU/row (server %.2f)",
+                        k,
+                        v[0],
+                        v[1],
+                        v[3])));
     return b.toString();
   }
 
@@ -352,32 +374,37 @@ public final class EndToEndBench {
             "### End to end: queue to queue beside Kafka to Kafka%n%n"
                 + "%,d rows (id, 40-byte string) in %d partitions, AvailableNow, %,d rows per batch,"
                 + " file:// checkpoints, one Spark session (local[2]); the broker and the emulator"
-                + " in JVMs of their own; %d rounds after %s, each pipeline first in turn; median"
+                + " in JVMs of their own; %d round(s) after %s, each pipeline first in turn; median"
                 + " [min–max]. Kafka's value is parsed by from_json and written by to_json; the"
                 + " output queue has %d tablets; the emulator's sorted table has one tablet, so its"
                 + " per-tablet transaction limit (and the sink's"
                 + " spark.yt.write.maxRowsPerTabletPerTransaction) is raised to the batch, as a"
                 + " sorted output sharded to take a batch in one transaction would allow. CPU: the"
-                + " Spark JVM's process CPU time from query start to end.%n%n",
+                + " Spark JVM's process CPU time from query start to end; server CPU: the broker's"
+                + " or the emulator's JVM over the same time (on these shared cores the servers'"
+                + " work competes with Spark's; a real cluster runs on machines of its own).%n%n",
             options.backlog(),
             options.partitions(),
             options.batchRowsPerPartition() * options.partitions(),
             options.rounds(),
             options.warmup() ? "a warm-up round" : "no warm-up",
             OUTPUT_TABLETS));
-    t.append("| pipeline | rows/s | CPU µs/row | rows/s ÷ Kafka's | CPU ÷ Kafka's | output |\n");
-    t.append("|---|---|---|---|---|---|\n");
+    t.append(
+        "| pipeline | rows/s | CPU µs/row | rows/s ÷ Kafka's | CPU ÷ Kafka's | server CPU µs/row"
+            + " | output |\n");
+    t.append("|---|---|---|---|---|---|---|\n");
     for (String p : PIPELINES) {
       boolean kafka = p.equals(KAFKA);
       t.append(
           String.format(
               Locale.ROOT,
-              "| %s | %s | %s | %s | %s | %s |%n",
+              "| %s | %s | %s | %s | %s | %s | %s |%n",
               p,
               rowsPerSecond.get(p).format("%,.0f"),
               cpuMicrosPerRow.get(p).format("%.2f"),
               kafka ? "1" : rateRatio.get(p).format("%.2f"),
               kafka ? "1" : cpuRatio.get(p).format("%.2f"),
+              serverCpuMicrosPerRow.get(p).format("%.2f"),
               kafka ? kafkaOutput() : "every id once, each round (checked)"));
     }
     t.append('\n');

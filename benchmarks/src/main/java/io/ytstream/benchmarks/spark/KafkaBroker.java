@@ -171,6 +171,11 @@ public final class KafkaBroker implements AutoCloseable {
     return bootstrap;
   }
 
+  /** The CPU time the broker's JVM has used so far, in nanoseconds; -1 where not known. */
+  long cpuNanos() {
+    return process.info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(-1L);
+  }
+
   /** Creates {@code topic} with {@code partitions} partitions, one replica each. */
   public void createTopic(String topic, int partitions)
       throws InterruptedException, ExecutionException {
