@@ -79,6 +79,13 @@ public final class EndToEndBench {
   final Map<String, Samples> rowsPerSecond = new LinkedHashMap<>();
   final Map<String, Samples> cpuMicrosPerRow = new LinkedHashMap<>();
   final Map<String, Samples> serverCpuMicrosPerRow = new LinkedHashMap<>();
+
+  /**
+   * Cores kept busy, Spark's and the server's JVM together: (CPU µs per row of both) × rows/s.
+   * Below the cores Spark has, the pipeline waits rather than computes.
+   */
+  final Map<String, Samples> coresBusy = new LinkedHashMap<>();
+
   final Map<String, Samples> rateRatio = new LinkedHashMap<>();
   final Map<String, Samples> cpuRatio = new LinkedHashMap<>();
 
@@ -182,6 +189,7 @@ public final class EndToEndBench {
             rowsPerSecond.computeIfAbsent(k, x -> new Samples()).add(v[0]);
             cpuMicrosPerRow.computeIfAbsent(k, x -> new Samples()).add(v[1]);
             serverCpuMicrosPerRow.computeIfAbsent(k, x -> new Samples()).add(v[3]);
+            coresBusy.computeIfAbsent(k, x -> new Samples()).add((v[1] + v[3]) * v[0] / 1e6);
             if (!k.equals(KAFKA)) {
               rateRatio.computeIfAbsent(k, x -> new Samples()).add(v[0] / kafka[0]);
               cpuRatio.computeIfAbsent(k, x -> new Samples()).add(v[1] / kafka[1]);
@@ -382,7 +390,9 @@ public final class EndToEndBench {
                 + " sorted output sharded to take a batch in one transaction would allow. CPU: the"
                 + " Spark JVM's process CPU time from query start to end; server CPU: the broker's"
                 + " or the emulator's JVM over the same time (on these shared cores the servers'"
-                + " work competes with Spark's; a real cluster runs on machines of its own).%n%n",
+                + " work competes with Spark's; a real cluster runs on machines of its own); cores"
+                + " busy: both JVMs' CPU per row times rows/s, below 2 when a pipeline waits rather"
+                + " than computes.%n%n",
             options.backlog(),
             options.partitions(),
             options.batchRowsPerPartition() * options.partitions(),
@@ -391,20 +401,21 @@ public final class EndToEndBench {
             OUTPUT_TABLETS));
     t.append(
         "| pipeline | rows/s | CPU µs/row | rows/s ÷ Kafka's | CPU ÷ Kafka's | server CPU µs/row"
-            + " | output |\n");
-    t.append("|---|---|---|---|---|---|---|\n");
+            + " | cores busy | output |\n");
+    t.append("|---|---|---|---|---|---|---|---|\n");
     for (String p : PIPELINES) {
       boolean kafka = p.equals(KAFKA);
       t.append(
           String.format(
               Locale.ROOT,
-              "| %s | %s | %s | %s | %s | %s | %s |%n",
+              "| %s | %s | %s | %s | %s | %s | %s | %s |%n",
               p,
               rowsPerSecond.get(p).format("%,.0f"),
               cpuMicrosPerRow.get(p).format("%.2f"),
               kafka ? "1" : rateRatio.get(p).format("%.2f"),
               kafka ? "1" : cpuRatio.get(p).format("%.2f"),
               serverCpuMicrosPerRow.get(p).format("%.2f"),
+              coresBusy.get(p).format("%.2f"),
               kafka ? kafkaOutput() : "every id once, each round (checked)"));
     }
     t.append('\n');

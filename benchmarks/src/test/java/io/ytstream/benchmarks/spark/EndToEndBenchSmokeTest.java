@@ -52,7 +52,7 @@ class EndToEndBenchSmokeTest {
       assertTrue(table.contains(p), table);
     }
     assertTrue(table.contains("every id once, each round"), table);
-    assertTrue(table.contains("server CPU µs/row"), table);
+    assertTrue(table.contains("server CPU µs/row | cores busy"), table);
     assertEquals(table, Files.readString(out.resolve("e2e-table.md")));
     String targets = Files.readString(out.resolve("targets.md"));
     assertEquals(1, targets.lines().count(), targets);
