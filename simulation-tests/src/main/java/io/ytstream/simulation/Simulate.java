@@ -11,6 +11,7 @@ import java.util.Locale;
  *
  * <pre>
  * simulate --mode transactional|idempotent|at-least-once|producer --seeds N [--partitions P]
+ * (Real-time Mode: --mode realtime-upsert|realtime-append|realtime-producer, {@link RealTimeSimulate})
  *          [--mutant NAME|all] [--replay SEED [--schedule TEXT]] [--batches B] [--first-seed S]
  * </pre>
  *
@@ -71,6 +72,11 @@ public final class Simulate {
   }
 
   static int run(String[] args, PrintStream out) {
+    for (int i = 0; i + 1 < args.length; i++) {
+      if (args[i].equals("--mode") && RealTimeMode.isRealTime(args[i + 1])) {
+        return RealTimeSimulate.run(args, out);
+      }
+    }
     SimMode mode = SimMode.TRANSACTIONAL;
     long seeds = 200;
     long firstSeed = 1;
