@@ -388,6 +388,18 @@ final class RealTimeDriver {
                 w.pullRows(),
                 DataLossPolicy.FAIL,
                 loss -> {}));
+        if (ctx.tracing() && reads.get(reads.size() - 1).hasBuffered()) {
+          ctx.trace(
+              "d"
+                  + id
+                  + " task "
+                  + index
+                  + " starts "
+                  + e.getKey()
+                  + " with "
+                  + carried.size()
+                  + " carried rows");
+        }
       }
       // ForeachWriter.open(partitionId, epochId): the task's index and the batch id.
       writer = RealTimeForeachWriter.open(w, ctx.io, index);

@@ -335,7 +335,7 @@ final class RealTimeRun {
     return true;
   }
 
-  private static void setUp(SimCluster cluster, RealTimeWorkload w) {
+  static void setUp(SimCluster cluster, RealTimeWorkload w) {
     cluster.createQueue(w.queue(), w.partitions().size());
     cluster.createConsumer(Workload.CONSUMER, List.of(w.queue()));
     switch (w.mode()) {

@@ -1,0 +1,70 @@
+package io.ytstream.simulation;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Real-time Mode with each writer over {@code simulation.realtime.seeds} seeds (300 in CI): no
+ * violation, batches ran, faults fired (kills, lost answers, stalled advances, a second live
+ * driver), the upsert and producer writers wrote nothing twice, the append writer did (so the
+ * duplicate counter is not blind), and the producer's replays reached the server's deduplication.
+ */
+class RealTimeSeedsTest {
+
+  static long seeds() {
+    return Long.getLong("simulation.realtime.seeds", 300);
+  }
+
+  @ParameterizedTest
+  @EnumSource(RealTimeMode.class)
+  void everySeedKeepsTheInvariants(RealTimeMode mode) {
+    List<String> failures = new ArrayList<>();
+    long batches = 0;
+    long duplicated = 0;
+    long skipped = 0;
+    long restarts = 0;
+    long[] fired = new long[SimFault.values().length];
+    for (long seed = 1; seed <= seeds(); seed++) {
+      RealTimeRun.Result r = RealTimeRun.run(seed, mode, 0, false);
+      batches += r.batches();
+      duplicated += r.duplicated();
+      skipped += r.skippedPushRows();
+      restarts += r.queryFailures();
+      for (SimFault f : SimFault.values()) {
+        fired[f.ordinal()] += r.fired(f);
+      }
+      if (r.failed() && failures.size() < 3) {
+        failures.add(
+            "seed " + r.seed() + " " + r.violations() + " schedule [" + r.schedule() + "]");
+      }
+    }
+    assertEquals(List.of(), failures, mode.cliName() + ": seeds with violations");
+    assertTrue(batches > seeds() * 5, "batches actually ran: " + batches);
+    assertTrue(restarts > 0, "queries failed and restarted");
+    for (SimFault f :
+        List.of(
+            SimFault.CRASH_BEFORE_STEP,
+            SimFault.CRASH_AFTER_STEP,
+            SimFault.COMMIT_UNKNOWN,
+            SimFault.PROXY_ERROR,
+            SimFault.TASK_FAILURE,
+            SimFault.ZOMBIE_DRIVER,
+            SimFault.STALLED_ADVANCE)) {
+      assertTrue(fired[f.ordinal()] > 0, f + " fired");
+    }
+    if (mode == RealTimeMode.PRODUCER) {
+      assertTrue(fired[SimFault.PUSH_REQUEST_LOST.ordinal()] > 0, "lost push requests");
+      assertTrue(skipped > 0, "the producer writer's replays must be skipped by the server");
+    }
+    if (mode.exactlyOnce()) {
+      assertEquals(0, duplicated, "duplicates in " + mode.cliName());
+    } else {
+      assertTrue(duplicated > 0, "the append writer must show duplicates under crash faults");
+    }
+  }
+}
