@@ -17,6 +17,12 @@ final class RealTimeContext {
   long batchesCommitted;
   long queryFailures;
 
+  /**
+   * The query stopped for good because two runs of it damaged Spark's checkpoint (a stalled run
+   * wrote {@code commits/N} after a newer one purged {@code offsets/N}); reported, not stuck.
+   */
+  boolean stoppedOnDamagedCheckpoint;
+
   RealTimeContext(
       RealTimeWorkload workload, SimCluster cluster, FaultClock faults, boolean tracing) {
     this.workload = workload;

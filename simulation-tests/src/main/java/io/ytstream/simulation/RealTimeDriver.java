@@ -260,6 +260,23 @@ final class RealTimeDriver {
       // commit did not finish.
       ctx.io.delete(OFFSETS.child(Long.toString(n)), false);
     }
+    if (lastCommit >= 0 && lastOffsets < lastCommit) {
+      // A run that stalled wrote commits/N after a newer run purged its offsets/N: Spark cannot
+      // resume this checkpoint either (populateStartOffsets re-runs batch N-1, whose offsets/N-1
+      // exists, and markMicroBatchEnd fails on it); the query stops, naming it.
+      if (!zombie) {
+        ctx.stoppedOnDamagedCheckpoint = true;
+      }
+      throw new QueryFailure(
+          "commits/"
+              + lastCommit
+              + " has no offsets/"
+              + lastCommit
+              + ": two runs of the query"
+              + " wrote this checkpoint",
+          true,
+          null);
+    }
     if (lastCommit >= 0) {
       nextBatchId = lastCommit + 1;
       nextStart = checkpoint.batchEnd(lastCommit).get(0);

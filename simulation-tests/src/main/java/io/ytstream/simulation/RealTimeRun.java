@@ -29,6 +29,7 @@ final class RealTimeRun {
       long duplicated,
       long skippedPushRows,
       long queryFailures,
+      boolean stoppedOnDamagedCheckpoint,
       long steps,
       String trace) {
 
@@ -55,6 +56,8 @@ final class RealTimeRun {
   private static final int MAX_RESTARTS = 60;
   private static final long RESTART_DELAY_MILLIS = 1_000;
   private static final int STALL_STEPS = 20;
+  private static final int PROGRESS_WINDOW = 400;
+  private static final int HARD_LIMIT = 16;
 
   private RealTimeRun() {}
 
@@ -116,8 +119,13 @@ final class RealTimeRun {
     FaultyPorts.TakeOver takeOver = live::stallAndTakeOver;
     long value = 0;
     int budget = w.produceSteps() * 4 + 800;
+    // A slow but moving consumer is not stuck: past the budget the run goes on while the consumer
+    // moved within the last PROGRESS_WINDOW steps, up to HARD_LIMIT times the budget.
+    int limit = budget;
+    long lastTotal = -1;
+    int lastMove = 0;
     int step = 0;
-    for (; step < budget; step++) {
+    for (; step < limit; step++) {
       if (step < w.produceSteps() && random.nextInt(3) == 0) {
         int o = random.nextInt(w.partitions().size());
         PartitionId p = w.partitions().get(o);
@@ -162,9 +170,23 @@ final class RealTimeRun {
           && allConsumed(ctx)) {
         break;
       }
+      long total = 0;
+      for (long c : checker.consumer()) {
+        total += c;
+      }
+      if (total != lastTotal) {
+        lastTotal = total;
+        lastMove = step;
+      }
+      if (step + 1 == limit
+          && limit < budget * HARD_LIMIT
+          && step - lastMove < PROGRESS_WINDOW
+          && !allConsumed(ctx)) {
+        limit += PROGRESS_WINDOW;
+      }
     }
     boolean consumedAll = allConsumed(ctx);
-    checker.finish(consumedAll);
+    checker.finish(consumedAll, ctx.stoppedOnDamagedCheckpoint);
     long[] fired = new long[SimFault.values().length];
     for (SimFault f : SimFault.values()) {
       fired[f.ordinal()] = faults.fired(f);
@@ -192,6 +214,7 @@ final class RealTimeRun {
         checker.duplicated,
         ctx.io.skippedPushRows(),
         ctx.queryFailures,
+        ctx.stoppedOnDamagedCheckpoint,
         step,
         ctx.traceText());
   }

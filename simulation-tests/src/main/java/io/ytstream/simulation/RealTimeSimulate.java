@@ -67,6 +67,7 @@ final class RealTimeSimulate {
     long skipped = 0;
     long restarts = 0;
     long failedSeeds = 0;
+    long damaged = 0;
     List<RealTimeRun.Result> failures = new ArrayList<>();
     for (long seed = firstSeed; seed < firstSeed + seeds; seed++) {
       RealTimeRun.Result r = RealTimeRun.run(seed, mode, partitions, false);
@@ -76,6 +77,7 @@ final class RealTimeSimulate {
       duplicated += r.duplicated();
       skipped += r.skippedPushRows();
       restarts += r.queryFailures();
+      damaged += r.stoppedOnDamagedCheckpoint() ? 1 : 0;
       for (SimFault f : SimFault.values()) {
         faults[f.ordinal()] += r.fired(f);
       }
@@ -106,6 +108,11 @@ final class RealTimeSimulate {
     out.printf(Locale.ROOT, "%-22s %d%n", "batches", batches);
     out.printf(Locale.ROOT, "%-22s %d (%s)%n", "faults injected", faultTotal, fired);
     out.printf(Locale.ROOT, "%-22s %d%n", "query restarts", restarts);
+    out.printf(
+        Locale.ROOT,
+        "%-22s %d (two runs wrote commits/N without offsets/N)%n",
+        "stopped: checkpoint",
+        damaged);
     out.printf(Locale.ROOT, "%-22s %d%n", "rows in", rowsIn);
     out.printf(Locale.ROOT, "%-22s %d%n", "rows out", rowsOut);
     out.printf(Locale.ROOT, "%-22s %d%n", "duplicated", duplicated);
