@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -65,6 +66,18 @@ class RealTimeSeedsTest {
       assertEquals(0, duplicated, "duplicates in " + mode.cliName());
     } else {
       assertTrue(duplicated > 0, "the append writer must show duplicates under crash faults");
+    }
+  }
+
+  @Test
+  void aSeedReplaysStepForStep() {
+    for (RealTimeMode mode : RealTimeMode.values()) {
+      for (long seed = 1; seed <= 5; seed++) {
+        String first = RealTimeRun.run(seed, mode, 0, true).trace();
+        String again = RealTimeRun.run(seed, mode, 0, true).trace();
+        assertTrue(first.length() > 1_000, "a trace was written");
+        assertEquals(first, again, mode.cliName() + " seed " + seed);
+      }
     }
   }
 }
