@@ -11,11 +11,13 @@ import java.util.Locale;
  *
  * <pre>
  * simulate --mode transactional|idempotent|at-least-once|producer --seeds N [--partitions P]
- * (Real-time Mode: --mode realtime-upsert|realtime-append|realtime-producer, {@link RealTimeSimulate})
  *          [--mutant NAME|all] [--replay SEED [--schedule TEXT]] [--batches B] [--first-seed S]
  * </pre>
  *
- * Prints a table (seeds, batches, faults by kind, rows in and out, lost, duplicated, mutants
+ * ({@code --mode realtime-upsert|realtime-append|realtime-producer} runs Real-time Mode: {@link
+ * RealTimeSimulate}.)
+ *
+ * <p>Prints a table (seeds, batches, faults by kind, rows in and out, lost, duplicated, mutants
  * caught, wall time, simulated batches per second); every failing seed is printed with its shrunk
  * fault schedule and the command that replays it. Exit code 1 on any violation of the correct
  * protocol, or when a requested mutant is not caught; 2 on bad arguments.
