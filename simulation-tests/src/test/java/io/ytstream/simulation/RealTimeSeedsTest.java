@@ -80,4 +80,26 @@ class RealTimeSeedsTest {
       }
     }
   }
+
+  /**
+   * Seeds a 20,000-seed soak failed on before the fixes: a stalled run writing {@code commits/N}
+   * after its successor purged {@code offsets/N} stops the query with that reason (no restart can
+   * resume such a checkpoint, in Spark either); a slow consumer that still moves is not stuck.
+   */
+  @Test
+  void soakSeedsStayFixed() {
+    RealTimeRun.Result damaged =
+        RealTimeRun.run(
+            10707,
+            RealTimeMode.UPSERT,
+            0,
+            FaultSchedule.parse("PROXY_ERROR@340:8,ZOMBIE_DRIVER@261:0"),
+            false);
+    assertEquals(List.of(), damaged.violations());
+    assertTrue(damaged.stoppedOnDamagedCheckpoint(), "the query stops naming the checkpoint");
+    for (long seed : new long[] {2560, 11620, 16893, 17919}) {
+      RealTimeRun.Result r = RealTimeRun.run(seed, RealTimeMode.UPSERT, 0, false);
+      assertEquals(List.of(), r.violations(), "seed " + seed);
+    }
+  }
 }
