@@ -50,7 +50,8 @@ final class RealTimeRun {
     SimFault.LOCK_CONFLICT,
     SimFault.TASK_FAILURE,
     SimFault.PROXY_ERROR,
-    SimFault.ZOMBIE_DRIVER
+    SimFault.ZOMBIE_DRIVER,
+    SimFault.RESHARD
   };
 
   private static final int MAX_RESTARTS = 60;
@@ -118,6 +119,7 @@ final class RealTimeRun {
     Live live = new Live(ctx);
     FaultyPorts.TakeOver takeOver = live::stallAndTakeOver;
     long value = 0;
+    int present = w.initialPartitions();
     int budget = w.produceSteps() * 4 + 800;
     // A slow but moving consumer is not stuck: past the budget the run goes on while the consumer
     // moved within the last PROGRESS_WINDOW steps, up to HARD_LIMIT times the budget.
@@ -127,7 +129,7 @@ final class RealTimeRun {
     int step = 0;
     for (; step < limit; step++) {
       if (step < w.produceSteps() && random.nextInt(3) == 0) {
-        int o = random.nextInt(w.partitions().size());
+        int o = random.nextInt(present);
         PartitionId p = w.partitions().get(o);
         int n = 1 + random.nextInt(4);
         List<Row> rows = new ArrayList<>(n);
@@ -139,6 +141,11 @@ final class RealTimeRun {
         cluster.append(p.queue(), p.index(), rows);
       }
       cluster.advanceClock(1 + random.nextInt(20));
+      if (faults.fires(SimFault.RESHARD) && present < w.partitions().size()) {
+        present = w.partitions().size();
+        ctx.trace("fault: reshard " + w.queue() + " to " + present + " partitions");
+        cluster.reshard(w.queue(), present);
+      }
       int zombieArg = faults.tick(SimFault.ZOMBIE_DRIVER);
       if (zombieArg >= 0 && live.zombie == null && live.driver.inBatch()) {
         // The driver stalls (a long pause), a new one takes over, the old one wakes later.
@@ -359,7 +366,7 @@ final class RealTimeRun {
   }
 
   static void setUp(SimCluster cluster, RealTimeWorkload w) {
-    cluster.createQueue(w.queue(), w.partitions().size());
+    cluster.createQueue(w.queue(), w.initialPartitions());
     cluster.createConsumer(Workload.CONSUMER, List.of(w.queue()));
     switch (w.mode()) {
       case UPSERT ->

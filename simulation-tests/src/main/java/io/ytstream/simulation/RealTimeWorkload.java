@@ -7,17 +7,18 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * What a Real-time Mode seed runs: one queue of 1–6 partitions read by real-time tasks of 1–3
- * partitions each ({@code real_time_partitions_per_task}), pulls of 1–5 rows, a writer that buffers
- * 1–6 rows and flushes on a timer every few steps (or writes every row at once), batches whose
- * tasks run 3–12 steps before Spark's deadline, and an output of 1–3 tablets (append and producer
- * writers).
+ * What a Real-time Mode seed runs: one queue of 1–6 partitions (and the 1–2 a reshard adds) read by
+ * real-time tasks of 1–3 partitions each ({@code real_time_partitions_per_task}), pulls of 1–5
+ * rows, a writer that buffers 1–6 rows and flushes on a timer every few steps (or writes every row
+ * at once), batches whose tasks run 3–12 steps before Spark's deadline, and an output of 1–3
+ * tablets (append and producer writers).
  */
 record RealTimeWorkload(
     long seed,
     RealTimeMode mode,
     QueueId queue,
     List<PartitionId> partitions,
+    int initialPartitions,
     int partitionsPerTask,
     int pullRows,
     int maxBufferedRows,
@@ -31,7 +32,10 @@ record RealTimeWorkload(
     int n = partitionsOrZero > 0 ? partitionsOrZero : 1 + random.nextInt(6);
     QueueId queue = QueueId.of("primary", "//sim/queue0");
     List<PartitionId> partitions = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
+    // The partitions a RESHARD fault adds (listed from the start, so the checker knows them; no
+    // rows before the reshard), from a stream of their own.
+    int added = 1 + new SplittableRandom(seed * 31 + 5).nextInt(2);
+    for (int i = 0; i < n + added; i++) {
       partitions.add(new PartitionId(queue, i));
     }
     int perTask = 1 + random.nextInt(3);
@@ -47,6 +51,7 @@ record RealTimeWorkload(
         mode,
         queue,
         List.copyOf(partitions),
+        n,
         perTask,
         pull,
         buffered,
@@ -64,7 +69,10 @@ record RealTimeWorkload(
   public String toString() {
     return mode.cliName()
         + " partitions="
-        + partitions.size()
+        + initialPartitions
+        + "(+"
+        + (partitions.size() - initialPartitions)
+        + " on reshard)"
         + " perTask="
         + partitionsPerTask
         + " pull="

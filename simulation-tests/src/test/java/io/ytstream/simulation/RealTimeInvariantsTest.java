@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 class RealTimeInvariantsTest {
 
   private final RealTimeWorkload w =
-      new RealTimeWorkload(1, RealTimeMode.PRODUCER, queue(), partitions(), 1, 1, 1, 0, 3, 1, 10);
+      new RealTimeWorkload(
+          1, RealTimeMode.PRODUCER, queue(), partitions(), 1, 1, 1, 1, 0, 3, 1, 10);
   private final SimCluster cluster = new InMemorySimCluster();
   private final RealTimeContext ctx =
       new RealTimeContext(w, cluster, new FaultClock(new FaultSchedule(List.of())), false);

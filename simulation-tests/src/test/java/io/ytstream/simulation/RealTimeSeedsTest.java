@@ -55,6 +55,7 @@ class RealTimeSeedsTest {
             SimFault.PROXY_ERROR,
             SimFault.TASK_FAILURE,
             SimFault.ZOMBIE_DRIVER,
+            SimFault.RESHARD,
             SimFault.STALLED_ADVANCE)) {
       assertTrue(fired[f.ordinal()] > 0, f + " fired");
     }
