@@ -64,10 +64,10 @@ public final class InMemoryCluster implements io.ytstream.ports.spi.YtCluster {
   private InMemoryCluster(ClusterState state, String user) {
     this.state = state;
     this.user = user;
-    this.queueReader = new InMemoryQueueReader(state);
+    this.queueReader = new InMemoryQueueReader(state, user);
     this.queueMetadata = new InMemoryQueueMetadata(state);
-    this.consumerOffsets = new InMemoryConsumerOffsets(state);
-    this.transactions = new InMemoryTabletTransactions(state);
+    this.consumerOffsets = new InMemoryConsumerOffsets(state, user);
+    this.transactions = new InMemoryTabletTransactions(state, user);
     this.outputTables = new InMemoryOutputTables(state);
     this.tableMetadata = new InMemoryTableMetadata(state);
     this.checkpoints = new InMemoryCheckpointStore(state);

@@ -9,14 +9,17 @@ import java.util.OptionalLong;
 
 /**
  * Consumer offsets outside a batch transaction. {@link #advance} is a transaction of its own, so it
- * follows the same rules as one (3100 on a stale {@code oldOffset}).
+ * follows the same rules as one (this view's user needs {@code read} on the consumer, the consumer
+ * must be registered for the queue, 3100 on a stale {@code oldOffset}).
  */
 final class InMemoryConsumerOffsets implements ConsumerOffsets {
 
   private final ClusterState cluster;
+  private final String user;
 
-  InMemoryConsumerOffsets(ClusterState cluster) {
+  InMemoryConsumerOffsets(ClusterState cluster, String user) {
     this.cluster = cluster;
+    this.user = user;
   }
 
   @Override
@@ -44,7 +47,7 @@ final class InMemoryConsumerOffsets implements ConsumerOffsets {
               ClusterOperation.ADVANCE,
               () -> {
                 InMemoryTransaction transaction = InMemoryTransaction.startForOneCall(cluster);
-                transaction.bufferAdvance(consumer, partition, oldOffset, newOffset);
+                transaction.bufferAdvance(user, consumer, partition, oldOffset, newOffset);
                 transaction.commitNow();
                 return null;
               },

@@ -9,20 +9,31 @@ import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * {@code pull_queue_consumer}: checks the consumer and its registration (901), then returns rows
- * from {@code max(offset, trimmed_row_count)}. A trimmed offset is silently skipped, as on a real
- * tablet node. Reads can be made short on purpose with {@link InMemoryCluster#setMaxRowsPerPull}.
- * {@code pull_queue} is the same read without the consumer's checks.
+ * {@code pull_queue_consumer}: checks {@code read} on the consumer for this reader's user, then the
+ * registration (901 either way), then returns rows from {@code max(offset, trimmed_row_count)}. A
+ * trimmed offset is silently skipped, as on a real tablet node. Reads can be made short on purpose
+ * with {@link InMemoryCluster#setMaxRowsPerPull}. {@code pull_queue} is the same read with {@code
+ * read} checked on the queue instead. The checks are the native client's (the registration's 901
+ * comes from {@code yt/yt/ytlib/queue_client/registration_manager.cpp}, {@code
+ * GetRegistrationOrThrow}); the permission checks are as the project's reference notes on the
+ * server's code state them, the native client's pull code itself not being in the searchable index.
  */
 final class InMemoryQueueReader implements QueuePartitionReader, QueueRangeReader {
 
   private final ClusterState cluster;
+  private final String user;
 
-  InMemoryQueueReader(ClusterState cluster) {
+  InMemoryQueueReader(ClusterState cluster, String user) {
     this.cluster = cluster;
+    this.user = user;
+  }
+
+  private void checkRead(YPath path) {
+    cluster.accessControl().check(cluster.tree(), user, path, "read", Optional.empty());
   }
 
   @Override
@@ -37,7 +48,17 @@ final class InMemoryQueueReader implements QueuePartitionReader, QueueRangeReade
   @Override
   public List<QueueRow> pull(PartitionId partition, long offset, int maxRows) {
     synchronized (cluster) {
-      return cluster.faults().call(ClusterOperation.PULL, () -> read(partition, offset, maxRows));
+      return cluster
+          .faults()
+          .call(
+              ClusterOperation.PULL,
+              () -> {
+                checkArguments(partition.queue().path(), offset, maxRows);
+                cluster.checkLocal(partition.queue());
+                cluster.orderedTable(partition.queue().path());
+                checkRead(partition.queue().path());
+                return read(partition, offset, maxRows);
+              });
     }
   }
 
@@ -48,6 +69,7 @@ final class InMemoryQueueReader implements QueuePartitionReader, QueueRangeReade
     cluster.checkLocal(consumer);
     cluster.checkLocal(partition.queue());
     cluster.consumerTable(consumer.path());
+    checkRead(consumer.path());
     if (!cluster.registrations().isRegistered(queuePath, consumer.path())) {
       throw ClusterErrors.notRegistered(consumer.toString(), partition.queue().key());
     }

@@ -9,9 +9,11 @@ import java.time.Duration;
 final class InMemoryTabletTransactions implements TabletTransactions {
 
   private final ClusterState cluster;
+  private final String user;
 
-  InMemoryTabletTransactions(ClusterState cluster) {
+  InMemoryTabletTransactions(ClusterState cluster, String user) {
     this.cluster = cluster;
+    this.user = user;
   }
 
   @Override
@@ -19,7 +21,7 @@ final class InMemoryTabletTransactions implements TabletTransactions {
     synchronized (cluster) {
       return cluster
           .faults()
-          .call(ClusterOperation.START_TX, () -> InMemoryTransaction.start(cluster, timeout));
+          .call(ClusterOperation.START_TX, () -> InMemoryTransaction.start(cluster, timeout, user));
     }
   }
 

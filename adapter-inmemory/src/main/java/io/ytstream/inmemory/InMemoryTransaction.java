@@ -35,6 +35,9 @@ final class InMemoryTransaction implements TabletTransaction {
   /** In the sticky pool: attachable, and removed from it when finished. */
   private final boolean pooled;
 
+  // The user whose calls this transaction carries: advances are checked as this user.
+  private final String user;
+
   private final List<BufferedWrite> writes = new ArrayList<>();
 
   /**
@@ -61,10 +64,12 @@ final class InMemoryTransaction implements TabletTransaction {
   private long lastUsedMillis;
   private TransactionState state = TransactionState.ACTIVE;
 
-  private InMemoryTransaction(ClusterState cluster, long timeoutMillis, boolean pooled) {
+  private InMemoryTransaction(
+      ClusterState cluster, long timeoutMillis, boolean pooled, String user) {
     this.cluster = cluster;
     this.timeoutMillis = timeoutMillis;
     this.pooled = pooled;
+    this.user = user;
     this.startTimestamp = cluster.timestamps().next();
     // Every transaction takes a sequence number, so ids do not depend on which ids were shown.
     this.sequence = cluster.transactions().nextSequence();
@@ -72,12 +77,13 @@ final class InMemoryTransaction implements TabletTransaction {
   }
 
   /** A transaction in the sticky pool, reachable by {@link TransactionRegistry#attach}. */
-  static InMemoryTransaction start(ClusterState cluster, Duration timeout) {
+  static InMemoryTransaction start(ClusterState cluster, Duration timeout, String user) {
     Preconditions.checkArgument(
         !timeout.isNegative() && !timeout.isZero(), "timeout must be > 0, got %s", timeout);
     // Abandoned transactions (a crashed executor's) must not pin old row versions forever.
     cluster.transactions().expireLapsed();
-    InMemoryTransaction transaction = new InMemoryTransaction(cluster, timeout.toMillis(), true);
+    InMemoryTransaction transaction =
+        new InMemoryTransaction(cluster, timeout.toMillis(), true, user);
     cluster.transactions().add(transaction);
     return transaction;
   }
@@ -87,7 +93,7 @@ final class InMemoryTransaction implements TabletTransaction {
    * advance}, {@code append}, {@code upsert}), so it is never pooled and cannot expire.
    */
   static InMemoryTransaction startForOneCall(ClusterState cluster) {
-    return new InMemoryTransaction(cluster, Long.MAX_VALUE, false);
+    return new InMemoryTransaction(cluster, Long.MAX_VALUE, false, AccessControl.ROOT);
   }
 
   @Override
@@ -161,7 +167,7 @@ final class InMemoryTransaction implements TabletTransaction {
               () ->
                   use(
                       "advance consumer",
-                      () -> bufferAdvance(consumer, partition, oldOffset, newOffset)));
+                      () -> bufferAdvance(user, consumer, partition, oldOffset, newOffset)));
     }
   }
 
@@ -260,14 +266,29 @@ final class InMemoryTransaction implements TabletTransaction {
    * Checks {@code oldOffset} against the consumer row at this transaction's start snapshot (missing
    * = 0), then buffers the new row. No monotonicity check: YTsaurus allows moving back.
    */
+  /**
+   * Buffers a consumer's advance as {@code caller}: {@code read} on the consumer is checked, then
+   * the consumer's registration for the queue (901 either way), before the offset is compared, as
+   * the server's {@code advance_queue_consumer} does.
+   */
   void bufferAdvance(
-      ConsumerId consumer, PartitionId partition, OptionalLong oldOffset, long newOffset) {
+      String caller,
+      ConsumerId consumer,
+      PartitionId partition,
+      OptionalLong oldOffset,
+      long newOffset) {
     if (newOffset < 0) {
       throw new IllegalArgumentException(
           "Queue consumer offset " + newOffset + " cannot be negative");
     }
     cluster.checkLocal(consumer);
     SortedTable table = cluster.consumerTable(consumer.path());
+    cluster
+        .accessControl()
+        .check(cluster.tree(), caller, consumer.path(), "read", Optional.empty());
+    if (!cluster.registrations().isRegistered(partition.queue().path(), consumer.path())) {
+      throw ClusterErrors.notRegistered(consumer.toString(), partition.queue().key());
+    }
     RowKey key = ConsumerTableFormat.key(partition);
     if (oldOffset.isPresent()) {
       long current = ConsumerTableFormat.offsetOf(table.readAt(key, startTimestamp));

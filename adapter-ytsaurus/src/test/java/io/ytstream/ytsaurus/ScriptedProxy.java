@@ -147,6 +147,14 @@ final class ScriptedProxy implements AutoCloseable {
     };
   }
 
+  /** As {@link #okBytes}, with {@code X-YT-Response-Parameters} (e.g. a pull's start_offset). */
+  static Step okBytes(byte[] body, String responseParameters) {
+    return exchange -> {
+      exchange.getResponseHeaders().set("X-YT-Response-Parameters", responseParameters);
+      okBytes(body).answer(exchange);
+    };
+  }
+
   /** Closes the connection without any answer: the response is lost. */
   static Step drop() {
     return exchange -> exchange.close();

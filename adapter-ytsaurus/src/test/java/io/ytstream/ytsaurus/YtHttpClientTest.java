@@ -252,4 +252,51 @@ class YtHttpClientTest {
       assertTrue(error.getMessage().contains("below the offset"), error.getMessage());
     }
   }
+
+  private List<QueueRow> pullFrom(long offset) {
+    try (YtsaurusCluster cluster = YtsaurusCluster.connect(config())) {
+      return cluster
+          .queueReader()
+          .pull(
+              ConsumerId.of("scripted", "//c"),
+              new PartitionId(QueueId.of("scripted", "//q"), 0),
+              offset,
+              10);
+    }
+  }
+
+  @Test
+  void aTrimmedStartIsPassedOnWhereStartOffsetAndTheFirstRowAgree() {
+    // Rows 0..4 were trimmed: the read starts at 5, and says so (queue_rowset.cpp, GetStartOffset).
+    proxy
+        .then(QUEUE_SCHEMA)
+        .then(ScriptedProxy.okBytes(queueRows(5, "f", 6, "g"), "{\"start_offset\":5}"));
+
+    List<QueueRow> rows = pullFrom(0);
+
+    assertEquals(List.of(5L, 6L), rows.stream().map(QueueRow::rowIndex).toList());
+  }
+
+  @Test
+  void aStartOffsetThatIsNotTheFirstRowIsAProtocolViolation() {
+    proxy
+        .then(QUEUE_SCHEMA)
+        .then(ScriptedProxy.okBytes(queueRows(5, "f", 6, "g"), "{\"start_offset\":4}"));
+
+    YtTransportException error = assertThrows(YtTransportException.class, () -> pullFrom(0));
+
+    assertTrue(
+        error.getMessage().contains("answered start_offset 4 with its first row at 5"),
+        error.getMessage());
+  }
+
+  @Test
+  void aStartOffsetBelowTheOffsetAskedForIsAProtocolViolation() {
+    proxy.then(QUEUE_SCHEMA).then(ScriptedProxy.okBytes(new byte[0], "{\"start_offset\":3}"));
+
+    YtTransportException error = assertThrows(YtTransportException.class, () -> pullFrom(7));
+
+    assertTrue(
+        error.getMessage().contains("at offset 7 answered start_offset 3"), error.getMessage());
+  }
 }

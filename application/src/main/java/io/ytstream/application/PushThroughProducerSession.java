@@ -31,8 +31,10 @@ import java.util.OptionalLong;
  * that commits. Sending it again there is safe too: within one transaction the server validates a
  * push through a session against the last number the transaction's previous push through it left,
  * so a copy of a push that had landed is skipped.
+ *
+ * <p>Not driven by an engine itself: {@link PushBatchShare} (the sink's shares) and {@link
+ * PushRowsBySourcePosition} (the producer {@code ForeachWriter}) push through it.
  */
-@DrivingUseCase
 public final class PushThroughProducerSession {
 
   /** Attempts of one push while it fails in a way that sending it again may cure. */

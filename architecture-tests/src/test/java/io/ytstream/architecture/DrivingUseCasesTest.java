@@ -35,11 +35,9 @@ class DrivingUseCasesTest {
   private static final Map<String, String> NOT_YET_SIMULATED =
       new TreeMap<>(
           Map.of(
-              APPLICATION + ".ReadRealTimePartition", "Real-time Mode's task loop is not simulated",
               APPLICATION + ".TransactionLease",
-                  "the simulation lets transactions expire instead of renewing them",
-              APPLICATION + ".PushThroughProducerSession",
-                  "the foreach producer writer is not simulated (the sink's shares are)"));
+              "the simulation lets transactions expire instead of renewing them (Real-time Mode's"
+                  + " ForeachWriters open no batch transaction)"));
 
   private static JavaClasses production;
 

@@ -14,7 +14,10 @@ import java.util.Locale;
  *          [--mutant NAME|all] [--replay SEED [--schedule TEXT]] [--batches B] [--first-seed S]
  * </pre>
  *
- * Prints a table (seeds, batches, faults by kind, rows in and out, lost, duplicated, mutants
+ * ({@code --mode realtime-upsert|realtime-append|realtime-producer} runs Real-time Mode: {@link
+ * RealTimeSimulate}.)
+ *
+ * <p>Prints a table (seeds, batches, faults by kind, rows in and out, lost, duplicated, mutants
  * caught, wall time, simulated batches per second); every failing seed is printed with its shrunk
  * fault schedule and the command that replays it. Exit code 1 on any violation of the correct
  * protocol, or when a requested mutant is not caught; 2 on bad arguments.
@@ -71,6 +74,11 @@ public final class Simulate {
   }
 
   static int run(String[] args, PrintStream out) {
+    for (int i = 0; i + 1 < args.length; i++) {
+      if (args[i].equals("--mode") && RealTimeMode.isRealTime(args[i + 1])) {
+        return RealTimeSimulate.run(args, out);
+      }
+    }
     SimMode mode = SimMode.TRANSACTIONAL;
     long seeds = 200;
     long firstSeed = 1;

@@ -11,6 +11,7 @@ import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.model.YPath;
+import io.ytstream.inmemory.AccessDeniedException;
 import io.ytstream.inmemory.ConsumerRegistration;
 import io.ytstream.inmemory.InMemoryCluster;
 import io.ytstream.ports.QueueRow;
@@ -139,8 +140,10 @@ final class QueueAndTableCommands {
         new QueueId(CommandRequest.clusterOf(queueText).orElse(state.clusterName()), queuePath);
     PartitionId partition = new PartitionId(queue, partitionIndex);
     long maxRows = cutAtStoreEnd(queuePath, partitionIndex, offset, sizing.rowsToRead());
+    // As the request's user: read on the queue is checked (see InMemoryQueueReader).
     List<QueueRow> rows =
         cluster()
+            .asUser(request.user())
             .queueRangeReader()
             .pull(partition, offset, (int) Math.min(maxRows, Integer.MAX_VALUE));
     List<Row> out = new ArrayList<>(rows.size());
@@ -180,8 +183,10 @@ final class QueueAndTableCommands {
       offset = cluster().consumerOffsets().read(consumer, queue).getOrDefault(partition, 0);
     }
     long maxRows = cutAtStoreEnd(queuePath, partitionIndex, offset, sizing.rowsToRead());
+    // As the request's user: read on the consumer is checked, then the registration.
     List<QueueRow> rows =
         cluster()
+            .asUser(request.user())
             .queueReader()
             .pull(consumer, partition, offset, (int) Math.min(maxRows, Integer.MAX_VALUE));
     List<Row> out = PulledRows.answer(rows);
@@ -220,8 +225,14 @@ final class QueueAndTableCommands {
             .get(transaction.get(), request.proxyIndex())
             .advanceConsumer(consumer, partition, oldOffset, newOffset);
       } else {
-        cluster().consumerOffsets().advance(consumer, partition, oldOffset, newOffset);
+        cluster()
+            .asUser(request.user())
+            .consumerOffsets()
+            .advance(consumer, partition, oldOffset, newOffset);
       }
+    } catch (AccessDeniedException e) {
+      // The read check runs before the advance's tablet write, so its 901 is not wrapped.
+      throw EmulatorState.toCommandError(e);
     } catch (YtException e) {
       // Real proxies wrap the conflict in a generic error; clients must search inner errors.
       throw CommandError.wrap(
@@ -507,7 +518,9 @@ final class QueueAndTableCommands {
     if (timeout <= 0) {
       throw CommandError.badRequest("timeout must be positive, got " + timeout);
     }
-    TabletTransaction tx = cluster().transactions().start(Duration.ofMillis(timeout));
+    // As the request's user, whose calls inside it (an advance's read check) are checked as theirs.
+    TabletTransaction tx =
+        cluster().asUser(request.user()).transactions().start(Duration.ofMillis(timeout));
     state.pool().add(request.proxyIndex(), tx, timeout);
     ObjectNode out = empty();
     out.put("transaction_id", tx.id().value());

@@ -25,7 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
  * attributes {@code user} and {@code permission}, {@code denied_by} and {@code denied_for} when a
  * deny entry decided); the matching of entries ({@code
  * yt/yt/server/lib/security_server/permission_checker-inl.h}: a matching deny wins, no matching
- * allow denies, {@code inherit_acl=%false} stops at the node).
+ * allow denies, {@code inherit_acl=%false} stops at the node). Pulls: {@code read} on the consumer
+ * for {@code pull_queue_consumer}, on the queue for {@code pull_queue}, as the project's reference
+ * notes on the server's code state it (the native client's pull code is not in the searchable
+ * index).
  */
 class AclConformanceTest {
 
@@ -275,6 +278,89 @@ class AclConformanceTest {
             .json();
 
     assertEquals(1, created.path("epoch").asLong(), created.toString());
+  }
+
+  @Test
+  void aPullNeedsReadOnTheConsumerAndAPullWithoutOneReadOnTheQueue() {
+    directory("//home", "{\"acl\":[" + ace("allow", "alice", "read") + "]}");
+    setUp("//home/q", "//home/p");
+    ok(
+        root.command(
+            "POST", base(), "create", "{\"path\":\"//home/c\",\"type\":\"queue_consumer\"}"));
+    ok(
+        root.command(
+            "POST",
+            base(),
+            "register_queue_consumer",
+            "{\"queue_path\":\"//home/q\",\"consumer_path\":\"//home/c\",\"vital\":false}"));
+    String byConsumer =
+        "{\"consumer_path\":\"//home/c\",\"queue_path\":\"//home/q\",\"partition_index\":0,"
+            + "\"offset\":0}";
+    String byQueue = "{\"queue_path\":\"//home/q\",\"partition_index\":0,\"offset\":0}";
+
+    ok(alice.command("GET", base(), "pull_queue_consumer", byConsumer));
+    ok(alice.command("GET", base(), "pull_queue", byQueue));
+    JsonNode consumerDenied =
+        denied(bob.command("GET", base(), "pull_queue_consumer", byConsumer), "read");
+    JsonNode queueDenied = denied(bob.command("GET", base(), "pull_queue", byQueue), "read");
+
+    assertEquals("bob", consumerDenied.path("attributes").path("user").asText());
+    assertEquals("bob", queueDenied.path("attributes").path("user").asText());
+  }
+
+  /**
+   * Point 26 of the reference notes on the server's code: the server-side {@code
+   * advance_queue_consumer} checks {@code read} on the consumer and the registration before it
+   * advances, inside a transaction too.
+   */
+  @Test
+  void anAdvanceNeedsReadOnTheConsumerAndItsRegistrationInsideATransactionToo() {
+    directory("//home", "{\"acl\":[" + ace("allow", "alice", "read") + "]}");
+    setUp("//home/q", "//home/p");
+    ok(
+        root.command(
+            "POST", base(), "create", "{\"path\":\"//home/c\",\"type\":\"queue_consumer\"}"));
+    String advance =
+        "\"consumer_path\":\"//home/c\",\"queue_path\":\"//home/q\",\"partition_index\":0,"
+            + "\"new_offset\":1";
+
+    Reply unregistered =
+        alice.command("POST", base(), "advance_queue_consumer", "{" + advance + "}");
+    assertEquals(400, unregistered.status(), unregistered.text());
+    assertTrue(unregistered.text().contains("is not registered for queue"), unregistered.text());
+
+    ok(
+        root.command(
+            "POST",
+            base(),
+            "register_queue_consumer",
+            "{\"queue_path\":\"//home/q\",\"consumer_path\":\"//home/c\",\"vital\":false}"));
+    ok(alice.command("POST", base(), "advance_queue_consumer", "{" + advance + "}"));
+    JsonNode outside =
+        denied(bob.command("POST", base(), "advance_queue_consumer", "{" + advance + "}"), "read");
+    String tx =
+        ok(bob.command("POST", base(), "start_transaction", "{\"type\":\"tablet\"}"))
+            .json()
+            .path("transaction_id")
+            .asText();
+    JsonNode inside =
+        denied(
+            bob.command(
+                "POST",
+                base(),
+                "advance_queue_consumer",
+                "{" + advance + ",\"transaction_id\":\"" + tx + "\"}"),
+            "read");
+
+    assertEquals("bob", outside.path("attributes").path("user").asText());
+    assertEquals("bob", inside.path("attributes").path("user").asText());
+    assertEquals(
+        List.of(1L),
+        ok(root.command("GET", base(), "select_rows", "{\"query\":\"[offset] from [//home/c]\"}"))
+            .rows()
+            .stream()
+            .map(r -> r.path("offset").asLong())
+            .toList());
   }
 
   @Test

@@ -18,7 +18,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * yt/yt/ytlib/api/native/client_dynamic_tables_impl.cpp} ({@code DoCreateQueueProducerSession}:
  * {@code mutation_id} kept in {@code system_meta}, a repeat with it keeps the epoch; the queue
  * never resolved); {@code yt/yt/ytlib/queue_client/config.cpp} (the {@code system_meta} shape);
- * {@code library/cpp/yt/misc/guid.cpp} ({@code TGuid::FromString}: a malformed id is refused).
+ * {@code library/cpp/yt/misc/guid.cpp} ({@code TGuid::FromString}: a malformed id is refused);
+ * {@code yt/yt/ytlib/queue_client/helpers.cpp} ({@code ValidatePushQueueProducerRows}: pushed rows
+ * are read against the queue's columns without {@code $timestamp} and {@code
+ * $cumulative_data_weight}, which the tablet node fills, {@code ordered_dynamic_store.cpp}, {@code
+ * WriteRow}). A removal ({@code DoRemoveQueueProducerSession}) deletes the key without looking for
+ * it and takes no {@code mutation_id}.
  */
 class ProducerServerCodeConformanceTest {
 
@@ -188,5 +193,87 @@ class ProducerServerCodeConformanceTest {
     assertEquals(1, again.path("last_sequence_number").asLong(), again.toString());
     assertEquals(List.of("a", "b"), queueValues());
     assertEquals(1, sessionRow().path("sequence_number").asLong());
+  }
+
+  private String startTransaction() {
+    return ok(post("start_transaction", "{\"type\":\"tablet\"}"))
+        .json()
+        .path("transaction_id")
+        .asText();
+  }
+
+  private Reply commit(String tx) {
+    return post("commit_transaction", "{\"transaction_id\":\"" + tx + "\"}");
+  }
+
+  @Test
+  void everyPushRewritesTheSessionRowSoTwoTransactionsThroughOneSessionConflict() {
+    setUp();
+    ok(create(""));
+    ok(push(http, ",\"epoch\":0,\"sequence_number\":0", "{\"value\":\"a\"}\n"));
+    String first = startTransaction();
+    String second = startTransaction();
+
+    // The second transaction's push is all skipped (row 0 is held), yet it writes the session row.
+    ok(
+        push(
+            http,
+            ",\"epoch\":0,\"sequence_number\":1,\"transaction_id\":\"" + first + "\"",
+            "{\"value\":\"b\"}\n"));
+    JsonNode skipped =
+        ok(push(
+                http,
+                ",\"epoch\":0,\"sequence_number\":0,\"transaction_id\":\"" + second + "\"",
+                "{\"value\":\"a\"}\n"))
+            .json();
+    ok(commit(first));
+    Reply conflict = commit(second);
+
+    assertEquals(1, skipped.path("skipped_row_count").asLong(), skipped.toString());
+    assertEquals(400, conflict.status(), conflict.text());
+    assertTrue(conflict.allCodes().contains(1700), conflict.text());
+    assertEquals(List.of("a", "b"), queueValues());
+    assertEquals(1, sessionRow().path("sequence_number").asLong());
+  }
+
+  @Test
+  void removingASessionThatDoesNotExistSucceedsAndTakesNoMutationId() {
+    setUp();
+
+    Reply removed = post("remove_queue_producer_session", "{" + SESSION + "}");
+    Reply withId =
+        post("remove_queue_producer_session", "{" + SESSION + ",\"mutation_id\":\"not-a-guid\"}");
+
+    assertEquals("{}", ok(removed).json().toString());
+    assertEquals("{}", ok(withId).json().toString(), "remove has no mutating options to parse");
+  }
+
+  @Test
+  void aPushIntoAQueueWithLagColumnsLeavesThemToTheServer() {
+    ok(
+        post(
+            "create",
+            "{\"path\":\"//q\",\"type\":\"table\",\"attributes\":{\"dynamic\":true,"
+                + "\"schema\":[{\"name\":\"value\",\"type\":\"string\"},"
+                + "{\"name\":\"$timestamp\",\"type\":\"uint64\"},"
+                + "{\"name\":\"$cumulative_data_weight\",\"type\":\"int64\"}]}}"));
+    ok(post("mount_table", "{\"path\":\"//q\"}"));
+    ok(post("create", "{\"path\":\"//p\",\"type\":\"queue_producer\"}"));
+    ok(create(""));
+
+    ok(push(http, ",\"epoch\":0,\"sequence_number\":0", "{\"value\":\"ab\"}\n{\"value\":\"c\"}\n"));
+
+    List<JsonNode> rows =
+        ok(http.command(
+                "GET",
+                base(),
+                "pull_queue",
+                "{\"queue_path\":\"//q\",\"partition_index\":0,\"offset\":0}"))
+            .rows();
+    assertEquals(2, rows.size(), rows.toString());
+    assertTrue(rows.get(0).path("$$timestamp").asLong() > 0, rows.toString());
+    // As an inserted row weighs (WriteRow): 1 + the value + 8 for $timestamp + 8 for the column.
+    assertEquals(1 + 2 + 8 + 8, rows.get(0).path("$$cumulative_data_weight").asLong());
+    assertEquals(19 + 1 + 1 + 8 + 8, rows.get(1).path("$$cumulative_data_weight").asLong());
   }
 }

@@ -194,4 +194,34 @@ class PullSizingConformanceTest {
     assertEquals(1 + map + 8, rows.get(0).path("$$cumulative_data_weight").asLong());
     assertEquals(1 + map + 8 + 1 + text + 8, rows.get(1).path("$$cumulative_data_weight").asLong());
   }
+
+  @Test
+  void withoutSizesAPullReadsAtMostTheDefaultThousandRows() {
+    try (YtEmulator oneStore = YtEmulator.start(EmulatorOptions.defaults())) {
+      String url = oneStore.url();
+      ok(
+          http.command(
+              "POST",
+              url,
+              "create",
+              "{\"path\":\"//q\",\"type\":\"table\",\"attributes\":{\"dynamic\":true,"
+                  + "\"schema\":[{\"name\":\"value\",\"type\":\"string\"}]}}"));
+      ok(http.command("POST", url, "mount_table", "{\"path\":\"//q\"}"));
+      StringBuilder rows = new StringBuilder();
+      for (int i = 0; i < 1001; i++) {
+        rows.append("{\"value\":\"v\"}\n");
+      }
+      ok(http.put(url, "insert_rows", "{\"path\":\"//q\"}", rows.toString()));
+
+      Reply pulled =
+          http.command(
+              "GET",
+              url,
+              "pull_queue",
+              "{\"queue_path\":\"//q\",\"partition_index\":0,\"offset\":0}");
+
+      // TQueueRowBatchReadOptions: MaxRowCount 1000 and MaxDataWeight 16 MiB unless given.
+      assertEquals(1000, rowIndexes(pulled).size());
+    }
+  }
 }

@@ -7,11 +7,13 @@ import io.ytstream.ports.TableDescription;
 import io.ytstream.ports.TableDescription.Column;
 import io.ytstream.ports.spi.YtCluster;
 import io.ytstream.spark.config.UserInputErrors;
+import io.ytstream.spark.config.YtSettings;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.spark.TaskContext;
 import org.apache.spark.sql.ForeachWriter;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -231,6 +233,37 @@ public final class YtProducerForeachWriter extends ForeachWriter<org.apache.spar
     return NAME + "[" + config + " through " + producerPath + "]";
   }
 
+  /** The session's per-tablet row limit of one transaction, or its default without a session. */
+  private static long maxRowsPerTablet() {
+    scala.Option<SparkSession> active = SparkSession.getActiveSession();
+    return (active.isDefined() ? YtSettings.of(active.get()) : YtSettings.of(Map.of()))
+        .maxRowsPerTabletPerTransaction();
+  }
+
+  /**
+   * A flush pushes a session's rows, which all go to one output tablet, in one tablet transaction
+   * per push, so a flush of more rows than a tablet takes per transaction would be refused (1717)
+   * at the push; it is refused here, before anything is written.
+   */
+  static void checkFlushFitsATablet(int maxBufferedRows, long maxRowsPerTablet) {
+    if (maxBufferedRows > maxRowsPerTablet) {
+      throw new IllegalArgumentException(
+          NAME
+              + ": maxBufferedRows("
+              + maxBufferedRows
+              + ") is above the rows one tablet takes in one transaction, "
+              + maxRowsPerTablet
+              + " ("
+              + YtSettings.MAX_ROWS_PER_TABLET
+              + "); a flush pushes up to maxBufferedRows rows into one output tablet in one"
+              + " transaction, which the cluster refuses. Set maxBufferedRows("
+              + maxRowsPerTablet
+              + ") or less, or raise "
+              + YtSettings.MAX_ROWS_PER_TABLET
+              + " to the cluster's own limit if it is higher");
+    }
+  }
+
   /** Builds the writer on the driver; the output queue and the producer are checked here. */
   public static final class Builder extends ForeachWriterBuilder<Builder> {
     private String producerPath;
@@ -277,6 +310,7 @@ public final class YtProducerForeachWriter extends ForeachWriter<org.apache.spar
         throw new IllegalArgumentException(
             NAME + ": writerId must not be blank; leave it unset to use the query id");
       }
+      checkFlushFitsATablet(config.maxBufferedRows, maxRowsPerTablet());
       try (YtCluster c = config.cluster.connect()) {
         checkQueue(describe(c, config.outputPath(), "output queue (builder path)"));
         checkProducer(describe(c, YPath.of(producerPath), "queue producer (builder producerPath)"));

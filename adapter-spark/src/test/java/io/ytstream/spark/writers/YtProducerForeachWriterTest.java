@@ -225,6 +225,28 @@ class YtProducerForeachWriterTest {
   }
 
   @Test
+  void aFlushLargerThanATabletTakesInOneTransactionIsRefusedAtBuild() {
+    IllegalArgumentException tooMany =
+        assertThrows(
+            IllegalArgumentException.class, () -> builder().maxBufferedRows(100_001).build());
+    assertTrue(tooMany.getMessage().contains("maxBufferedRows(100001)"), tooMany.getMessage());
+    assertTrue(
+        tooMany.getMessage().contains("spark.yt.write.maxRowsPerTabletPerTransaction"),
+        tooMany.getMessage());
+    assertTrue(
+        tooMany.getMessage().contains("maxBufferedRows(100000) or less"), tooMany.getMessage());
+
+    builder().maxBufferedRows(100_000).build();
+    IllegalArgumentException underALowerLimit =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> YtProducerForeachWriter.checkFlushFitsATablet(501, 500));
+    assertTrue(
+        underALowerLimit.getMessage().contains("maxBufferedRows(500) or less"),
+        underALowerLimit.getMessage());
+  }
+
+  @Test
   void withoutAQueryOrAWriterIdTheTaskSaysWhatToSet() {
     YtProducerForeachWriter w =
         YtProducerForeachWriter.builder()

@@ -1,5 +1,6 @@
 package io.ytstream.benchmarks.latency;
 
+import io.ytstream.benchmarks.spark.OutputCheck;
 import io.ytstream.core.model.YPath;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -106,6 +107,11 @@ public final class ChildProcessStore implements LatencyStore {
     };
   }
 
+  /** The CPU time the emulator's JVM has used so far, in nanoseconds; -1 where not known. */
+  public long cpuNanos() {
+    return process.info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(-1L);
+  }
+
   /** Creates and fills the peer benchmark's queue ({@code backlog}, see {@link StoreMain}). */
   public void backlog(String queue, int partitions, long rowsPerPartition) {
     call("backlog " + queue + " " + partitions + " " + rowsPerPartition);
@@ -124,6 +130,28 @@ public final class ChildProcessStore implements LatencyStore {
   /** Creates {@code consumer} and registers it, vital, for {@code queue}. */
   public void consumer(String queue, String consumer) {
     call("consumer " + queue + " " + consumer);
+  }
+
+  /** Creates an empty output queue of the peer rows' columns and a queue producer for it. */
+  public void outputQueue(String queue, int tablets, String producer) {
+    call("output-queue " + queue + " " + tablets + " " + producer);
+  }
+
+  /** Creates an empty sorted table of the peer rows' columns keyed by {@code id}. */
+  public void sortedById(String table) {
+    call("sorted-by-id " + table);
+  }
+
+  /**
+   * Sets the rows one tablet transaction may write into one tablet (the server's default: 100,000).
+   */
+  public void maxRowsPerTabletPerTransaction(int rows) {
+    call("tx-limit " + rows);
+  }
+
+  /** Counts the ids at {@code table} against the {@code expected} ids {@code [0, expected)}. */
+  public OutputCheck check(String table, long expected) {
+    return OutputCheck.parse(call("check " + table + " " + expected));
   }
 
   @Override

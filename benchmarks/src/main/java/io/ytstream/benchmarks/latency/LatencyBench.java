@@ -73,7 +73,10 @@ public final class LatencyBench {
   /** Groups in the order run, each with its variants' figures. */
   final List<Group> groups = new ArrayList<>();
 
-  /** One backend, rate and trigger duration, with the figures of its variants. */
+  /**
+   * One backend, rate and trigger duration, with the figures of its variants: each run's ({@code
+   * runs}, in the order of the rounds) and their rows pooled ({@code stats}).
+   */
   record Group(
       String backend,
       int rate,
@@ -81,7 +84,23 @@ public final class LatencyBench {
       int windowSeconds,
       String loadBefore,
       String loadAfter,
+      Map<Variant, List<LatencyStats>> runs,
       Map<Variant, LatencyStats> stats) {
+
+    /** The group of {@code runs}, each variant's runs pooled into its {@code stats}. */
+    static Group of(
+        String backend,
+        int rate,
+        int triggerSeconds,
+        int windowSeconds,
+        String loadBefore,
+        String loadAfter,
+        Map<Variant, List<LatencyStats>> runs) {
+      Map<Variant, LatencyStats> stats = new LinkedHashMap<>();
+      runs.forEach((v, list) -> stats.put(v, LatencyStats.pooled(list)));
+      return new Group(
+          backend, rate, triggerSeconds, windowSeconds, loadBefore, loadAfter, runs, stats);
+    }
 
     String title() {
       return String.format(
@@ -253,9 +272,7 @@ public final class LatencyBench {
     } finally {
       spark.conf().unset(MIN_BATCH);
     }
-    Map<Variant, LatencyStats> stats = new LinkedHashMap<>();
-    runs.forEach((v, list) -> stats.put(v, LatencyStats.pooled(list)));
-    groups.add(new Group(backend, rate, trigger, window, before, loadAverage(), stats));
+    groups.add(Group.of(backend, rate, trigger, window, before, loadAverage(), runs));
   }
 
   /** The variants in the order of round {@code round} (from 1): rotated by one per round. */

@@ -1,6 +1,7 @@
 package io.ytstream.benchmarks.latency;
 
 import io.ytstream.benchmarks.spark.ModeTables;
+import io.ytstream.benchmarks.spark.OutputCheck;
 import io.ytstream.benchmarks.spark.PeerRows;
 import io.ytstream.core.model.YPath;
 import io.ytstream.emulator.EmulatorOptions;
@@ -20,7 +21,10 @@ import java.nio.charset.StandardCharsets;
  * <partitions> <rate>}, {@code window <fromMicros> <toMicros>}, {@code stop} (answers the rows sent
  * in the window), {@code forget <directory>}, {@code backlog <queue> <partitions>
  * <rowsPerPartition>} (the peer benchmark's rows, {@link PeerRows}), {@code consumer <queue>
- * <consumer>}, {@code mode-table <path> <kind>} and {@code rows <path> <kind>} (the modes
+ * <consumer>}, {@code output-queue <queue> <tablets> <producer>} and {@code sorted-by-id <table>}
+ * (the end-to-end benchmark's outputs), {@code tx-limit <rows>} (the rows one tablet transaction
+ * may write into one tablet), {@code check <table> <expected>} (answers {@link
+ * OutputCheck#line()}), {@code mode-table <path> <kind>} and {@code rows <path> <kind>} (the modes
  * benchmark's outputs, {@link ModeTables}; {@code rows} answers their row count), {@code exit}.
  */
 public final class StoreMain {
@@ -69,6 +73,16 @@ public final class StoreMain {
             case "consumer" -> {
               emulator.cluster().createConsumer(YPath.of(w[2]));
               emulator.cluster().registerConsumer(YPath.of(w[1]), YPath.of(w[2]), true);
+            }
+            case "output-queue" ->
+                PeerRows.createOutputQueue(emulator.cluster(), w[1], Integer.parseInt(w[2]), w[3]);
+            case "sorted-by-id" -> PeerRows.createSortedById(emulator.cluster(), w[1]);
+            case "tx-limit" ->
+                emulator.cluster().setMaxRowsPerTabletPerTransaction(Integer.parseInt(w[1]));
+            case "check" -> {
+              answers.println(
+                  "ok " + OutputCheck.of(emulator.cluster(), w[1], Long.parseLong(w[2])).line());
+              continue;
             }
             case "produce-kafka" ->
                 producer =

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -19,9 +20,11 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -168,11 +171,41 @@ public final class KafkaBroker implements AutoCloseable {
     return bootstrap;
   }
 
+  /** The CPU time the broker's JVM has used so far, in nanoseconds; -1 where not known. */
+  long cpuNanos() {
+    return process.info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(-1L);
+  }
+
   /** Creates {@code topic} with {@code partitions} partitions, one replica each. */
   public void createTopic(String topic, int partitions)
       throws InterruptedException, ExecutionException {
     try (Admin admin = admin()) {
       admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
+    }
+  }
+
+  /**
+   * The records in {@code topic}'s {@code partitions} partitions: the sum of their end offsets (a
+   * topic written without transactions holds no control records).
+   */
+  long records(String topic, int partitions) throws InterruptedException, ExecutionException {
+    Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+    for (int p = 0; p < partitions; p++) {
+      latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
+    }
+    try (Admin admin = admin()) {
+      long records = 0;
+      for (var e : admin.listOffsets(latest).all().get().values()) {
+        records += e.offset();
+      }
+      return records;
+    }
+  }
+
+  /** Deletes {@code topic} and its log. */
+  void deleteTopic(String topic) throws InterruptedException, ExecutionException {
+    try (Admin admin = admin()) {
+      admin.deleteTopics(List.of(topic)).all().get();
     }
   }
 

@@ -27,6 +27,10 @@ public final class PeerRows {
       List.of(
           new Column("id", "int64", false, false), new Column("payload", "string", false, false));
 
+  /** The same columns with {@code id} as the key, for a sorted output. */
+  private static final List<Column> KEYED_COLUMNS =
+      List.of(new Column("id", "int64", true, true), new Column("payload", "string", false, false));
+
   private PeerRows() {}
 
   /** {@code payload-} and the id in 32 digits: 40 bytes. */
@@ -57,5 +61,20 @@ public final class PeerRows {
         cluster.outputTables().append(YPath.of(path), rows);
       }
     }
+  }
+
+  /**
+   * Creates an empty output queue {@code path} of these columns with {@code tablets} tablets, and
+   * the queue producer {@code producer} that writes into it exactly once.
+   */
+  public static void createOutputQueue(
+      InMemoryCluster cluster, String path, int tablets, String producer) {
+    cluster.createOrderedTable(YPath.of(path), COLUMNS, tablets);
+    cluster.createQueueProducer(YPath.of(producer));
+  }
+
+  /** Creates an empty sorted table {@code path} of these columns keyed by {@code id}. */
+  public static void createSortedById(InMemoryCluster cluster, String path) {
+    cluster.createSortedTable(YPath.of(path), KEYED_COLUMNS);
   }
 }

@@ -74,7 +74,7 @@ class LatencyBenchSmokeTest {
   }
 
   @Test
-  void kafkaAndTheEmulatorInJvmsOfTheirOwnServeTheSameWriter() throws Exception {
+  void kafkaAndTheEmulatorInJvmsOfTheirOwnServeBothWritersRunByRun() throws Exception {
     LatencyOptions options =
         tiny(
             "--backends",
@@ -82,7 +82,9 @@ class LatencyBenchSmokeTest {
             "--emulator-jvm",
             "own",
             "--variants",
-            "rt-append,kafka-rt-append");
+            "rt-append,kafka-rt-append,rt-exactly-once",
+            "--repeat",
+            "2");
     LatencyBench bench =
         new LatencyBench(
             LatencyBench.session(2),
@@ -100,10 +102,16 @@ class LatencyBenchSmokeTest {
     }
     String table = bench.writeReport();
     assertTrue(table.contains("| rt-append ÷ kafka-rt-append | "), table);
+    assertTrue(table.contains("| rt-exactly-once ÷ kafka-rt-append | "), table);
+    assertTrue(table.contains("| kafka-rt-append | 2 | "), "each run has its row: " + table);
     List<String> targets = Files.readAllLines(out.resolve("targets.md"));
-    assertEquals(2, targets.size(), String.join("\n", targets));
+    assertEquals(4, targets.size(), String.join("\n", targets));
     assertTrue(
-        targets.get(0).startsWith("| real-time p50 beside Spark's Kafka source"), targets.get(0));
+        targets.get(0).startsWith("| real-time p50, rt-append beside Spark's Kafka source"),
+        targets.get(0));
+    assertTrue(
+        targets.get(3).startsWith("| real-time p99, rt-exactly-once beside Spark's Kafka source"),
+        targets.get(3));
   }
 
   @Test

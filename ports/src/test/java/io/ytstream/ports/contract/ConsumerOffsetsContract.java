@@ -24,6 +24,74 @@ public abstract class ConsumerOffsetsContract extends PortContract {
     assertTrue(cluster().consumerOffsets().read(setup.consumer(), setup.queue()).isEmpty());
   }
 
+  /**
+   * The server's {@code advance_queue_consumer} checks {@code read} on the consumer and the
+   * consumer's registration before it advances, inside a transaction too.
+   */
+  @Test
+  void anAdvanceNeedsReadOnTheConsumerAndItsRegistration() {
+    assume(ClusterFixture.Capability.ACCESS_CONTROL);
+    YPath dir = path("shared");
+    fixture.createDirectory(
+        dir,
+        List.of(
+            Map.of(
+                "action", "allow", "subjects", List.of("alice"), "permissions", List.of("read"))));
+    YPath queuePath = dir.child("q");
+    YPath consumerPath = dir.child("c");
+    fixture.createOrderedTable(queuePath, List.of(Columns.value("value", "string")), 1);
+    fixture.createConsumer(consumerPath);
+    QueueSetup setup = new QueueSetup(queueId(queuePath), consumerId(consumerPath));
+
+    var unregistered =
+        assertYtError(
+            YtErrorCode.AUTHORIZATION_ERROR,
+            () ->
+                fixture
+                    .clusterAs("alice")
+                    .consumerOffsets()
+                    .advance(setup.consumer(), setup.partition(0), OptionalLong.empty(), 1));
+    fixture.registerConsumer(queuePath, consumerPath);
+    fixture
+        .clusterAs("alice")
+        .consumerOffsets()
+        .advance(setup.consumer(), setup.partition(0), OptionalLong.empty(), 1);
+    var denied =
+        assertYtError(
+            YtErrorCode.AUTHORIZATION_ERROR,
+            () ->
+                fixture
+                    .clusterAs("bob")
+                    .consumerOffsets()
+                    .advance(setup.consumer(), setup.partition(0), OptionalLong.of(1), 2));
+    var deniedInTransaction =
+        assertYtError(
+            YtErrorCode.AUTHORIZATION_ERROR,
+            () -> {
+              var transaction =
+                  fixture.clusterAs("bob").transactions().start(java.time.Duration.ofSeconds(30));
+              transaction.advanceConsumer(
+                  setup.consumer(), setup.partition(0), OptionalLong.of(1), 3);
+              transaction.commit();
+            });
+
+    assertTrue(
+        String.valueOf(unregistered.getMessage()).contains("is not registered for queue"),
+        String.valueOf(unregistered.getMessage()));
+    for (Exception error : List.of(denied, deniedInTransaction)) {
+      String message = String.valueOf(error.getMessage());
+      assertTrue(
+          message.contains("\"bob\"") && message.contains("\"read\" permission"),
+          "the error should name the user and read: " + message);
+    }
+    assertEquals(
+        1L,
+        cluster()
+            .consumerOffsets()
+            .read(setup.consumer(), setup.queue())
+            .getOrDefault(setup.partition(0), -1));
+  }
+
   @Test
   void advanceWithoutOldOffsetIsStored() {
     QueueSetup setup = queueWithConsumer("q", 2);

@@ -1,0 +1,52 @@
+package io.ytstream.simulation;
+
+/**
+ * What outlives a real-time driver in one run: the cluster (with the checkpoint store), the fault
+ * clock and the faulty ports, the executor's carried rows, the checker, and the trace.
+ */
+final class RealTimeContext {
+
+  final RealTimeWorkload workload;
+  final SimCluster cluster;
+  final FaultClock faults;
+  final FaultyPorts io;
+  final SimCarriedRows carried = new SimCarriedRows();
+  private final StringBuilder trace;
+
+  RealTimeInvariants checker;
+  long batchesCommitted;
+  long queryFailures;
+
+  /**
+   * The query stopped for good because two runs of it damaged Spark's checkpoint (a stalled run
+   * wrote {@code commits/N} after a newer one purged {@code offsets/N}); reported, not stuck.
+   */
+  boolean stoppedOnDamagedCheckpoint;
+
+  RealTimeContext(
+      RealTimeWorkload workload, SimCluster cluster, FaultClock faults, boolean tracing) {
+    this.workload = workload;
+    this.cluster = cluster;
+    this.faults = faults;
+    this.io = new FaultyPorts(cluster, faults);
+    this.trace = tracing ? new StringBuilder() : null;
+  }
+
+  long now() {
+    return cluster.ports().time().nowMillis();
+  }
+
+  boolean tracing() {
+    return trace != null;
+  }
+
+  void trace(String line) {
+    if (trace != null) {
+      trace.append(line).append('\n');
+    }
+  }
+
+  String traceText() {
+    return trace == null ? "" : trace.toString();
+  }
+}

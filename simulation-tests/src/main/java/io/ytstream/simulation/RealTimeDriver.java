@@ -1,0 +1,484 @@
+package io.ytstream.simulation;
+
+import io.ytstream.application.PlanMicroBatch;
+import io.ytstream.application.ReadRealTimePartition;
+import io.ytstream.application.RealTimeBatchBoundary;
+import io.ytstream.application.SourcePorts;
+import io.ytstream.application.StreamingSource;
+import io.ytstream.application.checkpoint.OffsetLogEntry;
+import io.ytstream.application.checkpoint.QueryCheckpoint;
+import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.core.model.YPath;
+import io.ytstream.core.plan.DataLossPolicy;
+import io.ytstream.core.plan.PlanLimits;
+import io.ytstream.core.plan.TriggerLimit;
+import io.ytstream.ports.QueueRow;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+
+/**
+ * One query run of Real-time Mode in Spark's order, one call at a time, each the call the Spark
+ * adapter makes at the same point ({@code YtMicroBatchStream}, {@code YtRealTimeReader}, the {@code
+ * ForeachWriter}s). Read in Spark 4.2's {@code
+ * sql/core/src/main/scala/org/apache/spark/sql/execution/streaming/runtime/MicroBatchExecution.scala}
+ * (apache/spark):
+ *
+ * <ol>
+ *   <li>{@link Kind#PREPARE}: {@code logicalPlan} calls {@code prepareForRealTimeMode()} on every
+ *       source when the trigger is a {@code RealTimeTrigger} ("Inform the source if it is in real
+ *       time mode"), before the first batch; the source's bounds thread starts.
+ *   <li>{@link Kind#INIT}: {@code initializeExecution} deletes the offset log entries past the last
+ *       {@code commits/N} ({@code offsetLog.purgeAfter(lastCommittedBatchId)}: in Real-time Mode an
+ *       {@code offsets/N} is written only at the end of a batch, so one without its commit is a
+ *       batch that did not finish), then {@code populateStartOffsets}: the next batch starts at the
+ *       end of the last committed one.
+ *   <li>{@link Kind#LATEST_OFFSET}: {@code constructNextBatch} calls {@code latestOffset(start,
+ *       limit)} and {@code reportLatestOffset()}; only when the end differs from the start is a
+ *       batch constructed. {@code markMicroBatchStart} writes nothing in Real-time Mode ("Delay
+ *       offset logging ... in real time mode").
+ *   <li>{@link Kind#COMMIT_SOURCES}: {@code cleanUpLastExecutedMicroBatch} reads {@code
+ *       offsets/N-1} back and calls {@code commit(end)} ({@code commitSources}), N > 0.
+ *   <li>{@link Kind#PLAN_TASKS}: {@code runBatch} gives the scan {@code OffsetHolder(start, None)},
+ *       so the source plans open-ended tasks with {@code planInputPartitions(start)}.
+ *   <li>{@link Kind#TASK}: the tasks run side by side until the batch's deadline, each a {@code
+ *       ForeachWriter} opened with its partition id and the batch id, fed a row at a time by the
+ *       real-time reader, and closed at the deadline (which writes what it buffered).
+ *   <li>{@link Kind#MERGE}: {@code markMicroBatchEnd} collects each task's offset (sorted by task
+ *       index) and calls {@code mergeOffsets}; then {@link Kind#WRITE_OFFSETS} ({@code
+ *       offsetLog.add(batchId, endOffsets)}, "In real-time mode, we delay the offset logging until
+ *       the end of the batch") and {@link Kind#WRITE_COMMITS} ({@code commitLog.add}), each failing
+ *       the query when the entry exists ({@code concurrentStreamLogUpdate}).
+ * </ol>
+ *
+ * The consumer moves on the source's own thread ({@link SimBackgroundAdvance}) to the durable ends
+ * the boundary hands over; the bounds are read ahead on another ({@link SimPrefetchedBounds}); a
+ * task's unread rows go to the next batch's task of the same partition ({@link SimCarriedRows}). A
+ * task that fails fails the batch, and so the query, which restarts from the last committed
+ * boundary.
+ */
+final class RealTimeDriver {
+
+  /** One step of Spark's real-time order. */
+  enum Kind {
+    PREPARE,
+    INIT,
+    LATEST_OFFSET,
+    COMMIT_SOURCES,
+    PLAN_TASKS,
+    TASK,
+    MERGE,
+    WRITE_OFFSETS,
+    WRITE_COMMITS,
+    BATCH_END
+  }
+
+  private static final YPath OFFSETS = Workload.CHECKPOINT.child("offsets");
+
+  final int id;
+  private final RealTimeContext ctx;
+  private final RealTimeWorkload w;
+  private final String readId;
+  private final QueryCheckpoint checkpoint;
+  private final StreamingSource source;
+  private final SimBackgroundAdvance background;
+  private final SimPrefetchedBounds prefetched;
+  private final SplittableRandom random;
+  private final ArrayDeque<Kind> steps = new ArrayDeque<>();
+
+  private boolean prepared;
+  private boolean zombie;
+  private boolean finished;
+  private long nextBatchId;
+  private StreamOffsets nextStart;
+  private Batch batch;
+  private Kind lastKind;
+
+  /** The batch in flight: its id, start, tasks and (after the merge) end. */
+  private static final class Batch {
+    final long id;
+    final StreamOffsets start;
+    final List<Task> tasks = new ArrayList<>();
+    StreamOffsets end;
+
+    Batch(long id, StreamOffsets start) {
+      this.id = id;
+      this.start = start;
+    }
+  }
+
+  RealTimeDriver(RealTimeContext ctx, int id) {
+    this.ctx = ctx;
+    this.w = ctx.workload;
+    this.id = id;
+    this.readId = "run-" + id;
+    this.random = new SplittableRandom(w.seed() * 7919 + id);
+    this.checkpoint =
+        new QueryCheckpoint(new StoreCheckpointFiles(ctx.io, Workload.CHECKPOINT, "d" + id));
+    this.source =
+        new StreamingSource(
+            new SourcePorts(
+                ctx.io,
+                ctx.io,
+                ctx.io,
+                ctx.cluster.ports().queueRangeReader(),
+                ctx.cluster.ports().tableMetadata()),
+            Workload.CONSUMER,
+            List.of(w.queue()),
+            PlanLimits.of(1_000, DataLossPolicy.FAIL),
+            Optional.empty(),
+            checkpoint,
+            0);
+    this.background = new SimBackgroundAdvance(source::bringConsumerLevel);
+    this.prefetched = new SimPrefetchedBounds(source::readBounds);
+  }
+
+  /** The source's threads: the consumer advance and the bounds read ahead, on the clock. */
+  void tickThreads() {
+    if (finished) {
+      return;
+    }
+    long now = ctx.now();
+    if (prepared) {
+      prefetched.tick(now);
+    }
+    background.tick(now);
+  }
+
+  /** The query stops (it failed): the source's {@code stop()} moves the consumer at once. */
+  void stop() {
+    finished = true;
+    background.finish();
+  }
+
+  /** The driver died: its threads are gone with it. */
+  void die() {
+    finished = true;
+  }
+
+  /** A new driver took over; this one goes on to the end of its batch, then stops. */
+  void becomeZombie() {
+    zombie = true;
+    ctx.trace("d" + id + " is now a zombie");
+  }
+
+  boolean finished() {
+    return finished;
+  }
+
+  boolean inBatch() {
+    return batch != null;
+  }
+
+  boolean idle() {
+    return prepared && batch == null && background.idle();
+  }
+
+  Kind lastKind() {
+    return lastKind;
+  }
+
+  /** Runs one step. */
+  void step() {
+    if (finished) {
+      return;
+    }
+    if (steps.isEmpty()) {
+      if (zombie && batch == null) {
+        ctx.trace("d" + id + " (zombie) stops");
+        stop();
+        return;
+      }
+      steps.add(!prepared ? Kind.PREPARE : Kind.LATEST_OFFSET);
+    }
+    Kind k = steps.pollFirst();
+    lastKind = k;
+    if (ctx.tracing()) {
+      ctx.trace("d" + id + (zombie ? "z" : "") + " " + k + (batch != null ? " b" + batch.id : ""));
+    }
+    if (ctx.faults.fires(SimFault.CRASH_BEFORE_STEP)) {
+      throw new SimulatedCrash("before " + k);
+    }
+    try {
+      execute(k);
+    } catch (SimulatedCrash | QueryFailure e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new QueryFailure(k + " failed: " + e, false, e);
+    }
+    if (ctx.faults.fires(SimFault.CRASH_AFTER_STEP)) {
+      throw new SimulatedCrash("after " + k);
+    }
+  }
+
+  private void execute(Kind k) {
+    switch (k) {
+      case PREPARE -> prepare();
+      case INIT -> init();
+      case LATEST_OFFSET -> latestOffset();
+      case COMMIT_SOURCES -> source.commit(checkpoint.batchEnd(batch.id - 1).get(0));
+      case PLAN_TASKS -> planTasks();
+      case TASK -> task();
+      case MERGE -> merge();
+      case WRITE_OFFSETS ->
+          writeLog("offsets/" + batch.id, OffsetLogEntry.of(batch.end), "offsets");
+      case WRITE_COMMITS -> {
+        writeLog("commits/" + batch.id, "v1\n{\"nextBatchWatermarkMs\":0}", "commits");
+        ctx.batchesCommitted++;
+        ctx.checker.onCommitted();
+      }
+      case BATCH_END -> {
+        nextStart = batch.end;
+        nextBatchId = batch.id + 1;
+        batch = null;
+      }
+    }
+  }
+
+  private void prepare() {
+    // The slot check the adapter makes here (RealTimeSlots) is Spark's machinery, not simulated.
+    source.prepareForRealTimeMode(
+        () -> prefetched.fresh(ctx.now()),
+        end -> background.advanceTo(end, ctx.now()),
+        w.partitionsPerTask());
+    prepared = true;
+    steps.add(Kind.INIT);
+  }
+
+  private void init() {
+    long lastCommit = latest("commits");
+    long lastOffsets = latest("offsets");
+    for (long n = lastCommit + 1; n <= lastOffsets; n++) {
+      // offsetLog.purgeAfter(lastCommittedBatchId): a batch that wrote offsets/N but not its
+      // commit did not finish.
+      ctx.io.delete(OFFSETS.child(Long.toString(n)), false);
+    }
+    if (lastCommit >= 0 && lastOffsets < lastCommit) {
+      // A run that stalled wrote commits/N after a newer run purged its offsets/N: Spark cannot
+      // resume this checkpoint either (populateStartOffsets re-runs batch N-1, whose offsets/N-1
+      // exists, and markMicroBatchEnd fails on it); the query stops, naming it.
+      if (!zombie) {
+        ctx.stoppedOnDamagedCheckpoint = true;
+      }
+      throw new QueryFailure(
+          "commits/"
+              + lastCommit
+              + " has no offsets/"
+              + lastCommit
+              + ": two runs of the query"
+              + " wrote this checkpoint",
+          true,
+          null);
+    }
+    if (lastCommit >= 0) {
+      nextBatchId = lastCommit + 1;
+      nextStart = checkpoint.batchEnd(lastCommit).get(0);
+    } else {
+      nextBatchId = 0;
+      nextStart = null;
+    }
+    ctx.trace("d" + id + " resumes at batch " + nextBatchId + " from " + nextStart);
+  }
+
+  private void latestOffset() {
+    StreamOffsets start = nextStart != null ? nextStart : source.initialOffset().offsets();
+    nextStart = start;
+    PlanMicroBatch.PlannedEnd planned = source.latestOffset(start, TriggerLimit.none(), ctx.now());
+    source.reportLatestOffset();
+    if (planned.end().equals(start)) {
+      return; // isNewDataAvailable is false: no batch now
+    }
+    batch = new Batch(nextBatchId, start);
+    if (batch.id > 0) {
+      steps.add(Kind.COMMIT_SOURCES);
+    }
+    steps.add(Kind.PLAN_TASKS);
+  }
+
+  private void planTasks() {
+    List<SortedMap<PartitionId, Long>> tasks = source.realTimeTasks(batch.start);
+    for (int t = 0; t < tasks.size(); t++) {
+      batch.tasks.add(new Task(t, tasks.get(t)));
+      for (int s = 0; s < w.taskSteps() + 2; s++) {
+        steps.add(Kind.TASK);
+      }
+    }
+    steps.add(Kind.MERGE);
+    steps.add(Kind.WRITE_OFFSETS);
+    steps.add(Kind.WRITE_COMMITS);
+    steps.add(Kind.BATCH_END);
+  }
+
+  /** One step of one of the batch's tasks, which run side by side. */
+  private void task() {
+    List<Task> running = new ArrayList<>();
+    for (Task t : batch.tasks) {
+      if (!t.done) {
+        running.add(t);
+      }
+    }
+    running.get(random.nextInt(running.size())).step();
+  }
+
+  private void merge() {
+    List<RealTimeBatchBoundary.TaskEnd> ends = new ArrayList<>();
+    for (Task t : batch.tasks) {
+      ends.add(new RealTimeBatchBoundary.TaskEnd(t.end));
+    }
+    batch.end = source.mergeRealTimeEnds(ends);
+    ctx.trace("d" + id + " b" + batch.id + " " + batch.start + " -> " + batch.end);
+  }
+
+  private void writeLog(String path, String content, String log) {
+    boolean written =
+        new StoreCheckpointFiles(ctx.io, Workload.CHECKPOINT, "d" + id + "-" + log)
+            .createIfAbsent(path, content.getBytes(StandardCharsets.UTF_8));
+    if (!written) {
+      // concurrentStreamLogUpdate: another run of the query wrote this batch's entry.
+      throw new QueryFailure(path + " exists: another run of the query wrote it", false, null);
+    }
+  }
+
+  private long latest(String dir) {
+    long latest = -1;
+    for (String name : new StoreCheckpointFiles(ctx.io, Workload.CHECKPOINT, "d" + id).list(dir)) {
+      if (!name.isEmpty() && name.chars().allMatch(Character::isDigit)) {
+        latest = Math.max(latest, Long.parseLong(name));
+      }
+    }
+    return latest;
+  }
+
+  /**
+   * One real-time task, as {@code YtRealTimeReader} runs it: one {@link ReadRealTimePartition} per
+   * partition, taking turns (at most one pull per step, of the next partition in turn whose rows
+   * are all handed out, then a few rows handed out round-robin), each row handed to the writer; at
+   * the deadline the writer is closed, the task reports where each partition stopped, and its
+   * unread rows are kept for the next batch's task.
+   */
+  private final class Task {
+    final int index;
+    final SortedMap<PartitionId, Long> starts;
+    final List<PartitionId> partitions = new ArrayList<>();
+    final List<ReadRealTimePartition> reads = new ArrayList<>();
+    final TreeMap<PartitionId, Long> end = new TreeMap<>();
+    RealTimeForeachWriter writer;
+    int stepsTaken;
+    int nextPull;
+    int nextEmit;
+    boolean done;
+
+    Task(int index, SortedMap<PartitionId, Long> starts) {
+      this.index = index;
+      this.starts = starts;
+    }
+
+    void step() {
+      if (stepsTaken == 0) {
+        open();
+      } else if (stepsTaken <= w.taskSteps()) {
+        read();
+      } else {
+        close();
+      }
+      stepsTaken++;
+    }
+
+    private void open() {
+      for (Map.Entry<PartitionId, Long> e : starts.entrySet()) {
+        List<QueueRow> carried = ctx.carried.take(readId, e.getKey(), ctx.now());
+        partitions.add(e.getKey());
+        reads.add(
+            new ReadRealTimePartition(
+                ctx.io,
+                Workload.CONSUMER,
+                e.getKey(),
+                e.getValue(),
+                carried,
+                w.pullRows(),
+                DataLossPolicy.FAIL,
+                loss -> {}));
+        if (ctx.tracing() && reads.get(reads.size() - 1).hasBuffered()) {
+          ctx.trace(
+              "d"
+                  + id
+                  + " task "
+                  + index
+                  + " starts "
+                  + e.getKey()
+                  + " with "
+                  + carried.size()
+                  + " carried rows");
+        }
+      }
+      // ForeachWriter.open(partitionId, epochId): the task's index and the batch id.
+      writer = RealTimeForeachWriter.open(w, ctx.io, index);
+    }
+
+    private void read() {
+      try {
+        if (ctx.faults.fires(SimFault.TASK_FAILURE)) {
+          throw new IllegalStateException("simulated task failure");
+        }
+        for (int i = 0; i < reads.size(); i++) {
+          int at = (nextPull + i) % reads.size();
+          if (!reads.get(at).hasBuffered()) {
+            nextPull = (at + 1) % reads.size();
+            reads.get(at).pull();
+            break;
+          }
+        }
+        int emit = 1 + random.nextInt(3);
+        for (int n = 0; n < emit; n++) {
+          ReadRealTimePartition from = null;
+          for (int i = 0; i < reads.size(); i++) {
+            int at = (nextEmit + i) % reads.size();
+            if (reads.get(at).hasBuffered()) {
+              nextEmit = (at + 1) % reads.size();
+              from = reads.get(at);
+              break;
+            }
+          }
+          if (from == null) {
+            break;
+          }
+          writer.process(from.poll());
+        }
+        if (w.flushEverySteps() > 0 && stepsTaken % w.flushEverySteps() == 0) {
+          writer.timer();
+        }
+      } catch (RuntimeException e) {
+        writer.closeAfterError();
+        keepUnread();
+        throw new QueryFailure("task " + index + " failed: " + e, false, e);
+      }
+    }
+
+    private void close() {
+      try {
+        writer.closeAfterRows();
+      } catch (RuntimeException e) {
+        keepUnread();
+        throw new QueryFailure("task " + index + " failed at close: " + e, false, e);
+      }
+      for (int i = 0; i < reads.size(); i++) {
+        end.put(partitions.get(i), reads.get(i).next());
+      }
+      keepUnread();
+      done = true;
+    }
+
+    private void keepUnread() {
+      for (int i = 0; i < reads.size(); i++) {
+        ctx.carried.keep(readId, partitions.get(i), reads.get(i).unread(), ctx.now());
+      }
+    }
+  }
+}

@@ -1,0 +1,341 @@
+package io.ytstream.simulation;
+
+import io.ytstream.application.checkpoint.QueryCheckpoint;
+import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.ports.Row;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Real-time Mode's invariants, each named after the anomaly it is in Jepsen's terms where one fits,
+ * checked against the cluster's own state (the output table or queue, the consumer, the checkpoint
+ * as stored), never against what a driver believes:
+ *
+ * <ul>
+ *   <li>{@link Invariant#LOST_WRITE}: a source row below the end of a batch Spark logged as
+ *       committed ({@code commits/N}, with {@code offsets/N}) is not in the output; and at the end
+ *       of a run that consumed everything, any produced row missing.
+ *   <li>{@link Invariant#DUPLICATE_WRITE}: a source row in the output more than once (exactly-once
+ *       writers; the append writer's copies are counted, not a violation).
+ *   <li>{@link Invariant#CONSUMER_AHEAD_OF_OUTPUT}: the consumer passed a row that is not in the
+ *       output (lost write: a restart would skip it).
+ *   <li>{@link Invariant#CONSUMER_AHEAD_OF_CHECKPOINT}: the consumer passed the end of the last
+ *       committed batch (premature commit: it follows durable ends only).
+ *   <li>{@link Invariant#OFFSETS_MONOTONIC}: the consumer, or the committed batches' ends, went
+ *       back (nonmonotonic offsets).
+ *   <li>{@link Invariant#CORRUPT_OUTPUT}: an output row whose value is not its source row's, or
+ *       that names no source row.
+ *   <li>{@link Invariant#OUTPUT_ORDER}: producer writer: a source partition's rows do not come into
+ *       its output tablet in source order.
+ *   <li>{@link Invariant#STUCK}: liveness: the run ended with produced rows not consumed.
+ * </ul>
+ */
+final class RealTimeInvariants {
+
+  /** What is checked, with the anomaly class it belongs to. */
+  enum Invariant {
+    LOST_WRITE("lost write"),
+    DUPLICATE_WRITE("duplicate write"),
+    CONSUMER_AHEAD_OF_OUTPUT("lost write"),
+    CONSUMER_AHEAD_OF_CHECKPOINT("premature commit"),
+    OFFSETS_MONOTONIC("nonmonotonic offsets"),
+    CORRUPT_OUTPUT("garbage write"),
+    OUTPUT_ORDER("reordered writes"),
+    STUCK("liveness");
+
+    private final String anomaly;
+
+    Invariant(String anomaly) {
+      this.anomaly = anomaly;
+    }
+
+    String anomaly() {
+      return anomaly;
+    }
+  }
+
+  record Violation(Invariant invariant, String detail) {
+    @Override
+    public String toString() {
+      return invariant + " [" + invariant.anomaly() + "]: " + detail;
+    }
+  }
+
+  private final RealTimeContext ctx;
+  private final RealTimeWorkload w;
+  private final QueryCheckpoint stored;
+  private final List<List<Long>> input = new ArrayList<>();
+  private final List<List<Integer>> copies = new ArrayList<>();
+
+  /** Per partition: every row below it is in the output. */
+  private final long[] written;
+
+  private final long[] consumer;
+  private final long[] committed;
+
+  /** Producer: per (output tablet, source partition), the last source row seen there. */
+  private final TreeMap<String, Long> lastInTablet = new TreeMap<>();
+
+  private final List<Violation> violations = new ArrayList<>();
+  private final TreeSet<Invariant> seen = new TreeSet<>();
+  private long consumerStamp = Long.MIN_VALUE;
+  private boolean outputChanged;
+
+  long rowsIn;
+  long rowsOut;
+  long duplicated;
+  long lost;
+
+  RealTimeInvariants(RealTimeContext ctx) {
+    this.ctx = ctx;
+    this.w = ctx.workload;
+    // The checkpoint as stored, read past the faulty ports: the truth, not a driver's belief.
+    this.stored =
+        new QueryCheckpoint(
+            new StoreCheckpointFiles(
+                ctx.cluster.ports().checkpoints(), Workload.CHECKPOINT, "checker"));
+    int n = w.partitions().size();
+    for (int o = 0; o < n; o++) {
+      input.add(new ArrayList<>());
+      copies.add(new ArrayList<>());
+    }
+    written = new long[n];
+    consumer = new long[n];
+    committed = new long[n];
+  }
+
+  void recordInput(int ordinal, long value) {
+    input.get(ordinal).add(value);
+    copies.get(ordinal).add(0);
+    rowsIn++;
+  }
+
+  long inputCount(int ordinal) {
+    return input.get(ordinal).size();
+  }
+
+  long[] consumer() {
+    return consumer;
+  }
+
+  List<Violation> violations() {
+    return violations;
+  }
+
+  /** A driver wrote {@code commits/N}: the batch's rows must all be in the output. */
+  void onCommitted() {
+    readOutput();
+    Optional<StreamOffsets> end = committedEnd();
+    if (end.isEmpty()) {
+      return;
+    }
+    for (int o = 0; o < w.partitions().size(); o++) {
+      PartitionId p = w.partitions().get(o);
+      long e = end.get().getOrDefault(p, committed[o]);
+      if (e < committed[o]) {
+        violate(
+            Invariant.OFFSETS_MONOTONIC,
+            "the committed end of " + p + " went back from " + committed[o] + " to " + e);
+      }
+      committed[o] = Math.max(committed[o], e);
+      if (written[o] < e) {
+        violate(
+            Invariant.LOST_WRITE,
+            "batch committed to "
+                + p
+                + "@"
+                + e
+                + " but row "
+                + written[o]
+                + " of it is not in the output");
+      }
+    }
+  }
+
+  /** After every step: the output and the consumer, where they changed. */
+  void afterStep() {
+    readOutput();
+    long stamp = ctx.cluster.consumerStamp(Workload.CONSUMER);
+    if (stamp == consumerStamp && !outputChanged) {
+      return;
+    }
+    outputChanged = false;
+    consumerStamp = stamp;
+    StreamOffsets now = ctx.cluster.ports().consumerOffsets().read(Workload.CONSUMER, w.queue());
+    Optional<StreamOffsets> end = Optional.empty();
+    boolean endRead = false;
+    for (int o = 0; o < w.partitions().size(); o++) {
+      PartitionId p = w.partitions().get(o);
+      long c = now.getOrDefault(p, 0);
+      if (c < consumer[o]) {
+        violate(
+            Invariant.OFFSETS_MONOTONIC,
+            "consumer of " + p + " went back from " + consumer[o] + " to " + c);
+      }
+      consumer[o] = c;
+      if (c > written[o]) {
+        violate(
+            Invariant.CONSUMER_AHEAD_OF_OUTPUT,
+            "consumer of " + p + " at " + c + " but row " + written[o] + " is not in the output");
+      }
+      if (c > committed[o]) {
+        if (!endRead) {
+          end = committedEnd();
+          endRead = true;
+        }
+        long e = end.map(x -> x.getOrDefault(p, 0)).orElse(0L);
+        if (c > e) {
+          violate(
+              Invariant.CONSUMER_AHEAD_OF_CHECKPOINT,
+              "consumer of " + p + " at " + c + ", past the last committed end " + e);
+        }
+      }
+    }
+  }
+
+  /** The run ended: every row in the output, each once where the writer promises it. */
+  void finish(boolean consumedAll) {
+    finish(consumedAll, false);
+  }
+
+  /**
+   * @param stoppedWithReason the query stopped for good with a reason it reported (its rows need
+   *     not all be consumed)
+   */
+  void finish(boolean consumedAll, boolean stoppedWithReason) {
+    readOutput();
+    afterStep();
+    for (int o = 0; o < w.partitions().size(); o++) {
+      List<Integer> c = copies.get(o);
+      for (int r = 0; r < c.size(); r++) {
+        if (c.get(r) == 0) {
+          lost++;
+        }
+      }
+    }
+    if (!consumedAll && !stoppedWithReason) {
+      violate(Invariant.STUCK, "rows were produced that the query never consumed");
+    } else if (!consumedAll) {
+      ctx.trace("the query stopped with a reason; rows left unconsumed are not STUCK");
+    } else if (lost > 0) {
+      violate(Invariant.LOST_WRITE, lost + " source rows consumed but not in the output");
+    }
+  }
+
+  private Optional<StreamOffsets> committedEnd() {
+    long last = -1;
+    for (String name :
+        new StoreCheckpointFiles(ctx.cluster.ports().checkpoints(), Workload.CHECKPOINT, "checker")
+            .list("commits")) {
+      if (!name.isEmpty() && name.chars().allMatch(Character::isDigit)) {
+        last = Math.max(last, Long.parseLong(name));
+      }
+    }
+    if (last < 0) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(stored.batchEnd(last).get(0));
+    } catch (IllegalStateException e) {
+      // commits/N without offsets/N: two runs of the query damaged the checkpoint (the driver
+      // stops with that reason; nothing to check the consumer against).
+      return Optional.empty();
+    }
+  }
+
+  private void readOutput() {
+    TableDelta delta = ctx.cluster.readChanges(Workload.OUTPUT);
+    if (delta.added().isEmpty() && delta.removed().isEmpty()) {
+      return;
+    }
+    outputChanged = true;
+    for (Row row : delta.removed()) {
+      int o = ordinalOf(row);
+      long r = rowOf(row);
+      if (o >= 0 && r >= 0 && r < copies.get(o).size()) {
+        copies.get(o).set((int) r, copies.get(o).get((int) r) - 1);
+        rowsOut--;
+      }
+    }
+    for (Row row : delta.added()) {
+      int o = ordinalOf(row);
+      long r = rowOf(row);
+      long v = (Long) row.get("v");
+      if (o < 0 || r < 0 || r >= input.get(o).size()) {
+        violate(Invariant.CORRUPT_OUTPUT, "an output row names no source row: " + row);
+        continue;
+      }
+      rowsOut++;
+      if (input.get(o).get((int) r) != v) {
+        violate(
+            Invariant.CORRUPT_OUTPUT,
+            "row " + r + " of " + w.partitions().get(o) + " has value " + v + ": " + row);
+      }
+      int n = copies.get(o).get((int) r) + 1;
+      copies.get(o).set((int) r, n);
+      if (n > 1) {
+        if (w.mode().exactlyOnce()) {
+          violate(
+              Invariant.DUPLICATE_WRITE,
+              "row " + r + " of " + w.partitions().get(o) + " is in the output " + n + " times");
+        } else {
+          duplicated++;
+        }
+      }
+      if (w.mode() == RealTimeMode.PRODUCER) {
+        String key = row.get(IncrementalTableReader.TABLET) + "/" + o;
+        Long before = lastInTablet.put(key, r);
+        if (before != null && r < before) {
+          violate(
+              Invariant.OUTPUT_ORDER,
+              "row "
+                  + r
+                  + " of "
+                  + w.partitions().get(o)
+                  + " came into tablet "
+                  + row.get(IncrementalTableReader.TABLET)
+                  + " after row "
+                  + before);
+        }
+      }
+    }
+    for (int o = 0; o < written.length; o++) {
+      List<Integer> c = copies.get(o);
+      while (written[o] < c.size() && c.get((int) written[o]) > 0) {
+        written[o]++;
+      }
+      // An overwritten or removed row: the prefix shrinks back to it.
+      for (int r = 0; r < written[o]; r++) {
+        if (c.get(r) <= 0) {
+          written[o] = r;
+          break;
+        }
+      }
+    }
+  }
+
+  private int ordinalOf(Row row) {
+    Object t = row.get(w.mode() == RealTimeMode.UPSERT ? Verifier.SRC_TABLET : "p");
+    if (!(t instanceof Long tablet)) {
+      return -1;
+    }
+    return tablet >= 0 && tablet < w.partitions().size() ? tablet.intValue() : -1;
+  }
+
+  private long rowOf(Row row) {
+    Object r = row.get(w.mode() == RealTimeMode.UPSERT ? Verifier.SRC_ROW : "r");
+    return r instanceof Long l ? l : -1;
+  }
+
+  private void violate(Invariant invariant, String detail) {
+    // One of each kind per run is enough to tell what broke; the rest repeat it.
+    if (seen.add(invariant)) {
+      violations.add(new Violation(invariant, detail));
+      ctx.trace("VIOLATION " + invariant + ": " + detail);
+    }
+  }
+}
