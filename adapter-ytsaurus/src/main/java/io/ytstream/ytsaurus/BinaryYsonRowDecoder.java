@@ -1,5 +1,6 @@
 package io.ytstream.ytsaurus;
 
+import io.ytstream.ports.TextSlice;
 import io.ytstream.types.v3.YtOptional;
 import io.ytstream.types.v3.YtPrimitive;
 import io.ytstream.types.v3.YtTagged;
@@ -23,10 +24,11 @@ import java.util.Map;
  * yt-types' {@link YsonLexer}, the one the tree reader uses; a value of another type is read by
  * that tree reader ({@link YsonLexer#readValue}) at the decoder's position.
  *
- * <p>With {@code textAsBytes} a string or utf8 column's value is its bytes ({@code byte[]}, a utf8
- * one checked to be UTF-8) instead of a decoded {@link String}: for a reader that hands the bytes
- * on as they are (Spark's {@code UTF8String}), decoding them to UTF-16 and encoding them again is
- * wasted work. An int64 value is handed to {@link RowVisitor#integer} unboxed.
+ * <p>With {@code textAsBytes} a string or utf8 column's value is its bytes in the answer (a {@link
+ * TextSlice} of {@code data}, which is never changed; a utf8 one checked to be UTF-8) instead of a
+ * decoded {@link String}: for a reader that hands the bytes on as they are (Spark's {@code
+ * UTF8String}), decoding them to UTF-16 and encoding them again, or copying them, is wasted work.
+ * An int64 value is handed to {@link RowVisitor#integer} unboxed.
  */
 final class BinaryYsonRowDecoder extends YsonLexer {
 
@@ -216,7 +218,7 @@ final class BinaryYsonRowDecoder extends YsonLexer {
         case STRING:
           if (marker == STRING_MARKER) {
             in.pos++;
-            return in.textAsBytes ? in.bytesValue() : in.stringValue();
+            return in.textAsBytes ? in.sliceValue() : in.stringValue();
           }
           break;
         case UNTYPED:
@@ -229,7 +231,7 @@ final class BinaryYsonRowDecoder extends YsonLexer {
           if (marker == STRING_MARKER) {
             in.pos++;
             // Decoded text is a String only when it is UTF-8; kept bytes are null when not.
-            Object text = in.textAsBytes ? in.utf8BytesOrNull() : in.stringValue();
+            Object text = in.textAsBytes ? in.utf8SliceOrNull() : in.stringValue();
             if (in.textAsBytes ? text != null : text instanceof String) {
               return text;
             }
@@ -311,23 +313,24 @@ final class BinaryYsonRowDecoder extends YsonLexer {
     return strict != null ? strict : bytes;
   }
 
-  /** A string's bytes, copied out of the answer. */
-  private byte[] bytesValue() {
+  /** A string's bytes where they are in the answer, not copied. */
+  private TextSlice sliceValue() {
     int length = readBinaryStringLength();
     int start = pos;
     pos += length;
-    return Arrays.copyOfRange(data, start, start + length);
+    return new TextSlice(data, start, length);
   }
 
-  /** A string's bytes when they are UTF-8 (ASCII checked in one loop), else null. */
-  private byte[] utf8BytesOrNull() {
-    byte[] bytes = bytesValue();
-    for (byte b : bytes) {
-      if (b < 0) {
-        return YtValues.utf8OrNull(bytes) != null ? bytes : null;
+  /** A string's bytes in the answer when they are UTF-8 (ASCII checked in one loop), else null. */
+  private TextSlice utf8SliceOrNull() {
+    TextSlice slice = sliceValue();
+    int end = slice.offset() + slice.length();
+    for (int i = slice.offset(); i < end; i++) {
+      if (data[i] < 0) {
+        return YtValues.utf8OrNull(slice.toBytes()) != null ? slice : null;
       }
     }
-    return bytes;
+    return slice;
   }
 
   @Override

@@ -8,6 +8,7 @@ import io.ytstream.ports.QueueRangeReader;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.RowLayout;
+import io.ytstream.ports.TextSlice;
 import io.ytstream.types.v3.YtType;
 import java.net.URI;
 import java.util.ArrayList;
@@ -194,6 +195,9 @@ final class HttpQueuePartitionReader implements QueuePartitionReader, QueueRange
     if (value instanceof byte[] bytes) {
       return bytes.length;
     }
+    if (value instanceof TextSlice slice) {
+      return slice.length();
+    }
     if (value instanceof String text) {
       return text.length();
     }
@@ -305,6 +309,7 @@ final class HttpQueuePartitionReader implements QueuePartitionReader, QueueRange
    */
   private static final class QueueRowCollector implements RowVisitor {
 
+    private static final int PRESIZED_ROWS = 16_384;
     private static final int DATA = 0;
     private static final int TABLET = 1;
     private static final int ROW = 2;
@@ -316,7 +321,7 @@ final class HttpQueuePartitionReader implements QueuePartitionReader, QueueRange
     private final PartitionId partition;
     private final long offset;
     private final int maxRows;
-    private final List<QueueRow> rows = new ArrayList<>();
+    private final List<QueueRow> rows;
     // Per position in the row: the column name last seen there and what it is.
     private String[] names = new String[8];
     private int[] roles = new int[8];
@@ -343,6 +348,8 @@ final class HttpQueuePartitionReader implements QueuePartitionReader, QueueRange
       this.partition = partition;
       this.offset = offset;
       this.maxRows = maxRows;
+      // Sized for a full answer up to a bound, so the list is not copied as it grows.
+      this.rows = new ArrayList<>(Math.min(maxRows, PRESIZED_ROWS));
     }
 
     @Override

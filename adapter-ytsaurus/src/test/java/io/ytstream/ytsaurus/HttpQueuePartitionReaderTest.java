@@ -11,6 +11,7 @@ import io.ytstream.core.model.YPath;
 import io.ytstream.emulator.YtEmulator;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
+import io.ytstream.ports.TextSlice;
 import io.ytstream.ports.contract.Columns;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -138,8 +139,9 @@ class HttpQueuePartitionReaderTest {
       assertEquals(2, kept.size());
       assertEquals("caf\u00e9", decoded.get(0).data().get("s"));
       assertArrayEquals(
-          "caf\u00e9".getBytes(StandardCharsets.UTF_8), (byte[]) kept.get(0).data().get("s"));
-      assertArrayEquals(new byte[] {'x'}, (byte[]) kept.get(0).data().get("t"));
+          "caf\u00e9".getBytes(StandardCharsets.UTF_8),
+          ((TextSlice) kept.get(0).data().get("s")).toBytes());
+      assertArrayEquals(new byte[] {'x'}, ((TextSlice) kept.get(0).data().get("t")).toBytes());
       assertEquals(7L, kept.get(0).data().get("id"));
       assertEquals(null, kept.get(1).data().get("s"));
       for (int i = 0; i < 2; i++) {

@@ -3,10 +3,12 @@ package io.ytstream.ytsaurus;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ytstream.ports.Row;
+import io.ytstream.ports.TextSlice;
 import io.ytstream.types.v3.YtOptional;
 import io.ytstream.types.v3.YtPrimitive;
 import io.ytstream.types.v3.YtType;
@@ -244,9 +246,11 @@ class YsonRowsTest {
     List<Map<String, Object>> kept = decodeKeepingText(body, types);
 
     for (int i = 0; i < values.size(); i++) {
-      assertArrayEquals(values.get(i), (byte[]) kept.get(i).get("s"), "string, row " + i);
+      TextSlice s = (TextSlice) kept.get(i).get("s");
+      assertArrayEquals(values.get(i), s.toBytes(), "string, row " + i);
+      assertSame(body, s.array(), "a slice of the answer, not a copy");
       byte[] utf8 = i == 2 ? bytes('x') : values.get(i);
-      assertArrayEquals(utf8, (byte[]) kept.get(i).get("t"), "utf8, row " + i);
+      assertArrayEquals(utf8, ((TextSlice) kept.get(i).get("t")).toBytes(), "utf8, row " + i);
     }
     assertEquals("plain", kept.get(0).get("y"), "an untyped column is decoded as before");
 

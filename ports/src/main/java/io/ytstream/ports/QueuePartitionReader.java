@@ -26,9 +26,9 @@ public interface QueuePartitionReader {
 
   /**
    * As {@link #pull}, for a caller that wants text as bytes: a {@code string} or {@code utf8}
-   * column's value may be its UTF-8 {@code byte[]} instead of a {@link String} (both are values of
-   * these types). An adapter that receives text as bytes skips decoding it; the default hands
-   * {@link String}s as {@link #pull} does.
+   * column's value may be its UTF-8 {@code byte[]} or a {@link TextSlice} of the answer instead of
+   * a {@link String} (all are values of these types). An adapter that receives text as bytes skips
+   * decoding and copying it; the default hands {@link String}s as {@link #pull} does.
    */
   default List<QueueRow> pullKeepingTextBytes(
       ConsumerId consumer, PartitionId partition, long offset, int maxRows) {

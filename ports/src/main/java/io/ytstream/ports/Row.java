@@ -16,7 +16,8 @@ import java.util.Set;
  * {@code decimal} column holds a {@link java.math.BigDecimal} and a {@code yson} column any value
  * of yt-types' YSON model (also {@code YsonUint64}, {@code YsonAttributed}). Which value each
  * type_v3 type takes (uint64 as a {@code Long} holding the bits, composites as lists and maps) is
- * defined by {@code io.ytstream.types.value.YtValues}.
+ * defined by {@code io.ytstream.types.value.YtValues}. Rows from {@link
+ * QueuePartitionReader#pullKeepingTextBytes} may also hold a {@link TextSlice} for a text value.
  *
  * <p>A row is a {@link RowLayout} (the names, shared by rows built alike) and an array of values in
  * layout order. Readers of many rows resolve a column's position once per layout and use {@link

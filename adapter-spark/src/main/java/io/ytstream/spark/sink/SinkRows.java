@@ -2,9 +2,9 @@ package io.ytstream.spark.sink;
 
 import io.ytstream.application.OutputTablets;
 import io.ytstream.ports.Row;
+import io.ytstream.spark.types.CatalystGetter;
 import io.ytstream.spark.types.ColumnSpec;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.catalyst.InternalRow;
 
@@ -16,10 +16,19 @@ final class SinkRows {
 
   private final YtWriteSpec spec;
   private final int partitionId;
+  private final ColumnSpec[] columns;
+
+  /** Per column, how its Catalyst value is read: chosen once, not per value. */
+  private final CatalystGetter[] getters;
 
   SinkRows(YtWriteSpec spec, int partitionId) {
     this.spec = spec;
     this.partitionId = partitionId;
+    this.columns = spec.columns().toArray(new ColumnSpec[0]);
+    this.getters = new CatalystGetter[columns.length];
+    for (int i = 0; i < columns.length; i++) {
+      getters[i] = CatalystGetter.of(columns[i].sparkType());
+    }
   }
 
   /** The output tablet of the task's row {@code rowNumber} (0 for a sorted output: by key). */
@@ -43,11 +52,9 @@ final class SinkRows {
   }
 
   void convertInto(Map<String, Object> values, InternalRow record) {
-    List<ColumnSpec> columns = spec.columns();
-    for (int i = 0; i < columns.size(); i++) {
-      ColumnSpec c = columns.get(i);
-      Object raw = record.isNullAt(i) ? null : record.get(i, c.sparkType());
-      c.writeInto(values, raw);
+    for (int i = 0; i < columns.length; i++) {
+      Object raw = record.isNullAt(i) ? null : getters[i].get(record, i);
+      columns[i].writeInto(values, raw);
     }
   }
 }

@@ -114,7 +114,7 @@ public final class YtPartitionReader implements PartitionReader<InternalRow> {
     if (row == null) {
       return false;
     }
-    current = converter.convert(read.currentRange().partition(), row);
+    current = converter.convertReusing(read.currentRange().partition(), row);
     return true;
   }
 

@@ -29,6 +29,16 @@ public final class QueueRowConverter implements Serializable {
   /** The positions for the layout seen last; immutable, so a racing reader sees a whole one. */
   private transient Positions positions;
 
+  /** {@link #convertReusing}'s row and its values. */
+  private transient GenericInternalRow reused;
+
+  private transient Object[] reusedValues;
+
+  /** The queue path of the last multi-queue row, as Spark's string; immutable, as positions. */
+  private transient QueuePath lastPath;
+
+  private record QueuePath(String text, UTF8String spark) {}
+
   /** Where each column's value is in rows of {@code layout} (-1: not a data value there). */
   private record Positions(RowLayout layout, int[] ofColumn) {}
 
@@ -40,10 +50,34 @@ public final class QueueRowConverter implements Serializable {
   }
 
   public InternalRow convert(PartitionId partition, QueueRow row) {
+    Object[] values = new Object[width()];
+    fill(values, partition, row);
+    return new GenericInternalRow(values);
+  }
+
+  /**
+   * As {@link #convert}, into one row this converter keeps and overwrites on the next call: for a
+   * reader whose row Spark uses before asking for the next (a {@code PartitionReader}'s {@code
+   * get()}; Spark copies a row it keeps, as readers reuse theirs), saving two objects per row.
+   */
+  public InternalRow convertReusing(PartitionId partition, QueueRow row) {
+    GenericInternalRow reused = this.reused;
+    if (reused == null) {
+      reusedValues = new Object[width()];
+      reused = new GenericInternalRow(reusedValues);
+      this.reused = reused;
+    }
+    fill(reusedValues, partition, row);
+    return reused;
+  }
+
+  private int width() {
+    return columns.length + (includeServiceColumns ? (multiQueue ? 3 : 2) : 0);
+  }
+
+  private void fill(Object[] values, PartitionId partition, QueueRow row) {
     int[] at = positionsFor(row.data().layout());
     int n = columns.length;
-    int extra = includeServiceColumns ? (multiQueue ? 3 : 2) : 0;
-    Object[] values = new Object[n + extra];
     for (int i = 0; i < n; i++) {
       values[i] = columns[i].read(row, at[i]);
     }
@@ -51,10 +85,20 @@ public final class QueueRowConverter implements Serializable {
       values[n] = (long) row.tabletIndex();
       values[n + 1] = row.rowIndex();
       if (multiQueue) {
-        values[n + 2] = UTF8String.fromString(partition.queue().path().value());
+        values[n + 2] = queuePath(partition);
       }
     }
-    return new GenericInternalRow(values);
+  }
+
+  /** The queue's path as Spark's string, made once per queue rather than per row. */
+  private UTF8String queuePath(PartitionId partition) {
+    String path = partition.queue().path().value();
+    QueuePath known = lastPath;
+    if (known == null || !known.text().equals(path)) {
+      known = new QueuePath(path, UTF8String.fromString(path));
+      lastPath = known;
+    }
+    return known.spark();
   }
 
   private int[] positionsFor(RowLayout layout) {

@@ -1,5 +1,6 @@
 package io.ytstream.spark.types;
 
+import io.ytstream.ports.TextSlice;
 import io.ytstream.types.v3.YtDecimal;
 import io.ytstream.types.v3.YtDict;
 import io.ytstream.types.v3.YtList;
@@ -29,6 +30,7 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.StructField;
+import org.apache.spark.unsafe.Platform;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
@@ -344,6 +346,11 @@ public final class YtToSpark {
               v -> {
                 if (v == null) {
                   return null;
+                }
+                if (v instanceof TextSlice t) {
+                  // The answer's bytes are never changed: Spark's string can point into them.
+                  return UTF8String.fromAddress(
+                      t.array(), Platform.BYTE_ARRAY_OFFSET + t.offset(), t.length());
                 }
                 return v instanceof byte[] b
                     ? UTF8String.fromBytes(b)

@@ -1,6 +1,8 @@
 package io.ytstream.spark.types;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ytstream.core.model.PartitionId;
@@ -8,6 +10,7 @@ import io.ytstream.core.model.QueueId;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.RowLayout;
+import io.ytstream.ports.TextSlice;
 import io.ytstream.types.v3.YtPrimitive;
 import io.ytstream.types.v3.YtType;
 import java.util.List;
@@ -74,5 +77,33 @@ class QueueRowConverterTest {
     InternalRow out = converter.convert(PARTITION, queueRow(0, Row.of("other", 9L)));
     assertTrue(out.isNullAt(0));
     assertTrue(out.isNullAt(1));
+  }
+
+  @Test
+  void aReusedRowTakesEachRowsValuesAndTextPointsIntoTheAnswer() {
+    byte[] answer = "..abc..de".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    RowLayout layout = RowLayout.of("id", "payload");
+    InternalRow first =
+        converter.convertReusing(
+            PARTITION,
+            queueRow(0, Row.adopting(layout, new Object[] {1L, new TextSlice(answer, 2, 3)})));
+    assertEquals(1L, first.getLong(0));
+    assertEquals(UTF8String.fromString("abc"), first.getUTF8String(1));
+    InternalRow kept = first.copy();
+
+    InternalRow second =
+        converter.convertReusing(
+            PARTITION,
+            queueRow(1, Row.adopting(layout, new Object[] {null, new TextSlice(answer, 7, 2)})));
+
+    assertSame(first, second, "one row, overwritten");
+    assertTrue(second.isNullAt(0));
+    assertEquals(UTF8String.fromString("de"), second.getUTF8String(1));
+    assertEquals(1, second.getLong(4));
+    assertEquals(UTF8String.fromString("abc"), kept.getUTF8String(1), "a copy keeps its values");
+    assertNotSame(
+        converter.convert(PARTITION, queueRow(2, Row.of("id", 3L))),
+        converter.convert(PARTITION, queueRow(3, Row.of("id", 4L))),
+        "convert makes a new row each time");
   }
 }

@@ -117,6 +117,16 @@ public final class ChildProcessStore implements LatencyStore {
     call("backlog " + queue + " " + partitions + " " + rowsPerPartition);
   }
 
+  /** Creates an output of the modes benchmark ({@code ModeTables}: ordered, sorted, producer). */
+  public void modeTable(String path, String kind) {
+    call("mode-table " + path + " " + kind);
+  }
+
+  /** The rows in an output of the modes benchmark. */
+  public long rows(String path, String kind) {
+    return Long.parseLong(call("rows " + path + " " + kind));
+  }
+
   /** Creates {@code consumer} and registers it, vital, for {@code queue}. */
   public void consumer(String queue, String consumer) {
     call("consumer " + queue + " " + consumer);

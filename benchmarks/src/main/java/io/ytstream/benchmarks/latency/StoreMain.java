@@ -1,5 +1,6 @@
 package io.ytstream.benchmarks.latency;
 
+import io.ytstream.benchmarks.spark.ModeTables;
 import io.ytstream.benchmarks.spark.OutputCheck;
 import io.ytstream.benchmarks.spark.PeerRows;
 import io.ytstream.core.model.YPath;
@@ -23,7 +24,8 @@ import java.nio.charset.StandardCharsets;
  * <consumer>}, {@code output-queue <queue> <tablets> <producer>} and {@code sorted-by-id <table>}
  * (the end-to-end benchmark's outputs), {@code tx-limit <rows>} (the rows one tablet transaction
  * may write into one tablet), {@code check <table> <expected>} (answers {@link
- * OutputCheck#line()}), {@code exit}.
+ * OutputCheck#line()}), {@code mode-table <path> <kind>} and {@code rows <path> <kind>} (the modes
+ * benchmark's outputs, {@link ModeTables}; {@code rows} answers their row count), {@code exit}.
  */
 public final class StoreMain {
 
@@ -63,6 +65,11 @@ public final class StoreMain {
             case "backlog" ->
                 PeerRows.fill(
                     emulator.cluster(), w[1], Integer.parseInt(w[2]), Long.parseLong(w[3]));
+            case "mode-table" -> ModeTables.create(emulator.cluster(), w[1], w[2]);
+            case "rows" -> {
+              answers.println("ok " + ModeTables.rows(emulator.cluster(), w[1], w[2]));
+              continue;
+            }
             case "consumer" -> {
               emulator.cluster().createConsumer(YPath.of(w[2]));
               emulator.cluster().registerConsumer(YPath.of(w[1]), YPath.of(w[2]), true);

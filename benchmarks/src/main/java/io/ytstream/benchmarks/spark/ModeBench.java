@@ -1,9 +1,9 @@
 package io.ytstream.benchmarks.spark;
 
+import io.ytstream.benchmarks.latency.ChildProcessStore;
 import io.ytstream.core.model.YPath;
-import io.ytstream.inmemory.InMemoryCluster;
-import io.ytstream.inmemory.InMemoryClusters;
 import io.ytstream.spark.writers.YtProducerForeachWriter;
+import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,10 +16,11 @@ import org.apache.spark.sql.streaming.StreamingQueryException;
 import org.apache.spark.sql.streaming.Trigger;
 
 /**
- * The delivery-modes benchmark: the cost of the exactly-once modes. Source and sink {@code yt} on
- * an in-memory cluster, {@code select id, upper(payload)}, AvailableNow with the default {@code
- * max_rows_per_partition} (100,000, so several batches), checkpoints {@code yt:///} on the same
- * cluster:
+ * The delivery-modes benchmark: what each delivery mode costs Spark. The server runs in a JVM of
+ * its own (the emulator, {@link ChildProcessStore}), so this JVM's CPU time is the connector's work
+ * alone; source and sink {@code yt} over HTTP, {@code select id, upper(payload)}, AvailableNow with
+ * the default {@code max_rows_per_partition} (100,000, so several batches), checkpoints {@code
+ * yt:///} on the same server:
  *
  * <ul>
  *   <li>at-least-once and transactional append to an ordered table of 8 tablets (a transactional
@@ -32,9 +33,11 @@ import org.apache.spark.sql.streaming.Trigger;
  *       sink's default {@code dynBatchSize}).
  * </ul>
  *
- * Each query runs on a fresh cluster (dropped afterwards, so outputs do not pile up in memory).
+ * Each query gets a folder of its own on the server (removed afterwards, so outputs do not pile up
+ * in its memory). A round's result holds each mode's rows/s and, under the mode's name with {@link
+ * #CPU}, this JVM's CPU µs per row.
  */
-final class ModeBench {
+final class ModeBench implements AutoCloseable {
 
   static final String AT_LEAST_ONCE = "at-least-once";
   static final String TRANSACTIONAL = "transactional";
@@ -44,45 +47,66 @@ final class ModeBench {
   static final List<String> VARIANTS =
       List.of(AT_LEAST_ONCE, TRANSACTIONAL, IDEMPOTENT, PRODUCER, PRODUCER_FOREACH);
 
-  private static final String QUEUE = "//bench/modes";
-  private static final String OUTPUT = "//bench/out";
-  private static final String PRODUCER_PATH = "//bench/producer";
+  /** The suffix of a round's CPU figures: {@code "<mode> cpu"}, µs per row. */
+  static final String CPU = " cpu";
+
   private static final int PUSH_ROWS = 50_000;
   private static final String TRANSACTIONAL_SETTING = "spark.yt.streaming.transactional";
 
   private final BenchContext ctx;
+  private final ChildProcessStore server;
+  private int rounds;
+  private final com.sun.management.OperatingSystemMXBean os =
+      (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
   ModeBench(BenchContext ctx) {
     this.ctx = ctx;
+    this.server =
+        new ChildProcessStore(
+            "modes-" + ctx.cluster.name(), ctx.token, List.of("-Xmx" + SERVER_HEAP));
   }
+
+  /** The server JVM's heap: the source rows, one mode's output and its checkpoints at a time. */
+  private static final String SERVER_HEAP = "3g";
 
   Map<String, Double> round() throws TimeoutException, StreamingQueryException {
     Map<String, Double> result = new LinkedHashMap<>();
+    Map<String, double[]> byMode = new LinkedHashMap<>();
+    // Each round starts one mode later, so no mode always runs first on a JVM still warming up.
+    int first = rounds++ % VARIANTS.size();
+    for (int i = 0; i < VARIANTS.size(); i++) {
+      String mode = VARIANTS.get((first + i) % VARIANTS.size());
+      byMode.put(mode, run(mode));
+    }
     for (String mode : VARIANTS) {
-      result.put(mode, run(mode));
+      result.put(mode, byMode.get(mode)[0]);
+    }
+    for (String mode : VARIANTS) {
+      result.put(mode + CPU, byMode.get(mode)[1]);
     }
     return result;
   }
 
-  private double run(String mode) throws TimeoutException, StreamingQueryException {
-    String name = ctx.unique("modes-" + ctx.cluster.name());
-    InMemoryCluster cluster = InMemoryClusters.getOrCreate(name);
+  /** {rows/s over the batches, this JVM's CPU µs per row from the query's start to its end}. */
+  private double[] run(String mode) throws TimeoutException, StreamingQueryException {
+    String dir = "//bench/" + ctx.unique("modes");
+    String queue = dir + "/queue";
+    String output = dir + "/out";
+    String producerPath = dir + "/producer";
     int partitions = ctx.options.partitions();
     long perPartition = ctx.options.modeRows() / partitions;
-    BenchQueues.queue(cluster, QUEUE, partitions, perPartition);
-    String consumer = BenchQueues.consumer(cluster, QUEUE, "//bench/consumer");
+    server.backlog(queue, partitions, perPartition);
+    String consumer = dir + "/consumer";
+    server.consumer(queue, consumer);
     boolean idempotent = mode.equals(IDEMPOTENT);
     boolean foreach = mode.equals(PRODUCER_FOREACH);
     boolean producer = foreach || mode.equals(PRODUCER);
-    if (idempotent) {
-      BenchQueues.positionKeyedTable(cluster, OUTPUT);
-    } else {
-      cluster.createOrderedTable(YPath.of(OUTPUT), BenchQueues.COLUMNS, 8);
-    }
+    String kind = idempotent ? ModeTables.SORTED : ModeTables.ORDERED;
+    server.modeTable(output, kind);
     if (producer) {
-      cluster.createQueueProducer(YPath.of(PRODUCER_PATH));
+      server.modeTable(producerPath, ModeTables.PRODUCER);
     }
-    ctx.spark.conf().set("spark.hadoop.yt.proxy", "inmemory:" + name);
+    ctx.spark.conf().set("spark.hadoop.yt.proxy", server.address());
     ctx.spark.conf().set(TRANSACTIONAL_SETTING, Boolean.toString(mode.equals(TRANSACTIONAL)));
     try {
       Dataset<Row> rows =
@@ -91,7 +115,7 @@ final class ModeBench {
               .format("yt")
               .option("consumer_path", consumer)
               .option("include_service_columns", Boolean.toString(idempotent || foreach))
-              .load(QUEUE);
+              .load(queue);
       Dataset<Row> selected =
           idempotent || foreach
               ? rows.selectExpr(
@@ -105,33 +129,38 @@ final class ModeBench {
           foreach
               ? writer.foreach(
                   YtProducerForeachWriter.builder()
-                      .path(OUTPUT)
-                      .producerPath(PRODUCER_PATH)
+                      .path(output)
+                      .producerPath(producerPath)
                       .maxBufferedRows(PUSH_ROWS)
                       .build())
-              : writer.format("yt").option("path", OUTPUT);
+              : writer.format("yt").option("path", output);
       if (mode.equals(PRODUCER)) {
-        writer = writer.option("producer_path", PRODUCER_PATH);
+        writer = writer.option("producer_path", producerPath);
       }
+      System.gc(); // no mode pays for the garbage of the one before
+      long cpuBefore = os.getProcessCpuTime();
       StreamingQuery query =
           writer
-              .option("checkpointLocation", "yt:///bench/checkpoints/" + mode)
+              .option("checkpointLocation", "yt:///" + dir.substring(2) + "/checkpoints")
               .trigger(Trigger.AvailableNow())
               .start();
       query.awaitTermination();
-      long written =
-          idempotent
-              ? cluster.rowCount(YPath.of(OUTPUT))
-              : cluster.outputTables().readAll(YPath.of(OUTPUT)).size();
+      long cpuNanos = os.getProcessCpuTime() - cpuBefore;
+      long written = server.rows(output, kind);
       long expected = perPartition * partitions;
       if (written != expected) {
         throw new IllegalStateException(mode + " wrote " + written + " rows, expected " + expected);
       }
-      return QueryFigures.rowsPerSecond(query);
+      return new double[] {QueryFigures.rowsPerSecond(query), cpuNanos / 1e3 / expected};
     } finally {
       ctx.spark.conf().unset(TRANSACTIONAL_SETTING);
       ctx.spark.conf().set("spark.hadoop.yt.proxy", ctx.inMemoryAddress);
-      InMemoryClusters.remove(name);
+      server.forget(YPath.of(dir));
     }
+  }
+
+  @Override
+  public void close() {
+    server.close();
   }
 }

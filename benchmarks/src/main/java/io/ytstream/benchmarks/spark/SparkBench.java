@@ -40,6 +40,15 @@ public final class SparkBench {
 
   final Map<String, Samples> modes = new LinkedHashMap<>();
   final Map<String, Samples> modeRatio = new LinkedHashMap<>();
+
+  /** Per mode: this JVM's CPU µs per row (the server runs in a JVM of its own). */
+  final Map<String, Samples> modeCpu = new LinkedHashMap<>();
+
+  final Map<String, Samples> modeCpuRatio = new LinkedHashMap<>();
+
+  /** Every mode's CPU per row at most this many times at-least-once's. */
+  static final double MODE_CPU_TARGET = 1.25;
+
   final Map<String, Samples> overhead = new LinkedHashMap<>();
   final Map<String, Samples> overheadRatio = new LinkedHashMap<>();
   final List<BacklogBench.Outcome> backlog = new ArrayList<>();
@@ -122,9 +131,14 @@ public final class SparkBench {
       throughputRatio.put(PREDICTED, predicted);
     }
     if (options.runs(SparkBenchOptions.MODES)) {
-      ModeBench bench = new ModeBench(ctx);
-      rounds("delivery modes", bench::round, modes);
+      try (ModeBench bench = new ModeBench(ctx)) {
+        rounds("delivery modes", bench::round, modes);
+      }
+      for (String mode : ModeBench.VARIANTS) {
+        modeCpu.put(mode, modes.remove(mode + ModeBench.CPU));
+      }
       ratios(modes, ModeBench.AT_LEAST_ONCE, modeRatio);
+      ratios(modeCpu, ModeBench.AT_LEAST_ONCE, modeCpuRatio);
     }
     if (options.runs(SparkBenchOptions.BATCH_OVERHEAD)) {
       BatchOverheadBench bench = new BatchOverheadBench(ctx);
@@ -184,6 +198,15 @@ public final class SparkBench {
           }
           ratios.put(k, r);
         });
+  }
+
+  /** As {@link #verdict} for a ratio that must stay at or below {@code target}. */
+  static String atMost(Samples ratio, double target) {
+    double m = ratio.median();
+    return m <= target
+        ? String.format(Locale.ROOT, "met (<= %.2f)", target)
+        : String.format(
+            Locale.ROOT, "NOT MET (%.2f > %.2f, %.0f%% over)", m, target, (m / target - 1) * 100);
   }
 
   static String verdict(Samples ratio, double target) {
@@ -260,29 +283,41 @@ public final class SparkBench {
       t.append(
           String.format(
               Locale.ROOT,
-              "Delivery modes: %,d rows, yt source and sink in-memory, yt:/// checkpoints,"
-                  + " max_rows_per_partition 100000 (AvailableNow); rows/s over the batches (%s)%n",
+              "Delivery modes: %,d rows, yt source and sink over HTTP, the emulator in a JVM of its"
+                  + " own, yt:/// checkpoints, max_rows_per_partition 100000 (AvailableNow); rows/s"
+                  + " over the batches and the Spark JVM's CPU µs per row (%s)%n",
               options.modeRows() / options.partitions() * options.partitions(),
               runs));
       t.append(
           String.format(
               Locale.ROOT,
-              "%-22s %-36s %-26s %s%n",
+              "%-18s %-30s %-18s %-24s %-18s %s%n",
               "mode",
               "rows/s",
               "× at-least-once",
+              "CPU µs/row",
+              "× at-least-once",
               "target"));
       for (String v : ModeBench.VARIANTS) {
+        String target =
+            v.equals(ModeBench.AT_LEAST_ONCE)
+                ? ""
+                : String.format(
+                    Locale.ROOT,
+                    "rows/s >= 0.8: %s; CPU <= %.2f: %s",
+                    verdict(modeRatio.get(v), 0.8),
+                    MODE_CPU_TARGET,
+                    atMost(modeCpuRatio.get(v), MODE_CPU_TARGET));
         t.append(
             String.format(
                 Locale.ROOT,
-                "%-22s %-36s %-26s %s%n",
+                "%-18s %-30s %-18s %-24s %-18s %s%n",
                 v,
                 modes.get(v).format("%,.0f"),
                 modeRatio.get(v).format("%.2f"),
-                v.equals(ModeBench.AT_LEAST_ONCE)
-                    ? ""
-                    : ">= 0.8: " + verdict(modeRatio.get(v), 0.8)));
+                modeCpu.get(v).format("%.2f"),
+                modeCpuRatio.get(v).format("%.2f"),
+                target));
       }
       t.append('\n');
     }
@@ -396,6 +431,22 @@ public final class SparkBench {
               modes.get(ModeBench.PRODUCER).median(),
               modes.get(ModeBench.AT_LEAST_ONCE).median(),
               PeerBench.verdict(p.median() >= 0.8)));
+      for (String v : ModeBench.VARIANTS) {
+        if (v.equals(ModeBench.AT_LEAST_ONCE)) {
+          continue;
+        }
+        Samples c = modeCpuRatio.get(v);
+        t.append(
+            String.format(
+                Locale.ROOT,
+                "| Spark JVM CPU per row, %s beside at-least-once (server in its own JVM) | ≤ 1.25 ×"
+                    + " at-least-once's | %s× (%.2f vs %.2f µs/row) | %s |%n",
+                v,
+                c.format("%.2f"),
+                modeCpu.get(v).median(),
+                modeCpu.get(ModeBench.AT_LEAST_ONCE).median(),
+                PeerBench.verdict(c.median() <= MODE_CPU_TARGET)));
+      }
     }
     return t.toString();
   }

@@ -48,8 +48,10 @@ class SparkBenchSmokeTest {
 
       assertEquals(ThroughputBench.VARIANTS, List.copyOf(bench.throughput.keySet()));
       assertEquals(ModeBench.VARIANTS, List.copyOf(bench.modes.keySet()));
+      assertEquals(ModeBench.VARIANTS, List.copyOf(bench.modeCpu.keySet()));
       assertEquals(BatchOverheadBench.VARIANTS, List.copyOf(bench.overhead.keySet()));
-      for (Map<String, Samples> item : List.of(bench.throughput, bench.modes, bench.overhead)) {
+      for (Map<String, Samples> item :
+          List.of(bench.throughput, bench.modes, bench.modeCpu, bench.overhead)) {
         item.forEach(
             (variant, s) ->
                 assertTrue(s.size() == 1 && s.median() > 0, variant + " has a figure: " + s));
@@ -70,11 +72,13 @@ class SparkBenchSmokeTest {
       assertTrue(table.contains("Delivery modes"), table);
       assertTrue(table.contains("Per-batch overhead"), table);
       String targets = bench.targets();
-      assertEquals(3, targets.lines().count(), targets);
+      // read path, idempotent and producer rows/s, and the CPU row of each mode but at-least-once
+      assertEquals(3 + ModeBench.VARIANTS.size() - 1, targets.lines().count(), targets);
       assertTrue(
           targets.contains("bare DSv2")
               && targets.contains("idempotent")
-              && targets.contains("producer sessions"),
+              && targets.contains("producer sessions")
+              && targets.contains("CPU per row, idempotent beside at-least-once"),
           targets);
       assertTrue(
           table.contains("met (>=") || table.contains("NOT MET"), "targets are marked: " + table);

@@ -1,8 +1,9 @@
 package io.ytstream.types.yson;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -17,8 +18,42 @@ import java.util.Map;
 final class YsonWriter {
 
   private final boolean binary;
-  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final Buffer out = new Buffer();
   private final List<Object> path = new ArrayList<>();
+
+  /** Map keys' UTF-8 bytes: rows of one table repeat the same few names in every row. */
+  private final Map<String, byte[]> keyBytes = new HashMap<>();
+
+  private static final int MAX_CACHED_KEYS = 1024;
+
+  /**
+   * The output: a growable array without {@code ByteArrayOutputStream}'s lock per write, which a
+   * writer of many rows paid for every byte.
+   */
+  private static final class Buffer {
+
+    private byte[] bytes = new byte[256];
+    private int size;
+
+    void write(int b) {
+      if (size == bytes.length) {
+        bytes = Arrays.copyOf(bytes, bytes.length * 2);
+      }
+      bytes[size++] = (byte) b;
+    }
+
+    void write(byte[] b, int offset, int length) {
+      if (size + length > bytes.length) {
+        bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + length));
+      }
+      System.arraycopy(b, offset, bytes, size, length);
+      size += length;
+    }
+
+    byte[] toByteArray() {
+      return Arrays.copyOf(bytes, size);
+    }
+  }
 
   private YsonWriter(boolean binary) {
     this.binary = binary;
@@ -122,12 +157,23 @@ final class YsonWriter {
         out.write(';');
       }
       first = false;
-      writeString(key.getBytes(StandardCharsets.UTF_8));
+      writeString(keyBytes(key));
       out.write('=');
       path.add(key);
       writeTree(entry.getValue());
       path.remove(path.size() - 1);
     }
+  }
+
+  private byte[] keyBytes(String key) {
+    byte[] known = keyBytes.get(key);
+    if (known == null) {
+      known = key.getBytes(StandardCharsets.UTF_8);
+      if (keyBytes.size() < MAX_CACHED_KEYS) {
+        keyBytes.put(key, known);
+      }
+    }
+    return known;
   }
 
   private void writeDouble(double d) {

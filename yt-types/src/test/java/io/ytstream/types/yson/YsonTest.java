@@ -635,4 +635,30 @@ class YsonTest {
         "\"-1\" is not a uint64 in [0, 2^64-1]",
         assertThrows(IllegalArgumentException.class, () -> YsonUint64.parse("-1")).getMessage());
   }
+
+  @Test
+  void manyRowsAndALongStringRoundTripThroughTheGrowingBuffer() {
+    List<Object> rows = new ArrayList<>();
+    byte[] longText = new byte[5_000];
+    Arrays.fill(longText, (byte) 'x');
+    for (long i = 0; i < 2_000; i++) {
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("id", i);
+      row.put("payload", i == 0 ? longText : ("p" + i).getBytes(StandardCharsets.UTF_8));
+      rows.add(row);
+    }
+
+    List<Object> back = Yson.parseListFragment(Yson.toBinaryListFragment(rows));
+
+    assertEquals(rows.size(), back.size());
+    for (int i = 0; i < rows.size(); i++) {
+      Map<?, ?> want = (Map<?, ?>) rows.get(i);
+      Map<?, ?> got = (Map<?, ?>) back.get(i);
+      assertEquals(want.get("id"), got.get("id"));
+      Object text = got.get("payload");
+      byte[] bytes =
+          text instanceof byte[] b ? b : ((String) text).getBytes(StandardCharsets.UTF_8);
+      assertArrayEquals((byte[]) want.get("payload"), bytes, "row " + i);
+    }
+  }
 }
