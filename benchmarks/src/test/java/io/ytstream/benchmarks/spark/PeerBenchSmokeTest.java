@@ -42,10 +42,14 @@ class PeerBenchSmokeTest {
 
     String log = bytes.toString(StandardCharsets.UTF_8);
     assertTrue(log.contains("round 2 of 2"), log);
-    assertTrue(table.contains(PeerBench.KAFKA) && table.contains(PeerBench.YT), table);
+    assertTrue(
+        table.contains(PeerBench.KAFKA)
+            && table.contains(PeerBench.KAFKA_RAW)
+            && table.contains(PeerBench.YT),
+        table);
     assertEquals(table, Files.readString(out.resolve("peer-table.md")));
     String targets = Files.readString(out.resolve("targets.md"));
-    assertEquals(2, targets.lines().count(), targets);
+    assertEquals(3, targets.lines().count(), targets);
     assertTrue(targets.lines().allMatch(l -> l.endsWith("| met |") || l.endsWith("not met** |")));
   }
 
