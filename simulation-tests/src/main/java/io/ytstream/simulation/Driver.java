@@ -245,8 +245,7 @@ final class Driver {
             PlanLimits.of(w.maxRowsPerPartition(), w.dataLossPolicy()),
             Optional.empty(),
             checkpoint,
-            0,
-            ctx.mutant.protocol());
+            0);
     this.chunks =
         new WriteChunk(
             ctx.io,
@@ -257,12 +256,8 @@ final class Driver {
             ctx.io, (tx, cause) -> ctx.trace("d" + id + " insert failed; aborting " + tx));
     this.sink =
         new CommitTransactionalSink(
-            ctx.io,
-            checkpoint,
-            new OutputTarget(Workload.OUTPUT, false, 1),
-            maxRowsPerTablet,
-            ctx.mutant.protocol());
-    this.shares = new PushBatchShare(ctx.io, ctx.io, ctx.mutant.protocol());
+            ctx.io, checkpoint, new OutputTarget(Workload.OUTPUT, false, 1), maxRowsPerTablet);
+    this.shares = new PushBatchShare(ctx.io, ctx.io);
   }
 
   /** The old driver goes on with its batch (and at most one more) after a new one took over. */
@@ -511,8 +506,7 @@ final class Driver {
                     w.dataLossPolicy(),
                     loss ->
                         reportLoss(
-                            loss.partition(), loss.requestedOffset(), loss.firstAvailableRow()),
-                    ctx.mutant.protocol())
+                            loss.partition(), loss.requestedOffset(), loss.firstAvailableRow()))
                 .readAll();
         ctx.verifier.onRangeRead(range, read.size());
         rows.addAll(read);
