@@ -420,7 +420,7 @@ public final class PushBatchShare {
         last = e;
         CommitOutcome outcome = CommitErrorClassifier.classify(e);
         if (outcome == CommitOutcome.UNKNOWN) {
-          return resolve(share, decision, pushed, e);
+          return resolve(share, transaction, decision, pushed, e);
         }
         if (outcome != CommitOutcome.RETRY_LATER) {
           abortQuietly(transaction);
@@ -448,10 +448,17 @@ public final class PushBatchShare {
 
   /**
    * The commit's outcome is unknown: the session, opened again, holds the share's last number
-   * exactly when the commit landed (nothing else pushes this batch's numbers through it).
+   * exactly when the commit landed (nothing else pushes this batch's numbers through it). The
+   * transaction is aborted first: a commit request that never arrived leaves it open on the
+   * cluster, and once it is over the session's answer is final.
    */
   private BatchShareOutcome resolve(
-      Share share, BatchShareDecision decision, ProducerPushOutcome pushed, RuntimeException e) {
+      Share share,
+      TabletTransaction transaction,
+      BatchShareDecision decision,
+      ProducerPushOutcome pushed,
+      RuntimeException e) {
+    abortQuietly(transaction);
     ProducerSession now;
     try {
       now = producers.createSession(share.session.id());
