@@ -625,7 +625,8 @@ final class Driver {
     int failAfter = failArg < 0 ? -1 : failArg % 2;
     boolean sorted = w.mode() == SimMode.IDEMPOTENT;
     ChunkedTaskWriter writer =
-        new ChunkedTaskWriter(chunks, Workload.OUTPUT, sorted, task, 1, w.writeChunk());
+        new ChunkedTaskWriter(
+            chunks, Workload.OUTPUT, sorted, task, w.outputTablets(), w.writeChunk());
     try {
       for (int k = 0; k < out.size(); k++) {
         boolean flushes = (k + 1) % w.writeChunk() == 0;
