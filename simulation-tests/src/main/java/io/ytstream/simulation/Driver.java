@@ -167,6 +167,11 @@ final class Driver {
   /** The trimmed rows this driver's plans skipped, which the source's lostRows metric counts. */
   private long plannedLostRows;
 
+  /** When this driver's source last ran a batch with rows, for the pacing check. */
+  private long lastBatchAtMs;
+
+  private boolean ranBatch;
+
   /** The driver-side state of the batch in flight. */
   private final class Batch {
     final long id;
@@ -406,8 +411,13 @@ final class Driver {
     if (nextStart == null) {
       nextStart = source.initialOffset().offsets();
     }
-    PlanMicroBatch.PlannedEnd planned =
-        source.latestOffset(nextStart, w.trigger(), ctx.cluster.ports().time().nowMillis());
+    long nowMs = ctx.cluster.ports().time().nowMillis();
+    PlanMicroBatch.PlannedEnd planned = source.latestOffset(nextStart, w.trigger(), nowMs);
+    ctx.verifier.onPaced(nextStart, planned, ranBatch ? nowMs - lastBatchAtMs : Long.MAX_VALUE);
+    if (!planned.heldBack() && !planned.end().equals(nextStart)) {
+      lastBatchAtMs = nowMs;
+      ranBatch = true;
+    }
     for (DataLoss loss : planned.losses()) {
       reportLoss(loss.partition(), loss.requestedOffset(), loss.firstAvailableRow());
     }

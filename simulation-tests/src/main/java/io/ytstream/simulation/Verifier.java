@@ -93,7 +93,13 @@ final class Verifier {
      * A write that failed (a sink commit, a task attempt the engine aborts) left a transaction it
      * started open, without even asking to abort it: it holds its rows until the timeout.
      */
-    TRANSACTION_LEFT_OPEN("transaction left open after a failure");
+    TRANSACTION_LEFT_OPEN("transaction left open after a failure"),
+    /**
+     * {@code min_rows_per_trigger}: a trigger was held back though its rows were there, its delay
+     * had passed, it was the source's first, or the run is Trigger.AvailableNow; or a trigger with
+     * fewer rows ran before its delay passed.
+     */
+    TRIGGER_PACING("trigger held back or run against min_rows_per_trigger");
 
     private final String anomaly;
 
@@ -507,6 +513,51 @@ final class Verifier {
    * many bytes unless it is one row (trimmed rows it skipped do not count; a batch that places new
    * partitions holds none).
    */
+  /**
+   * A trigger was planned {@code sinceLastMs} after the last batch with rows this source ran
+   * ({@link Long#MAX_VALUE} before its first): it must be held back exactly when {@code
+   * min_rows_per_trigger} is set, the run is not Trigger.AvailableNow, the delay has not passed and
+   * the queue holds fewer rows past {@code start} than the minimum. A trigger that places new
+   * partitions is never held back.
+   */
+  void onPaced(StreamOffsets start, PlanMicroBatch.PlannedEnd planned, long sinceLastMs) {
+    if (planned.placesNewPartitions()) {
+      return;
+    }
+    OptionalLong min = w.trigger().minRows();
+    boolean mustHold = false;
+    long available = 0;
+    if (min.isPresent() && !w.availableNow() && sinceLastMs < w.trigger().maxDelayMs()) {
+      for (QueueId q : w.queues()) {
+        for (PartitionBounds b : cluster.ports().queueMetadata().partitions(q)) {
+          long from =
+              Math.max(start.getOrDefault(new PartitionId(q, b.index()), 0), b.trimmedRowCount());
+          available += Math.max(0, b.totalRowCount() - from);
+        }
+      }
+      mustHold = available < min.getAsLong();
+    }
+    if (planned.heldBack() != mustHold) {
+      violate(
+          Invariant.TRIGGER_PACING,
+          (planned.heldBack() ? "held back" : "ran")
+              + " a trigger from "
+              + start
+              + " with "
+              + (min.isPresent() ? available + " row(s) available, " : "")
+              + "min_rows_per_trigger "
+              + (min.isPresent() ? min.getAsLong() : "unset")
+              + ", "
+              + (sinceLastMs == Long.MAX_VALUE
+                  ? "no batch before"
+                  : sinceLastMs + " ms since the last batch")
+              + ", max_trigger_delay "
+              + w.trigger().maxDelayMs()
+              + " ms"
+              + (w.availableNow() ? ", Trigger.AvailableNow" : ""));
+    }
+  }
+
   void onPlanned(StreamOffsets start, PlanMicroBatch.PlannedEnd planned) {
     if ((w.trigger().maxRows().isEmpty() && w.trigger().maxBytes().isEmpty())
         || planned.placesNewPartitions()) {
