@@ -124,6 +124,10 @@ final class Verifier {
   private final SimContext ctx;
   private final Workload w;
   private final SimCluster cluster;
+
+  /** The source told {@link #onLagUnreadable} since the last report's lag was checked. */
+  private boolean lagUnreadable;
+
   private final long[][] inputs;
   private final int[] inputCount;
   private long[] lastConsumer;
@@ -221,6 +225,9 @@ final class Verifier {
       Map<String, String> metrics,
       long plannedLostRows,
       boolean zombie) {
+    if (zombie || latest.isEmpty()) {
+      lagUnreadable = false; // no lag kept for onLastLag to check
+    }
     if (zombie) {
       return; // a zombie's progress reaches nobody
     }
@@ -333,6 +340,18 @@ final class Verifier {
     } else {
       ok &= sum >= wantSum;
     }
+    // Every queue row weighs the same: bytes behind, where reported, are rows behind times that.
+    String bytes = metrics.get("totalBytesBehindLatest");
+    if (bytes != null) {
+      long weight = InMemorySimCluster.QUEUE_ROW_WEIGHT;
+      ok &=
+          Long.parseLong(bytes) == sum * weight
+              && Long.parseLong(metrics.get("minBytesBehindLatest")) == min * weight
+              && Long.parseLong(metrics.get("maxBytesBehindLatest")) == max * weight
+              && String.format(Locale.ROOT, "%.1f", (double) sum * weight / n)
+                  .equals(metrics.get("avgBytesBehindLatest"));
+    }
+    ok &= !metrics.containsKey("avgSecondsBehindLatest");
     if (!ok) {
       violate(
           Invariant.PROGRESS_MISREPORTED,
@@ -373,6 +392,7 @@ final class Verifier {
    * proxy errors) excuse that; any other failure is the source's own.
    */
   void onLagUnreadable(RuntimeException e) {
+    lagUnreadable = true;
     if (!(e instanceof YtException)) {
       violate(Invariant.PROGRESS_MISREPORTED, "the lag columns could not be read: " + e);
     }
@@ -419,6 +439,8 @@ final class Verifier {
    * each partition of the batch's end are those between it and the latest offset reported.
    */
   void onLastLag(StreamOffsets end, StreamOffsets latest, Optional<MeasureLag.Lag> lag) {
+    boolean unreadable = lagUnreadable;
+    lagUnreadable = false;
     if (!frozen.isEmpty()) {
       return;
     }
@@ -440,7 +462,46 @@ final class Verifier {
           return;
         }
       }
+      if (at.isPresent() && !checkBytesBehind(p, at.getAsLong(), unreadable)) {
+        return;
+      }
     }
+  }
+
+  /**
+   * Bytes behind, from {@code $cumulative_data_weight}, which every simulated queue declares: as
+   * every queue row weighs the same, a partition's bytes behind are its rows behind times that
+   * weight. They are unknown only where the last consumed row (the base of the difference) was
+   * trimmed, or where the lag columns could not be read for this report. No simulated queue
+   * declares {@code $timestamp}, so no partition has seconds behind.
+   */
+  private boolean checkBytesBehind(MeasureLag.PartitionLag p, long offset, boolean unreadable) {
+    String wrong = null;
+    if (p.bytes().isPresent()) {
+      long want = p.rows() * InMemorySimCluster.QUEUE_ROW_WEIGHT;
+      if (p.bytes().getAsLong() != want) {
+        wrong = p.bytes().getAsLong() + " bytes behind for " + p.rows() + " rows, want " + want;
+      }
+    } else if (!unreadable && !(offset > 0 && offset - 1 < trimmedNow(p.partition()))) {
+      wrong = "no bytes behind, though its last consumed row " + (offset - 1) + " is readable";
+    }
+    if (wrong == null && p.seconds().isPresent()) {
+      wrong = p.seconds().getAsLong() + " seconds behind, but the queue declares no $timestamp";
+    }
+    if (wrong != null) {
+      violate(Invariant.PROGRESS_MISREPORTED, p.partition() + " kept " + wrong);
+      return false;
+    }
+    return true;
+  }
+
+  private long trimmedNow(PartitionId partition) {
+    for (PartitionBounds b : cluster.ports().queueMetadata().partitions(partition.queue())) {
+      if (b.index() == partition.index()) {
+        return b.trimmedRowCount();
+      }
+    }
+    return 0;
   }
 
   /** The sink refused batch {@code batch} as too large, with {@code rows} rows for its tablet. */
