@@ -219,20 +219,6 @@ class PushBatchShareTest {
   }
 
   @Test
-  void aCommitLostBeforeItLandedAbortsTheShareTransactionAndLeavesNothing() {
-    PushBatchShare.OpenSession session = open(0);
-    // An error the classifier does not know: the commit's outcome is unknown, and it did not land.
-    cluster.faults().failNext(ClusterOperation.COMMIT, 1, 999_999, "connection reset");
-
-    assertThrows(
-        BatchShareNotCommittedException.class,
-        () -> shares.push(session, 5, rows(0, "a", "b"), 100, END));
-
-    assertEquals(List.of(), cluster.liveTransactions(), "the share's transaction is aborted");
-    assertEquals(List.of(), queue(0));
-  }
-
-  @Test
   void anEmptyShareIsNotPushed() {
     BatchShareOutcome outcome = shares.push(open(0), 5, List.of(), 100, END);
 
