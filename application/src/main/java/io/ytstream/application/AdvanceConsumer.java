@@ -29,19 +29,11 @@ public final class AdvanceConsumer {
   private final ConsumerOffsets offsets;
   private final ConsumerId consumer;
   private final List<QueueId> queues;
-  private final ProtocolMutant mutant;
 
   public AdvanceConsumer(ConsumerOffsets offsets, ConsumerId consumer, List<QueueId> queues) {
-    this(offsets, consumer, queues, ProtocolMutant.NONE);
-  }
-
-  /** For the simulation's mutant tests only (see {@link ProtocolMutant}). */
-  public AdvanceConsumer(
-      ConsumerOffsets offsets, ConsumerId consumer, List<QueueId> queues, ProtocolMutant mutant) {
     this.offsets = Objects.requireNonNull(offsets, "offsets");
     this.consumer = Objects.requireNonNull(consumer, "consumer");
     this.queues = List.copyOf(queues);
-    this.mutant = Objects.requireNonNull(mutant, "mutant");
   }
 
   /** The consumer's offsets over every queue (a missing row is offset 0). */
@@ -91,10 +83,7 @@ public final class AdvanceConsumer {
 
   /** One fenced advance. Returns null on success, the fencing reason otherwise. */
   private String advance(ConsumerAdvance advance) {
-    OptionalLong old =
-        mutant == ProtocolMutant.OMIT_OLD_OFFSET
-            ? OptionalLong.empty()
-            : OptionalLong.of(advance.oldOffset());
+    OptionalLong old = OptionalLong.of(advance.oldOffset());
     RuntimeException last = null;
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
       try {

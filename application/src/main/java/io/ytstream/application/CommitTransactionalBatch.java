@@ -36,16 +36,9 @@ public final class CommitTransactionalBatch {
   }
 
   private final ConsumerOffsets offsets;
-  private final ProtocolMutant mutant;
 
   public CommitTransactionalBatch(ConsumerOffsets offsets) {
-    this(offsets, ProtocolMutant.NONE);
-  }
-
-  /** For the simulation's mutant tests only (see {@link ProtocolMutant}). */
-  public CommitTransactionalBatch(ConsumerOffsets offsets, ProtocolMutant mutant) {
     this.offsets = Objects.requireNonNull(offsets, "offsets");
-    this.mutant = Objects.requireNonNull(mutant, "mutant");
   }
 
   /**
@@ -75,11 +68,7 @@ public final class CommitTransactionalBatch {
     RecoveryVerdict verdict = state.consumerRead(snapshot);
     switch (verdict.decision()) {
       case ALREADY_APPLIED -> {
-        if (mutant == ProtocolMutant.REAPPLY_ALREADY_APPLIED) {
-          tx.commit();
-        } else {
-          abortQuietly(tx);
-        }
+        abortQuietly(tx);
         return Result.ALREADY_APPLIED;
       }
       case FENCED -> {
@@ -97,15 +86,8 @@ public final class CommitTransactionalBatch {
     try {
       for (OffsetRange range : ranges) {
         ConsumerId consumer = byQueue.get(range.partition().queue());
-        OptionalLong old =
-            mutant == ProtocolMutant.OMIT_OLD_OFFSET
-                ? OptionalLong.empty()
-                : OptionalLong.of(range.lower());
-        if (mutant == ProtocolMutant.ADVANCE_OUTSIDE_TRANSACTION) {
-          offsets.advance(consumer, range.partition(), old, range.upper());
-        } else {
-          tx.advanceConsumer(consumer, range.partition(), old, range.upper());
-        }
+        tx.advanceConsumer(
+            consumer, range.partition(), OptionalLong.of(range.lower()), range.upper());
       }
       tx.commit();
     } catch (RuntimeException e) {

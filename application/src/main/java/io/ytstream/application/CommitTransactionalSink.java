@@ -47,17 +47,7 @@ public final class CommitTransactionalSink {
       QueryCheckpoint checkpoint,
       OutputTarget output,
       long maxRowsPerTablet) {
-    this(consumers, checkpoint, output, maxRowsPerTablet, ProtocolMutant.NONE);
-  }
-
-  /** For the simulation's mutant tests only (see {@link ProtocolMutant}). */
-  public CommitTransactionalSink(
-      ConsumerOffsets consumers,
-      QueryCheckpoint checkpoint,
-      OutputTarget output,
-      long maxRowsPerTablet,
-      ProtocolMutant mutant) {
-    this.protocol = new CommitTransactionalBatch(consumers, mutant);
+    this.protocol = new CommitTransactionalBatch(consumers);
     this.checkpoint = Objects.requireNonNull(checkpoint, "checkpoint");
     this.output = Objects.requireNonNull(output, "output");
     this.maxRowsPerTablet = maxRowsPerTablet;

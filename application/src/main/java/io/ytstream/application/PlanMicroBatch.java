@@ -47,7 +47,6 @@ public final class PlanMicroBatch {
   private final ConsumerId consumer;
   private final List<QueueId> queues;
   private final PlanLimits limits;
-  private final ProtocolMutant mutant;
   private final CapBatchBytes bytes;
 
   /** What a planning call decided: the end offsets, and any trimmed rows it skipped. */
@@ -78,18 +77,7 @@ public final class PlanMicroBatch {
       ConsumerId consumer,
       List<QueueId> queues,
       PlanLimits limits) {
-    this(metadata, consumers, consumer, queues, limits, ProtocolMutant.NONE);
-  }
-
-  /** For the simulation's mutant tests only (see {@link ProtocolMutant}). */
-  public PlanMicroBatch(
-      QueueMetadata metadata,
-      ConsumerOffsets consumers,
-      ConsumerId consumer,
-      List<QueueId> queues,
-      PlanLimits limits,
-      ProtocolMutant mutant) {
-    this(metadata, consumers, consumer, queues, limits, mutant, null);
+    this(metadata, consumers, consumer, queues, limits, null);
   }
 
   /**
@@ -102,7 +90,6 @@ public final class PlanMicroBatch {
       ConsumerId consumer,
       List<QueueId> queues,
       PlanLimits limits,
-      ProtocolMutant mutant,
       CapBatchBytes bytes) {
     this.bytes = bytes;
     this.metadata = Objects.requireNonNull(metadata, "metadata");
@@ -110,7 +97,6 @@ public final class PlanMicroBatch {
     this.consumer = Objects.requireNonNull(consumer, "consumer");
     this.queues = List.copyOf(queues);
     this.limits = Objects.requireNonNull(limits, "limits");
-    this.mutant = Objects.requireNonNull(mutant, "mutant");
   }
 
   /** Every queue's partition bounds, one metadata call per queue. */
@@ -239,7 +225,7 @@ public final class PlanMicroBatch {
                 // Placed past where the consumer stands (0 without a row): those rows were in the
                 // queue while the query ran and were trimmed unread, as Kafka's source reports.
                 long from = consumerNow.getOrDefault(p, 0);
-                if (offset > from && mutant != ProtocolMutant.IGNORE_TRIMMED_ROWS) {
+                if (offset > from) {
                   trimmedBeforePlaced.add(new DataLoss(p, from, offset));
                 }
               }
@@ -250,22 +236,10 @@ public final class PlanMicroBatch {
       }
       return new PlannedEnd(start.overlay(StreamOffsets.of(added)), trimmedBeforePlaced, true);
     }
-    PlanLimits effective = limits;
-    StreamOffsets planStart = resolved;
-    if (mutant == ProtocolMutant.IGNORE_MAX_ROWS_CAP) {
-      effective = PlanLimits.of(Long.MAX_VALUE / 4, limits.dataLossPolicy());
-    }
-    if (mutant == ProtocolMutant.IGNORE_TRIMMED_ROWS) {
-      for (Map.Entry<PartitionId, PartitionBounds> e : bounds.asMap().entrySet()) {
-        if (planStart.getOrDefault(e.getKey(), 0) < e.getValue().trimmedRowCount()) {
-          planStart = planStart.with(e.getKey(), e.getValue().trimmedRowCount());
-        }
-      }
-    }
-    if (trigger.holdsBack(available(planStart, bounds), msSinceLastBatch)) {
+    if (trigger.holdsBack(available(resolved, bounds), msSinceLastBatch)) {
       return new PlannedEnd(start, List.of(), false, true);
     }
-    BatchPlan plan = BatchPlanner.plan(planStart, bounds, effective, trigger.maxRows());
+    BatchPlan plan = BatchPlanner.plan(resolved, bounds, limits, trigger.maxRows());
     StreamOffsets end = plan.end();
     OptionalLong perPartition = limits.maxBytesPerPartition();
     OptionalLong perTrigger = trigger.maxBytes();

@@ -79,19 +79,11 @@ public final class PushBatchShare {
   private final QueueProducers producers;
   private final TabletTransactions transactions;
   private final PushThroughProducerSession pushes;
-  private final ProtocolMutant mutant;
 
   public PushBatchShare(QueueProducers producers, TabletTransactions transactions) {
-    this(producers, transactions, ProtocolMutant.NONE);
-  }
-
-  /** For the simulation's mutant tests only (see {@link ProtocolMutant}). */
-  public PushBatchShare(
-      QueueProducers producers, TabletTransactions transactions, ProtocolMutant mutant) {
     this.producers = Objects.requireNonNull(producers, "producers");
     this.transactions = Objects.requireNonNull(transactions, "transactions");
-    this.mutant = Objects.requireNonNull(mutant, "mutant");
-    this.pushes = new PushThroughProducerSession(producers, mutant);
+    this.pushes = new PushThroughProducerSession(producers);
   }
 
   /**
@@ -125,12 +117,7 @@ public final class PushBatchShare {
    * attempt of the same task is fenced from now on.
    */
   public OpenSession open(YPath producer, YPath queue, String queryId, int taskPartition) {
-    ProducerSessionId id =
-        sessionOf(
-            producer,
-            queue,
-            queryId,
-            mutant == ProtocolMutant.SESSION_SHARED_BY_TASKS ? 0 : taskPartition);
+    ProducerSessionId id = sessionOf(producer, queue, queryId, taskPartition);
     ProducerSession session = producers.createSession(id);
     return new OpenSession(
         id,
@@ -226,12 +213,6 @@ public final class PushBatchShare {
         .filter(last -> last.batchId() == batchId)
         .ifPresent(last -> checkSameSourceRange(session, last, sourceEnd));
     boolean pushes = BatchShareNumbering.holdsNothingOf(batchId, session.sequenceNumber());
-    if (!pushes
-        && mutant == ProtocolMutant.PUSH_BEHIND_LATER_BATCH
-        && session.sequenceNumber()
-            >= BatchShareNumbering.base(batchId) + BatchShareNumbering.NUMBERS_PER_BATCH) {
-      pushes = true;
-    }
     return new Share(session, batchId, maxRowsPerTablet, sourceEnd, transactionTimeout, pushes);
   }
 
@@ -428,7 +409,7 @@ public final class PushBatchShare {
           throw e;
         }
         if (hasCode(e, YtErrorCode.TRANSACTION_LOCK_CONFLICT)) {
-          return lockConflict(share, decision, pushed, e);
+          throw lockConflict(share, e);
         }
         if (hasCode(e, YtErrorCode.NO_SUCH_TRANSACTION)) {
           throw expired(share, e);
@@ -439,7 +420,7 @@ public final class PushBatchShare {
         last = e;
         CommitOutcome outcome = CommitErrorClassifier.classify(e);
         if (outcome == CommitOutcome.UNKNOWN) {
-          return resolve(share, decision, pushed, e);
+          return resolve(share, transaction, decision, pushed, e);
         }
         if (outcome != CommitOutcome.RETRY_LATER) {
           abortQuietly(transaction);
@@ -455,16 +436,8 @@ public final class PushBatchShare {
    * The commit met a newer write of the session row: another attempt or driver opened the session
    * after this share's transaction started (or a lock conflict of the cluster). Nothing landed.
    */
-  private BatchShareOutcome lockConflict(
-      Share share, BatchShareDecision decision, ProducerPushOutcome pushed, RuntimeException e) {
-    if (mutant == ProtocolMutant.FENCED_PUSH_AS_WRITTEN) {
-      return new BatchShareOutcome(decision, Optional.of(pushed));
-    }
-    if (mutant == ProtocolMutant.FENCED_PUSH_RESETS_SESSION) {
-      producers.removeSession(share.session.id());
-      producers.createSession(share.session.id());
-    }
-    throw notCommitted(
+  private static BatchShareNotCommittedException lockConflict(Share share, RuntimeException e) {
+    return notCommitted(
         share,
         "its commit met a lock conflict on the session row: another attempt of this task or a"
             + " second driver opened "
@@ -475,13 +448,17 @@ public final class PushBatchShare {
 
   /**
    * The commit's outcome is unknown: the session, opened again, holds the share's last number
-   * exactly when the commit landed (nothing else pushes this batch's numbers through it).
+   * exactly when the commit landed (nothing else pushes this batch's numbers through it). The
+   * transaction is aborted first: a commit request that never arrived leaves it open on the
+   * cluster, and once it is over the session's answer is final.
    */
   private BatchShareOutcome resolve(
-      Share share, BatchShareDecision decision, ProducerPushOutcome pushed, RuntimeException e) {
-    if (mutant == ProtocolMutant.UNKNOWN_PUSH_AS_WRITTEN) {
-      return new BatchShareOutcome(decision, Optional.of(pushed));
-    }
+      Share share,
+      TabletTransaction transaction,
+      BatchShareDecision decision,
+      ProducerPushOutcome pushed,
+      RuntimeException e) {
+    abortQuietly(transaction);
     ProducerSession now;
     try {
       now = producers.createSession(share.session.id());

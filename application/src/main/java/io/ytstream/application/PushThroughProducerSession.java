@@ -41,16 +41,9 @@ public final class PushThroughProducerSession {
   static final int ATTEMPTS = 3;
 
   private final QueueProducers producers;
-  private final ProtocolMutant mutant;
 
   public PushThroughProducerSession(QueueProducers producers) {
-    this(producers, ProtocolMutant.NONE);
-  }
-
-  /** For the simulation's mutant tests only (see {@link ProtocolMutant}). */
-  public PushThroughProducerSession(QueueProducers producers, ProtocolMutant mutant) {
     this.producers = Objects.requireNonNull(producers, "producers");
-    this.mutant = Objects.requireNonNull(mutant, "mutant");
   }
 
   /**
@@ -99,13 +92,7 @@ public final class PushThroughProducerSession {
               + session);
     }
     ProducerPush push =
-        new ProducerPush(
-            session,
-            epoch,
-            OptionalLong.of(
-                mutant == ProtocolMutant.PUSH_NUMBERED_FROM_ZERO ? 0 : baseSequenceNumber),
-            rows,
-            mutant == ProtocolMutant.PUSH_WITHOUT_USER_META ? Optional.empty() : userMeta);
+        new ProducerPush(session, epoch, OptionalLong.of(baseSequenceNumber), rows, userMeta);
     RuntimeException last = null;
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
       try {
@@ -116,17 +103,6 @@ public final class PushThroughProducerSession {
         return new ProducerPushOutcome(
             result.lastSequenceNumber(), push.rows().size(), result.skippedRowCount());
       } catch (RuntimeException e) {
-        if (isZombie(e) && mutant == ProtocolMutant.FENCED_PUSH_AS_WRITTEN) {
-          return new ProducerPushOutcome(baseSequenceNumber + rows.size() - 1, rows.size(), 0);
-        }
-        if (isZombie(e) && mutant == ProtocolMutant.FENCED_PUSH_RESETS_SESSION) {
-          producers.removeSession(session);
-          long newEpoch = producers.createSession(session).epoch();
-          push =
-              new ProducerPush(
-                  session, newEpoch, push.firstSequenceNumber(), push.rows(), push.userMeta());
-          continue;
-        }
         if (isZombie(e)) {
           throw new ProducerFencedException(
               "the push of "
@@ -142,9 +118,6 @@ public final class PushThroughProducerSession {
               e);
         }
         CommitOutcome outcome = CommitErrorClassifier.classify(e);
-        if (outcome == CommitOutcome.UNKNOWN && mutant == ProtocolMutant.UNKNOWN_PUSH_AS_WRITTEN) {
-          return new ProducerPushOutcome(baseSequenceNumber + rows.size() - 1, rows.size(), 0);
-        }
         if (outcome == CommitOutcome.FAILED
             || outcome == CommitOutcome.FENCED
             || Interruptions.isInterruption(e)

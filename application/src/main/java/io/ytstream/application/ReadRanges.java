@@ -46,7 +46,6 @@ public final class ReadRanges {
   private final int pullRows;
   private final DataLossPolicy policy;
   private final LostRows lostRows;
-  private final ProtocolMutant mutant;
 
   private OffsetRange range;
   private long next;
@@ -65,20 +64,7 @@ public final class ReadRanges {
       int pullRows,
       DataLossPolicy policy,
       LostRows lostRows) {
-    this(reader, metadata, consumer, ranges, pullRows, policy, lostRows, ProtocolMutant.NONE);
-  }
-
-  /** For the simulation's mutant tests only (see {@link ProtocolMutant}). */
-  public ReadRanges(
-      QueuePartitionReader reader,
-      QueueMetadata metadata,
-      ConsumerId consumer,
-      List<OffsetRange> ranges,
-      int pullRows,
-      DataLossPolicy policy,
-      LostRows lostRows,
-      ProtocolMutant mutant) {
-    this(pullOf(reader, consumer), metadata, ranges, pullRows, policy, lostRows, mutant);
+    this(pullOf(reader, consumer), metadata, ranges, pullRows, policy, lostRows);
   }
 
   /** A static read's task: the same reads with {@code pull_queue}, no consumer. */
@@ -90,8 +76,7 @@ public final class ReadRanges {
       DataLossPolicy policy,
       LostRows lostRows) {
     Objects.requireNonNull(reader, "reader");
-    return new ReadRanges(
-        reader::pull, metadata, ranges, pullRows, policy, lostRows, ProtocolMutant.NONE);
+    return new ReadRanges(reader::pull, metadata, ranges, pullRows, policy, lostRows);
   }
 
   private static Pull pullOf(QueuePartitionReader reader, ConsumerId consumer) {
@@ -106,8 +91,7 @@ public final class ReadRanges {
       List<OffsetRange> ranges,
       int pullRows,
       DataLossPolicy policy,
-      LostRows lostRows,
-      ProtocolMutant mutant) {
+      LostRows lostRows) {
     if (pullRows < 1) {
       throw new IllegalArgumentException("pullRows must be >= 1, got " + pullRows);
     }
@@ -117,7 +101,6 @@ public final class ReadRanges {
     this.pullRows = pullRows;
     this.policy = Objects.requireNonNull(policy, "policy");
     this.lostRows = Objects.requireNonNull(lostRows, "lostRows");
-    this.mutant = Objects.requireNonNull(mutant, "mutant");
   }
 
   /** The range the last returned row belongs to (null before the first row). */
@@ -209,9 +192,6 @@ public final class ReadRanges {
   }
 
   private void skipped(DataLoss loss) {
-    if (mutant == ProtocolMutant.IGNORE_TRIMMED_ROWS) {
-      return;
-    }
     if (policy == DataLossPolicy.FAIL) {
       throw new DataLossException(List.of(loss));
     }

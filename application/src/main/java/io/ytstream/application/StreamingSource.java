@@ -102,19 +102,6 @@ public final class StreamingSource {
       Optional<StartingOffsets> starting,
       QueryCheckpoint checkpoint,
       int sourceIndex) {
-    this(ports, consumer, queues, limits, starting, checkpoint, sourceIndex, ProtocolMutant.NONE);
-  }
-
-  /** For the simulation's mutant tests only (see {@link ProtocolMutant}). */
-  public StreamingSource(
-      SourcePorts ports,
-      ConsumerId consumer,
-      List<QueueId> queues,
-      PlanLimits limits,
-      Optional<StartingOffsets> starting,
-      QueryCheckpoint checkpoint,
-      int sourceIndex,
-      ProtocolMutant mutant) {
     this.ports = Objects.requireNonNull(ports, "ports");
     this.consumer = Objects.requireNonNull(consumer, "consumer");
     this.queues = List.copyOf(queues);
@@ -128,9 +115,8 @@ public final class StreamingSource {
             consumer,
             queues,
             limits,
-            mutant,
             new CapBatchBytes(ports.reader(), consumer));
-    this.advancer = new AdvanceConsumer(ports.consumers(), consumer, queues, mutant);
+    this.advancer = new AdvanceConsumer(ports.consumers(), consumer, queues);
     this.resume =
         new ResumeOrStartQuery(
             planner,

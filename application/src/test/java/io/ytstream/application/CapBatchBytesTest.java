@@ -88,7 +88,6 @@ class CapBatchBytesTest {
         CONSUMER,
         List.of(Q),
         limits,
-        ProtocolMutant.NONE,
         new CapBatchBytes(countingReader, CONSUMER));
   }
 

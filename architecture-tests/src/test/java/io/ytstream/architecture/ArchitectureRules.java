@@ -178,21 +178,6 @@ final class ArchitectureRules {
         .allowEmptyShould(true);
   }
 
-  /**
-   * The protocol's mutant switch is named only where it is defined and by the simulation that turns
-   * it on: no production path, and so no user setting, reaches it.
-   */
-  static ArchRule mutantSwitchOnlyInSimulation(
-      String switchClass, String applicationPackage, String simulationPackage) {
-    return noClasses()
-        .that()
-        .resideOutsideOfPackages(applicationPackage + "..", simulationPackage + "..")
-        .should()
-        .dependOnClassesThat()
-        .haveFullyQualifiedName(switchClass)
-        .as(switchClass + " is named only by the application and the simulation");
-  }
-
   private static String anyOf(String... classNames) {
     StringBuilder regex = new StringBuilder();
     for (String name : classNames) {

@@ -119,20 +119,6 @@ class ArchitectureRulesCanFailTest {
   }
 
   @Test
-  void mutantSwitchRuleCatchesAnOutsider() {
-    String target = FIXTURES + ".adapterb.AdapterB";
-    ArchitectureRules.mutantSwitchOnlyInSimulation(
-            target, FIXTURES + ".adapterb", FIXTURES + ".adaptera")
-        .check(fixtures);
-    assertThrows(
-        AssertionError.class,
-        () ->
-            ArchitectureRules.mutantSwitchOnlyInSimulation(
-                    target, FIXTURES + ".adapterb", FIXTURES + ".pure")
-                .check(fixtures));
-  }
-
-  @Test
   void cycleRuleCatchesTwoPackagesThatUseEachOther() {
     ArchitectureRules.packagesFreeOfCycles(FIXTURES).check(fixtures);
     assertThrows(

@@ -17,7 +17,6 @@ class ArchitectureTest {
   static final String CORE = "io.ytstream.core";
   static final String PORTS = "io.ytstream.ports";
   static final String APPLICATION = "io.ytstream.application";
-  static final String SIMULATION = "io.ytstream.simulation";
 
   /** Core's protocol decisions: the application's use cases call them, adapters do not. */
   static final String[] PROTOCOL_DECISIONS = {
@@ -140,13 +139,6 @@ class ArchitectureTest {
             "io.ytstream.spark.batch",
             "io.ytstream.spark.realtime",
             "a static read's tasks end at their range, they are not real-time tasks")
-        .check(production);
-  }
-
-  @Test
-  void mutantSwitchIsReachableFromTheSimulationOnly() {
-    ArchitectureRules.mutantSwitchOnlyInSimulation(
-            APPLICATION + ".ProtocolMutant", APPLICATION, SIMULATION)
         .check(production);
   }
 

@@ -167,6 +167,11 @@ final class Driver {
   /** The trimmed rows this driver's plans skipped, which the source's lostRows metric counts. */
   private long plannedLostRows;
 
+  /** When this driver's source last ran a batch with rows, for the pacing check. */
+  private long lastBatchAtMs;
+
+  private boolean ranBatch;
+
   /** The driver-side state of the batch in flight. */
   private final class Batch {
     final long id;
@@ -245,8 +250,7 @@ final class Driver {
             PlanLimits.of(w.maxRowsPerPartition(), w.dataLossPolicy()),
             Optional.empty(),
             checkpoint,
-            0,
-            ctx.mutant.protocol());
+            0);
     this.chunks =
         new WriteChunk(
             ctx.io,
@@ -257,12 +261,8 @@ final class Driver {
             ctx.io, (tx, cause) -> ctx.trace("d" + id + " insert failed; aborting " + tx));
     this.sink =
         new CommitTransactionalSink(
-            ctx.io,
-            checkpoint,
-            new OutputTarget(Workload.OUTPUT, false, 1),
-            maxRowsPerTablet,
-            ctx.mutant.protocol());
-    this.shares = new PushBatchShare(ctx.io, ctx.io, ctx.mutant.protocol());
+            ctx.io, checkpoint, new OutputTarget(Workload.OUTPUT, false, 1), maxRowsPerTablet);
+    this.shares = new PushBatchShare(ctx.io, ctx.io);
   }
 
   /** The old driver goes on with its batch (and at most one more) after a new one took over. */
@@ -411,8 +411,13 @@ final class Driver {
     if (nextStart == null) {
       nextStart = source.initialOffset().offsets();
     }
-    PlanMicroBatch.PlannedEnd planned =
-        source.latestOffset(nextStart, w.trigger(), ctx.cluster.ports().time().nowMillis());
+    long nowMs = ctx.cluster.ports().time().nowMillis();
+    PlanMicroBatch.PlannedEnd planned = source.latestOffset(nextStart, w.trigger(), nowMs);
+    ctx.verifier.onPaced(nextStart, planned, ranBatch ? nowMs - lastBatchAtMs : Long.MAX_VALUE);
+    if (!planned.heldBack() && !planned.end().equals(nextStart)) {
+      lastBatchAtMs = nowMs;
+      ranBatch = true;
+    }
     for (DataLoss loss : planned.losses()) {
       reportLoss(loss.partition(), loss.requestedOffset(), loss.firstAvailableRow());
     }
@@ -511,8 +516,7 @@ final class Driver {
                     w.dataLossPolicy(),
                     loss ->
                         reportLoss(
-                            loss.partition(), loss.requestedOffset(), loss.firstAvailableRow()),
-                    ctx.mutant.protocol())
+                            loss.partition(), loss.requestedOffset(), loss.firstAvailableRow()))
                 .readAll();
         ctx.verifier.onRangeRead(range, read.size());
         rows.addAll(read);
@@ -631,7 +635,8 @@ final class Driver {
     int failAfter = failArg < 0 ? -1 : failArg % 2;
     boolean sorted = w.mode() == SimMode.IDEMPOTENT;
     ChunkedTaskWriter writer =
-        new ChunkedTaskWriter(chunks, Workload.OUTPUT, sorted, task, 1, w.writeChunk());
+        new ChunkedTaskWriter(
+            chunks, Workload.OUTPUT, sorted, task, w.outputTablets(), w.writeChunk());
     try {
       for (int k = 0; k < out.size(); k++) {
         boolean flushes = (k + 1) % w.writeChunk() == 0;

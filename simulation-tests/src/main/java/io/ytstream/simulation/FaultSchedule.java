@@ -60,7 +60,8 @@ public final class FaultSchedule {
    * run of {@code batches} batches. About one seed in eight has no fault at all. A {@link
    * SimFault#STALLED_ADVANCE} is drawn apart from the mix, from a stream of its own, in about one
    * seed in four of the others: its frequency is its own, and whether a seed stalls leaves the mix
-   * of the other kinds as it is.
+   * of the other kinds as it is. {@link SimFault#QUEUE_RECREATED} and {@link SimFault#COMMIT_LOST}
+   * are drawn the same way, each from a stream of its own.
    */
   public static FaultSchedule generate(long seed, int batches, SimMode mode) {
     SplittableRandom random = new SplittableRandom(seed ^ 0x5DEECE66DL);
@@ -102,6 +103,15 @@ public final class FaultSchedule {
               recreations.nextInt(batches * 10),
               recreations.nextInt(16)));
     }
+    SplittableRandom lostCommits = new SplittableRandom(seed ^ 0x28EFE333B266F103L);
+    if (lostCommits.nextInt(4) == 0) {
+      // From a stream of its own, as above (and drawn by none of the recorded traces' seeds).
+      faults.add(
+          new Fault(
+              SimFault.COMMIT_LOST,
+              lostCommits.nextInt(batches * (mode == SimMode.TRANSACTIONAL ? 1 : 3) + 2),
+              lostCommits.nextInt(16)));
+    }
     return new FaultSchedule(faults);
   }
 
@@ -111,6 +121,7 @@ public final class FaultSchedule {
       boolean push = kind.event().equals("push");
       if (kind != SimFault.STALLED_ADVANCE
           && kind != SimFault.QUEUE_RECREATED
+          && kind != SimFault.COMMIT_LOST
           && (producer || !push)) {
         kinds.add(kind);
       }

@@ -193,6 +193,10 @@ final class FaultyPorts
     if (faults.fires(SimFault.LOCK_CONFLICT)) {
       throw new YtException(YtErrorCode.TRANSACTION_LOCK_CONFLICT, "simulated row lock conflict");
     }
+    if (faults.fires(SimFault.COMMIT_LOST)) {
+      throw new CommitOutcomeUnknownException(
+          "simulated connection reset while sending the commit (nothing was applied)", null);
+    }
     boolean unknown = faults.fires(SimFault.COMMIT_UNKNOWN);
     T result = write.get();
     if (unknown) {
@@ -446,6 +450,12 @@ final class FaultyPorts
         delegate.abort();
         throw new YtException(
             YtErrorCode.TRANSACTION_LOCK_CONFLICT, "simulated row lock conflict at commit");
+      }
+      if (faults.fires(SimFault.COMMIT_LOST)) {
+        // The transaction stays open on the cluster until the writer aborts it or it expires.
+        throw new CommitOutcomeUnknownException(
+            "simulated connection reset while sending commit_transaction (nothing was applied)",
+            null);
       }
       boolean unknown = faults.fires(SimFault.COMMIT_UNKNOWN);
       try {

@@ -60,7 +60,14 @@ public enum SimFault {
    * operator's mistake): the checkpoint's offsets no longer fit it, and nothing may move the
    * consumer on them. No more rows are produced into it.
    */
-  QUEUE_RECREATED("step");
+  QUEUE_RECREATED("step"),
+  /**
+   * A commit's request is lost on its way (batch and share transactions, and the one-call
+   * transactions of chunk writes and consumer advances): nothing is applied, a batch transaction
+   * stays open on the cluster, and the writer sees an unknown outcome, which it cannot tell from
+   * {@link #COMMIT_UNKNOWN}'s answer lost after the commit landed.
+   */
+  COMMIT_LOST("commit");
 
   private final String event;
 

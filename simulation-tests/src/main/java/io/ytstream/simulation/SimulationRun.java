@@ -433,7 +433,7 @@ final class SimulationRun {
           List.of(Verifier.SRC_QUEUE, Verifier.SRC_TABLET, Verifier.SRC_ROW),
           List.of("v"));
     } else {
-      cluster.createOrderedTable(Workload.OUTPUT, List.of("p", "r", "i", "v"));
+      cluster.createOutputQueue(Workload.OUTPUT, List.of("p", "r", "i", "v"), w.outputTablets());
     }
   }
 

@@ -93,7 +93,13 @@ final class Verifier {
      * A write that failed (a sink commit, a task attempt the engine aborts) left a transaction it
      * started open, without even asking to abort it: it holds its rows until the timeout.
      */
-    TRANSACTION_LEFT_OPEN("transaction left open after a failure");
+    TRANSACTION_LEFT_OPEN("transaction left open after a failure"),
+    /**
+     * {@code min_rows_per_trigger}: a trigger was held back though its rows were there, its delay
+     * had passed, it was the source's first, or the run is Trigger.AvailableNow; or a trigger with
+     * fewer rows ran before its delay passed.
+     */
+    TRIGGER_PACING("trigger held back or run against min_rows_per_trigger");
 
     private final String anomaly;
 
@@ -118,6 +124,10 @@ final class Verifier {
   private final SimContext ctx;
   private final Workload w;
   private final SimCluster cluster;
+
+  /** The source told {@link #onLagUnreadable} since the last report's lag was checked. */
+  private boolean lagUnreadable;
+
   private final long[][] inputs;
   private final int[] inputCount;
   private long[] lastConsumer;
@@ -215,6 +225,9 @@ final class Verifier {
       Map<String, String> metrics,
       long plannedLostRows,
       boolean zombie) {
+    if (zombie || latest.isEmpty()) {
+      lagUnreadable = false; // no lag kept for onLastLag to check
+    }
     if (zombie) {
       return; // a zombie's progress reaches nobody
     }
@@ -327,6 +340,18 @@ final class Verifier {
     } else {
       ok &= sum >= wantSum;
     }
+    // Every queue row weighs the same: bytes behind, where reported, are rows behind times that.
+    String bytes = metrics.get("totalBytesBehindLatest");
+    if (bytes != null) {
+      long weight = InMemorySimCluster.QUEUE_ROW_WEIGHT;
+      ok &=
+          Long.parseLong(bytes) == sum * weight
+              && Long.parseLong(metrics.get("minBytesBehindLatest")) == min * weight
+              && Long.parseLong(metrics.get("maxBytesBehindLatest")) == max * weight
+              && String.format(Locale.ROOT, "%.1f", (double) sum * weight / n)
+                  .equals(metrics.get("avgBytesBehindLatest"));
+    }
+    ok &= !metrics.containsKey("avgSecondsBehindLatest");
     if (!ok) {
       violate(
           Invariant.PROGRESS_MISREPORTED,
@@ -367,6 +392,7 @@ final class Verifier {
    * proxy errors) excuse that; any other failure is the source's own.
    */
   void onLagUnreadable(RuntimeException e) {
+    lagUnreadable = true;
     if (!(e instanceof YtException)) {
       violate(Invariant.PROGRESS_MISREPORTED, "the lag columns could not be read: " + e);
     }
@@ -413,6 +439,8 @@ final class Verifier {
    * each partition of the batch's end are those between it and the latest offset reported.
    */
   void onLastLag(StreamOffsets end, StreamOffsets latest, Optional<MeasureLag.Lag> lag) {
+    boolean unreadable = lagUnreadable;
+    lagUnreadable = false;
     if (!frozen.isEmpty()) {
       return;
     }
@@ -434,7 +462,47 @@ final class Verifier {
           return;
         }
       }
+      if (at.isPresent() && !checkBytesBehind(p, at.getAsLong(), unreadable)) {
+        return;
+      }
     }
+  }
+
+  /**
+   * Bytes behind, from {@code $cumulative_data_weight}, which every simulated queue declares: as
+   * every queue row weighs the same, a partition's bytes behind are its rows behind times that
+   * weight. They are unknown only where the last consumed row (the base of the difference) or the
+   * newest row was trimmed, or where the lag columns could not be read for this report. No
+   * simulated queue declares {@code $timestamp}, so no partition has seconds behind.
+   */
+  private boolean checkBytesBehind(MeasureLag.PartitionLag p, long offset, boolean unreadable) {
+    String wrong = null;
+    if (p.bytes().isPresent()) {
+      long want = p.rows() * InMemorySimCluster.QUEUE_ROW_WEIGHT;
+      if (p.bytes().getAsLong() != want) {
+        wrong = p.bytes().getAsLong() + " bytes behind for " + p.rows() + " rows, want " + want;
+      }
+    } else if (!unreadable && !baseOrNewestTrimmed(p.partition(), offset, offset + p.rows())) {
+      wrong = "no bytes behind, though its last consumed row and its newest row are readable";
+    }
+    if (wrong == null && p.seconds().isPresent()) {
+      wrong = p.seconds().getAsLong() + " seconds behind, but the queue declares no $timestamp";
+    }
+    if (wrong != null) {
+      violate(Invariant.PROGRESS_MISREPORTED, p.partition() + " kept " + wrong);
+      return false;
+    }
+    return true;
+  }
+
+  /** {@code end}: the partition's end as the source measured it (rows may have come since). */
+  private boolean baseOrNewestTrimmed(PartitionId partition, long offset, long end) {
+    for (PartitionBounds b : cluster.ports().queueMetadata().partitions(partition.queue())) {
+      if (b.index() == partition.index()) {
+        return (offset > 0 && offset - 1 < b.trimmedRowCount()) || b.trimmedRowCount() >= end;
+      }
+    }
+    return true;
   }
 
   /** The sink refused batch {@code batch} as too large, with {@code rows} rows for its tablet. */
@@ -507,6 +575,51 @@ final class Verifier {
    * many bytes unless it is one row (trimmed rows it skipped do not count; a batch that places new
    * partitions holds none).
    */
+  /**
+   * A trigger was planned {@code sinceLastMs} after the last batch with rows this source ran
+   * ({@link Long#MAX_VALUE} before its first): it must be held back exactly when {@code
+   * min_rows_per_trigger} is set, the run is not Trigger.AvailableNow, the delay has not passed and
+   * the queue holds fewer rows past {@code start} than the minimum. A trigger that places new
+   * partitions is never held back.
+   */
+  void onPaced(StreamOffsets start, PlanMicroBatch.PlannedEnd planned, long sinceLastMs) {
+    if (planned.placesNewPartitions()) {
+      return;
+    }
+    OptionalLong min = w.trigger().minRows();
+    boolean mustHold = false;
+    long available = 0;
+    if (min.isPresent() && !w.availableNow() && sinceLastMs < w.trigger().maxDelayMs()) {
+      for (QueueId q : w.queues()) {
+        for (PartitionBounds b : cluster.ports().queueMetadata().partitions(q)) {
+          long from =
+              Math.max(start.getOrDefault(new PartitionId(q, b.index()), 0), b.trimmedRowCount());
+          available += Math.max(0, b.totalRowCount() - from);
+        }
+      }
+      mustHold = available < min.getAsLong();
+    }
+    if (planned.heldBack() != mustHold) {
+      violate(
+          Invariant.TRIGGER_PACING,
+          (planned.heldBack() ? "held back" : "ran")
+              + " a trigger from "
+              + start
+              + " with "
+              + (min.isPresent() ? available + " row(s) available, " : "")
+              + "min_rows_per_trigger "
+              + (min.isPresent() ? min.getAsLong() : "unset")
+              + ", "
+              + (sinceLastMs == Long.MAX_VALUE
+                  ? "no batch before"
+                  : sinceLastMs + " ms since the last batch")
+              + ", max_trigger_delay "
+              + w.trigger().maxDelayMs()
+              + " ms"
+              + (w.availableNow() ? ", Trigger.AvailableNow" : ""));
+    }
+  }
+
   void onPlanned(StreamOffsets start, PlanMicroBatch.PlannedEnd planned) {
     if ((w.trigger().maxRows().isEmpty() && w.trigger().maxBytes().isEmpty())
         || planned.placesNewPartitions()) {

@@ -92,10 +92,12 @@ record Workload(
     int writeChunk = 1 + random.nextInt(5);
     int pullLimit = 1 + random.nextInt(8);
     int reduceTasks = 1 + random.nextInt(2);
-    // Producer mode's output queue: 1-3 tablets, from a stream of its own (as the added
-    // partitions).
+    // The output queue of producer mode, and the ordered output table of at-least-once mode: 1-3
+    // tablets, from a stream of its own (as the added partitions).
     int outputTablets =
-        mode == SimMode.PRODUCER ? 1 + new SplittableRandom(seed * 131 + 3).nextInt(3) : 1;
+        mode == SimMode.PRODUCER || mode == SimMode.AT_LEAST_ONCE
+            ? 1 + new SplittableRandom(seed * 131 + 3).nextInt(3)
+            : 1;
     // The trigger's size and kind, from a stream of their own as well: max_rows_per_trigger,
     // min_rows_per_trigger with max_trigger_delay, or neither; and Trigger.AvailableNow runs that
     // a scheduler starts again when they end.

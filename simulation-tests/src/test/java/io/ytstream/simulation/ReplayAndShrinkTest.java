@@ -38,12 +38,12 @@ class ReplayAndShrinkTest {
 
   @Test
   void theCommandLineReplayPrintsTheSameBytesTwice() {
-    RunResult failing = firstFailure(Mutant.REAPPLY_ALREADY_APPLIED);
+    RunResult failing = firstFailure(Mutant.COMMIT_LOG_BEFORE_SINK);
     String[] args = {
       "--mode",
-      "transactional",
+      "at-least-once",
       "--mutant",
-      "reapply-already-applied",
+      "commit-log-before-sink",
       "--replay",
       Long.toString(failing.seed())
     };
@@ -55,10 +55,10 @@ class ReplayAndShrinkTest {
 
   @Test
   void shrinkingKeepsTheFailureAndDropsFaults() {
-    RunResult failing = firstFailure(Mutant.REAPPLY_ALREADY_APPLIED);
+    RunResult failing = firstFailure(Mutant.COMMIT_LOG_BEFORE_SINK);
     SimulationRun.Options options =
         new SimulationRun.Options(
-            SimMode.TRANSACTIONAL, 0, Mutant.REAPPLY_ALREADY_APPLIED, 30, false);
+            SimMode.AT_LEAST_ONCE, 0, Mutant.COMMIT_LOG_BEFORE_SINK, 30, false);
     Shrinker.Shrunk shrunk = Shrinker.shrink(failing.seed(), options, failing.schedule());
     assertTrue(shrunk.schedule().size() <= failing.schedule().size());
     assertTrue(shrunk.batches() <= 30);
@@ -75,12 +75,16 @@ class ReplayAndShrinkTest {
     assertEquals(
         0,
         Simulate.run(
-            new String[] {"--mode", "transactional", "--mutant", "ignore-max-rows-cap"}, sink()));
-    // One seed is too few for this mutant (it needs a stalled advance): reported as not caught.
+            new String[] {"--mode", "at-least-once", "--mutant", "commit-log-before-sink"},
+            sink()));
+    // One seed is too few for this mutant (it needs a crash between the two commits): reported as
+    // not caught.
     assertEquals(
         1,
         Simulate.run(
-            new String[] {"--mode", "at-least-once", "--mutant", "omit-old-offset", "--seeds", "1"},
+            new String[] {
+              "--mode", "at-least-once", "--mutant", "commit-log-before-sink", "--seeds", "1"
+            },
             sink()));
   }
 
