@@ -14,6 +14,7 @@ import io.ytstream.ports.Row;
 import io.ytstream.ports.spi.YtCluster;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -91,6 +92,37 @@ public abstract class PortContract {
     fixture.createConsumer(consumer);
     fixture.registerConsumer(queue, consumer);
     return new QueueSetup(queueId(queue), consumerId(consumer));
+  }
+
+  /**
+   * A queue {@code q} of one tablet and its consumer {@code c}, not registered, in a directory
+   * whose one entry lets {@code reader} read: where the permission tests run.
+   */
+  protected QueueSetup queueReadableOnlyBy(String reader) {
+    YPath dir = path("shared");
+    fixture.createDirectory(
+        dir,
+        List.of(
+            Map.of(
+                "action", "allow", "subjects", List.of(reader), "permissions", List.of("read"))));
+    YPath queue = dir.child("q");
+    YPath consumer = dir.child("c");
+    fixture.createOrderedTable(queue, List.of(Columns.value("value", "string")), 1);
+    fixture.createConsumer(consumer);
+    return new QueueSetup(queueId(queue), consumerId(consumer));
+  }
+
+  /** Registers the consumer of {@code setup} for its queue. */
+  protected void register(QueueSetup setup) {
+    fixture.registerConsumer(setup.queue().path(), setup.consumer().path());
+  }
+
+  /** The error names {@code user} and the missing {@code read}. */
+  protected static void assertDeniedRead(String user, Exception error) {
+    String message = String.valueOf(error.getMessage());
+    assertTrue(
+        message.contains("\"" + user + "\"") && message.contains("\"read\" permission"),
+        "the error should name the user and read: " + message);
   }
 
   /** A row for tablet {@code tablet} of a queue made by {@link #queueWithConsumer}. */

@@ -12,7 +12,6 @@ import io.ytstream.ports.Row;
 import io.ytstream.ports.TabletTransaction;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The contract of {@code QueuePartitionReader} ({@code pull_queue_consumer}). */
@@ -152,28 +151,11 @@ public abstract class QueuePartitionReaderContract extends PortContract {
     assertTrue(error.getMessage().contains("is not registered for queue"), error.getMessage());
   }
 
-  private static void assertDeniedRead(String user, Exception error) {
-    String message = String.valueOf(error.getMessage());
-    assertTrue(
-        message.contains("\"" + user + "\"") && message.contains("\"read\" permission"),
-        "the error should name the user and read: " + message);
-  }
-
   @Test
   void aPullNeedsReadOnTheConsumerAndAReadWithoutOneReadOnTheQueue() {
     assume(ClusterFixture.Capability.ACCESS_CONTROL);
-    YPath dir = path("shared");
-    fixture.createDirectory(
-        dir,
-        List.of(
-            Map.of(
-                "action", "allow", "subjects", List.of("alice"), "permissions", List.of("read"))));
-    YPath queue = dir.child("q");
-    YPath consumer = dir.child("c");
-    fixture.createOrderedTable(queue, List.of(Columns.value("value", "string")), 1);
-    fixture.createConsumer(consumer);
-    fixture.registerConsumer(queue, consumer);
-    QueueSetup setup = new QueueSetup(queueId(queue), consumerId(consumer));
+    QueueSetup setup = queueReadableOnlyBy("alice");
+    register(setup);
     appendValues(setup.queue(), 0, "v", 2);
 
     int byConsumer =
