@@ -28,11 +28,12 @@ import org.apache.spark.sql.streaming.Trigger;
  * Trigger.AvailableNow} into the {@code noop} sink, (a) from Apache Kafka's broker through Spark's
  * {@code kafka} source, the JSON value parsed by {@code from_json} into typed columns, (b) the same
  * records as raw key and value bytes, the least a Kafka job can pay, and (c) from the emulator
- * through our {@code yt} source over HTTP, typed. Both servers run in JVMs of their own ({@link
- * KafkaBroker}, {@link ChildProcessStore}), so this JVM's CPU time is the connector's cost, what a
- * user pays in executors. Same batch size, the same {@code file://} checkpoint kind; one unmeasured
- * round, then rounds in which the sources take turns at going first. Writes {@code peer-table.md}
- * and {@code targets.md} to {@code --out}.
+ * through our {@code yt} source over HTTP, typed; and, as the control, (d) Spark's rows already in
+ * memory through a bare source that does no I/O ({@link BareSource}), what Spark itself spends per
+ * row. Both servers run in JVMs of their own ({@link KafkaBroker}, {@link ChildProcessStore}), so
+ * this JVM's CPU time is the connector's cost, what a user pays in executors. Same batch size, the
+ * same {@code file://} checkpoint kind; one unmeasured round, then rounds in which the sources take
+ * turns at going first. Writes {@code peer-table.md} and {@code targets.md} to {@code --out}.
  *
  * <pre>
  * java -Xmx4g &lt;Spark's add-opens&gt; -cp benchmarks.jar:&lt;spark-classpath.txt&gt; \
@@ -44,12 +45,14 @@ public final class PeerBench {
   static final String KAFKA = "Spark kafka source, from_json";
   static final String KAFKA_RAW = "Spark kafka source, raw bytes";
   static final String YT = "ytstream yt source, HTTP";
+  static final String BARE = "control: bare DSv2 source, rows in memory";
   static final double RATE_TARGET = 2.0;
   static final double CPU_TARGET = 1.0 / 3;
   static final double RAW_CPU_TARGET = 1.0 / 2;
 
   private static final String TOPIC = "peer";
   private static final String QUEUE = "//peer/queue";
+  private static final String BARE_ROWS = "peer";
 
   private final SparkSession spark;
   private final PeerBenchOptions options;
@@ -67,6 +70,7 @@ public final class PeerBench {
   final Samples cpuRatio = new Samples();
   final Samples rawRateRatio = new Samples();
   final Samples rawCpuRatio = new Samples();
+  final Samples bareCpuRatio = new Samples();
 
   PeerBench(
       SparkSession spark,
@@ -127,9 +131,12 @@ public final class PeerBench {
             emulator.address(),
             (System.nanoTime() - t) / 1e9);
         PeerBench bench = new PeerBench(spark, options, out, broker.bootstrap(), emulator);
+        BareRows.build(
+            BARE_ROWS, options.partitions(), Math.toIntExact(options.rowsPerPartition()));
         try {
           bench.runRounds();
         } finally {
+          BareRows.drop(BARE_ROWS);
           BenchContext.deleteQuietly(bench.scratch);
         }
         String table = bench.table();
@@ -159,6 +166,7 @@ public final class PeerBench {
       cpuRatio.add(result.get(YT)[1] / result.get(KAFKA)[1]);
       rawRateRatio.add(result.get(YT)[0] / result.get(KAFKA_RAW)[0]);
       rawCpuRatio.add(result.get(YT)[1] / result.get(KAFKA_RAW)[1]);
+      bareCpuRatio.add(result.get(BARE)[1] / result.get(KAFKA_RAW)[1]);
       out.printf(
           Locale.ROOT, "peer benchmark: round %d of %d: %s%n", r, options.rounds(), brief(result));
     }
@@ -169,7 +177,7 @@ public final class PeerBench {
    * source always runs first (on the coldest JVM) or last.
    */
   private Map<String, double[]> round(int r) throws TimeoutException, StreamingQueryException {
-    List<String> order = List.of(KAFKA, KAFKA_RAW, YT);
+    List<String> order = List.of(KAFKA, KAFKA_RAW, YT, BARE);
     Map<String, double[]> result = new LinkedHashMap<>();
     for (int i = 0; i < order.size(); i++) {
       String source = order.get((i + r) % order.size());
@@ -187,6 +195,7 @@ public final class PeerBench {
       case KAFKA -> kafka();
       case KAFKA_RAW -> kafkaRaw();
       case YT -> yt();
+      case BARE -> bare();
       default -> throw new IllegalArgumentException("no source named " + name);
     };
   }
@@ -212,6 +221,19 @@ public final class PeerBench {
         .selectExpr("CAST(value AS STRING) AS json")
         .select(from_json(col("json"), PeerRows.SCHEMA).alias("row"))
         .select("row.id", "row.payload");
+  }
+
+  /**
+   * Rows already in memory as Spark's rows, handed over with no I/O and no conversion: what Spark
+   * itself spends per row of a micro-batch, the least any source can cost.
+   */
+  private Dataset<Row> bare() {
+    return spark
+        .readStream()
+        .format(BareSource.class.getName())
+        .option("name", BARE_ROWS)
+        .option("rows_per_batch", Long.toString(options.batchRowsPerPartition()))
+        .load();
   }
 
   private Dataset<Row> yt() {
@@ -283,10 +305,11 @@ public final class PeerBench {
         + String.format(
             Locale.ROOT,
             "| Spark JVM CPU per row beside Kafka's raw records (no parsing) | ≤ 1/2 of Kafka's |"
-                + " %s× (%.2f vs %.2f µs/row) | %s |%n",
+                + " %s× (%.2f vs %.2f µs/row); control: a bare source with no I/O %s× | %s |%n",
             rawCpuRatio.format("%.2f"),
             cpuMicrosPerRow.get(YT).median(),
             cpuMicrosPerRow.get(KAFKA_RAW).median(),
+            bareCpuRatio.format("%.2f"),
             verdict(rawCpuRatio.median() <= RAW_CPU_TARGET));
   }
 
@@ -305,7 +328,7 @@ public final class PeerBench {
             options.rounds(),
             options.warmup() ? "a warm-up round" : "no warm-up"));
     t.append("| source | rows/s | CPU µs/row |\n|---|---|---|\n");
-    for (String v : List.of(KAFKA, KAFKA_RAW, YT)) {
+    for (String v : List.of(KAFKA, KAFKA_RAW, YT, BARE)) {
       t.append(
           String.format(
               Locale.ROOT,
@@ -317,11 +340,13 @@ public final class PeerBench {
     t.append(
         String.format(
             Locale.ROOT,
-            "| ours ÷ Kafka's (from_json) | %s | %s |%n| ours ÷ Kafka's (raw bytes) | %s | %s |%n%n",
+            "| ours ÷ Kafka's (from_json) | %s | %s |%n| ours ÷ Kafka's (raw bytes) | %s | %s |%n"
+                + "| control ÷ Kafka's (raw bytes) | | %s |%n%n",
             rateRatio.format("%.2f"),
             cpuRatio.format("%.2f"),
             rawRateRatio.format("%.2f"),
-            rawCpuRatio.format("%.2f")));
+            rawCpuRatio.format("%.2f"),
+            bareCpuRatio.format("%.2f")));
     return t.toString();
   }
 }

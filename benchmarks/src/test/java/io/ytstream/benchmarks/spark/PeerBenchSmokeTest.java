@@ -45,8 +45,10 @@ class PeerBenchSmokeTest {
     assertTrue(
         table.contains(PeerBench.KAFKA)
             && table.contains(PeerBench.KAFKA_RAW)
-            && table.contains(PeerBench.YT),
+            && table.contains(PeerBench.YT)
+            && table.contains(PeerBench.BARE),
         table);
+    assertTrue(Files.readString(out.resolve("targets.md")).contains("control: a bare source"));
     assertEquals(table, Files.readString(out.resolve("peer-table.md")));
     String targets = Files.readString(out.resolve("targets.md"));
     assertEquals(3, targets.lines().count(), targets);
