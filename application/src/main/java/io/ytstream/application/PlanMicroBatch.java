@@ -16,7 +16,6 @@ import io.ytstream.core.plan.PlanLimits;
 import io.ytstream.core.plan.QueueBounds;
 import io.ytstream.core.plan.QueuePositions;
 import io.ytstream.core.plan.StartOffsetResolver;
-import io.ytstream.core.plan.TaskAssigner;
 import io.ytstream.core.plan.TaskAssignment;
 import io.ytstream.core.plan.TriggerLimit;
 import io.ytstream.ports.ConsumerOffsets;
@@ -32,7 +31,7 @@ import java.util.TreeMap;
 /**
  * Plans micro-batches: partition bounds, then start offsets, then new partitions, then caps, then
  * the ranges each batch reads. The decisions are core's ({@link StartOffsetResolver}, {@link
- * BatchPlanner}, {@link TaskAssigner}); this class asks the ports for their inputs, in order.
+ * BatchPlanner}); this class asks the ports for their inputs, in order.
  *
  * <p>A partition the start offsets do not know (the queue was resharded) first gets an end of its
  * own with no rows: the batch that places it records where it starts, so the lower bound of every
@@ -314,8 +313,15 @@ public final class PlanMicroBatch {
     return ranges;
   }
 
-  /** The batch's tasks: one per range. */
+  /**
+   * The batch's tasks: one per range, in the ranges' (partition) order. A partition's rows are read
+   * by one task, so its order within the batch is the queue's.
+   */
   public static List<TaskAssignment> tasks(List<OffsetRange> ranges) {
-    return ranges.isEmpty() ? List.of() : TaskAssigner.assign(ranges, ranges.size());
+    List<TaskAssignment> tasks = new ArrayList<>(ranges.size());
+    for (OffsetRange range : ranges) {
+      tasks.add(new TaskAssignment(tasks.size(), List.of(range)));
+    }
+    return tasks;
   }
 }

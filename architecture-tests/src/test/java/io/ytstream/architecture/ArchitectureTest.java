@@ -23,7 +23,6 @@ class ArchitectureTest {
     "io.ytstream.core.plan.BatchPlanner",
     "io.ytstream.core.plan.StaticReadPlanner",
     "io.ytstream.core.plan.StartOffsetResolver",
-    "io.ytstream.core.plan.TaskAssigner",
     "io.ytstream.core.delivery.TransactionalBatchCommit",
     "io.ytstream.core.delivery.TransactionalRecovery",
     "io.ytstream.core.delivery.OutOfTransactionBatch",

@@ -23,8 +23,6 @@ import io.ytstream.core.plan.DataLossPolicy;
 import io.ytstream.core.plan.PlanLimits;
 import io.ytstream.core.plan.QueueBounds;
 import io.ytstream.core.plan.StartOffsetResolver;
-import io.ytstream.core.plan.TaskAssigner;
-import io.ytstream.core.plan.TaskAssignment;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.util.ArrayList;
@@ -51,8 +49,7 @@ public final class CoreVectors {
           "recovery_transactional",
           "recovery_out_of_transaction",
           "recovery_checkpoint",
-          "commit_outcome",
-          "task_assigner");
+          "commit_outcome");
 
   private CoreVectors() {}
 
@@ -66,7 +63,6 @@ public final class CoreVectors {
       case "recovery_out_of_transaction" -> recoveryOutOfTransaction(input);
       case "recovery_checkpoint" -> recoveryCheckpoint(input);
       case "commit_outcome" -> commitOutcome(input);
-      case "task_assigner" -> taskAssigner(input);
       default -> throw new IllegalArgumentException("unknown vector kind " + kind);
     };
   }
@@ -183,21 +179,6 @@ public final class CoreVectors {
     }
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("outcome", CommitErrorClassifier.classify(t).name());
-    return out;
-  }
-
-  private static Map<String, Object> taskAssigner(Map<String, Object> in) {
-    List<TaskAssignment> tasks =
-        TaskAssigner.assign(ranges(in.get("ranges")), ((Long) in.get("max_tasks")).intValue());
-    List<Object> list = new ArrayList<>();
-    for (TaskAssignment t : tasks) {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("task", (long) t.task());
-      m.put("ranges", rangesJson(t.ranges()));
-      list.add(m);
-    }
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("tasks", list);
     return out;
   }
 

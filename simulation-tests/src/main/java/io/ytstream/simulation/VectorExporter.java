@@ -178,25 +178,6 @@ public final class VectorExporter {
         list.add(errorInput(ytError(1717, List.of(1700L))));
         list.add(errorInput(ytError(1, List.of(11003L, 1700L))));
       }
-      case "task_assigner" -> {
-        for (int i = 0; i < RANDOM_CASES; i++) {
-          int parts = 1 + random.nextInt(8);
-          List<Object> ranges = new ArrayList<>();
-          for (int p = 0; p < parts; p++) {
-            long lower = random.nextInt(50);
-            Map<String, Object> r = new LinkedHashMap<>();
-            r.put("queue", (random.nextInt(3) == 0 ? Q2 : Q1).key());
-            r.put("partition", (long) p);
-            r.put("lower", lower);
-            r.put("upper", lower + 1 + random.nextInt(30));
-            ranges.add(r);
-          }
-          Map<String, Object> in = new LinkedHashMap<>();
-          in.put("ranges", ranges);
-          in.put("max_tasks", 1L + random.nextInt(6));
-          list.add(in);
-        }
-      }
       default -> throw new IllegalArgumentException(kind);
     }
     return list;
