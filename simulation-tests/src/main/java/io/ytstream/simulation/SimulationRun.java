@@ -184,14 +184,14 @@ final class SimulationRun {
 
       live.step = step;
       boolean zombieTurn = live.zombie != null && step >= live.zombieWakes && random.nextBoolean();
-      Driver.Kind kind;
+      Step.Kind kind;
       if (zombieTurn) {
         // While the zombie waits on a call, the new driver may run a few steps of its own.
         ctx.io.interleaveWith(
             arg -> {
               ctx.trace("fault: d" + live.driver.id + " runs inside a call of the zombie");
               for (int i = 0; i <= arg && !live.stopped; i++) {
-                Driver.Kind k = live.stepDriver();
+                Step.Kind k = live.stepDriver();
                 if (k == null || k.mayMoveConsumerOrOutput(w.mode())) {
                   verifier.afterStep(k);
                 }
@@ -308,7 +308,7 @@ final class SimulationRun {
      * inside the step ({@link SimFault#STALLED_ADVANCE}) ends it as a zombie, and its crash or
      * failure ends only the zombie.
      */
-    Driver.Kind stepDriver() {
+    Step.Kind stepDriver() {
       Driver actor = driver;
       try {
         actor.step();
@@ -367,7 +367,7 @@ final class SimulationRun {
               + steps
               + " steps");
       for (int i = 0; i < steps && !stopped; i++) {
-        Driver.Kind k = stepDriver();
+        Step.Kind k = stepDriver();
         if (k == null || k.mayMoveConsumerOrOutput(ctx.workload.mode())) {
           verifier.afterStep(k);
         }
@@ -376,7 +376,7 @@ final class SimulationRun {
     }
 
     /** One step of the zombie; a crash or failure ends it (its query was superseded). */
-    Driver.Kind stepZombie() {
+    Step.Kind stepZombie() {
       Driver actor = zombie;
       try {
         actor.step();

@@ -719,9 +719,9 @@ final class Verifier {
   }
 
   /** After a step of {@code kind} (null: a step whose kind is not known, or none). */
-  void afterStep(Driver.Kind kind) {
+  void afterStep(Step.Kind kind) {
     long[] c = consumer();
-    boolean planning = kind == Driver.Kind.PLAN || kind == Driver.Kind.PLAN_TASKS;
+    boolean planning = kind == Step.Kind.PLAN || kind == Step.Kind.PLAN_TASKS;
     frozen.forEach(
         (o, at) -> {
           if (c[o] != at && planning) {
@@ -738,7 +738,7 @@ final class Verifier {
           }
         });
     frozen.replaceAll((o, at) -> c[o]);
-    afterStep(kind == Driver.Kind.SINK_COMMIT);
+    afterStep(kind == Step.Kind.SINK_COMMIT);
   }
 
   /** After every step: monotonic offsets, and the output checks when something may have moved. */
