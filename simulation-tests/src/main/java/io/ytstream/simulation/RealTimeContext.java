@@ -1,5 +1,7 @@
 package io.ytstream.simulation;
 
+import io.ytstream.application.realtime.RowsCarriedToNextTask;
+
 /**
  * What outlives a real-time driver in one run: the cluster (with the checkpoint store), the fault
  * clock and the faulty ports, the executor's carried rows, the checker, and the trace.
@@ -10,7 +12,7 @@ final class RealTimeContext {
   final SimCluster cluster;
   final FaultClock faults;
   final FaultyPorts io;
-  final SimCarriedRows carried = new SimCarriedRows();
+  final RowsCarriedToNextTask carried = new RowsCarriedToNextTask();
   private final StringBuilder trace;
 
   RealTimeInvariants checker;

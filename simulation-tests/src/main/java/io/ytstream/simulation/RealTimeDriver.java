@@ -60,9 +60,9 @@ import java.util.TreeMap;
  *
  * The consumer moves on the source's own thread ({@link SimBackgroundAdvance}) to the durable ends
  * the boundary hands over; the bounds are read ahead on another ({@link SimPrefetchedBounds}); a
- * task's unread rows go to the next batch's task of the same partition ({@link SimCarriedRows}). A
- * task that fails fails the batch, and so the query, which restarts from the last committed
- * boundary.
+ * task's unread rows go to the next batch's task of the same partition (the shipped {@code
+ * RowsCarriedToNextTask}). A task that fails fails the batch, and so the query, which restarts from
+ * the last committed boundary.
  */
 final class RealTimeDriver {
 

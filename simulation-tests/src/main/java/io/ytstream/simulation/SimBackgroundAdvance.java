@@ -1,81 +1,46 @@
 package io.ytstream.simulation;
 
+import io.ytstream.application.realtime.DeferredConsumerAdvance;
 import io.ytstream.core.model.StreamOffsets;
 import java.util.function.Consumer;
 
 /**
- * The real-time consumer advance off the engine's thread, as adapter-spark's {@code
- * BackgroundConsumerAdvance} runs it, on the simulated clock: an end handed over starts the move
- * {@link #QUIET_MS} later, a later end handed over meanwhile replaces the waiting one, a failure is
- * kept and thrown by the next hand-over, and a stopping source moves at once ({@link #finish}). A
- * driver that dies loses what was waiting.
+ * The thread of the shipped {@link DeferredConsumerAdvance} on the simulated clock, as
+ * adapter-spark's {@code BackgroundConsumerAdvance} schedules it: the move runs when the time the
+ * hand-over named has come, and at once when the source stops. A driver that dies loses what was
+ * waiting.
  */
 final class SimBackgroundAdvance {
 
-  /** {@code BackgroundConsumerAdvance.QUIET_MS}. */
-  static final long QUIET_MS = 500;
-
-  private final Consumer<StreamOffsets> advancer;
-  private StreamOffsets waiting;
-  private boolean busy;
+  private final DeferredConsumerAdvance advance;
   private long dueAtMs;
-  private RuntimeException failure;
-  private boolean stopped;
 
   SimBackgroundAdvance(Consumer<StreamOffsets> advancer) {
-    this.advancer = advancer;
+    this.advance =
+        new DeferredConsumerAdvance(
+            advancer, Workload.CONSUMER.toString(), DeferredConsumerAdvance.QUIET_MS);
   }
 
   /** Hands over a durable end; throws the failure of an earlier advance, if any. */
   void advanceTo(StreamOffsets durableEnd, long nowMs) {
-    if (stopped) {
-      throw new IllegalStateException("the real-time source is stopped");
-    }
-    if (failure != null) {
-      throw failure;
-    }
-    waiting = durableEnd;
-    if (!busy) {
-      busy = true;
-      dueAtMs = nowMs + QUIET_MS;
-    }
+    advance.handOver(durableEnd, nowMs).ifPresent(due -> dueAtMs = due);
   }
 
-  /** The advance's thread: moves once its quiet time has passed. */
+  /** The advance's thread: moves once the time it was scheduled for has come. */
   void tick(long nowMs) {
-    if (busy && nowMs >= dueAtMs) {
-      drain();
+    if (!advance.idle() && nowMs >= dueAtMs) {
+      advance.drain();
     }
   }
 
   /** The source stops: what waits moves now; a failure is left (the query is stopping). */
   void finish() {
-    stopped = true;
-    if (busy) {
-      drain();
+    if (advance.stop()) {
+      advance.drain();
     }
   }
 
   boolean idle() {
-    return !busy;
-  }
-
-  private void drain() {
-    while (true) {
-      StreamOffsets end = waiting;
-      waiting = null;
-      if (end == null) {
-        busy = false;
-        return;
-      }
-      try {
-        advancer.accept(end);
-      } catch (RuntimeException e) {
-        failure = e;
-        waiting = null;
-        busy = false;
-        return;
-      }
-    }
+    return advance.idle();
   }
 }

@@ -1,28 +1,21 @@
 package io.ytstream.simulation;
 
+import io.ytstream.application.realtime.BoundsReadAhead;
 import io.ytstream.core.plan.QueueBounds;
 import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * The queue's bounds read ahead for real-time boundaries, as adapter-spark's {@code
- * PrefetchedBounds} reads them, on the simulated clock: at once, then every {@link #REFRESH_MS}; a
- * failed read keeps the last bounds, and bounds older than {@link #MAX_AGE_MS} are not offered.
+ * The thread of the shipped {@link BoundsReadAhead} on the simulated clock, as adapter-spark's
+ * {@code PrefetchedBounds} schedules it: a read at once, then every {@code REFRESH_MS}.
  */
 final class SimPrefetchedBounds {
 
-  /** {@code PrefetchedBounds.REFRESH_MS} and {@code MAX_AGE_MS}. */
-  static final long REFRESH_MS = 1_000;
-
-  static final long MAX_AGE_MS = 5_000;
-
-  private final Supplier<QueueBounds> read;
-  private QueueBounds last;
-  private long atMs;
+  private final BoundsReadAhead bounds;
   private long nextAtMs = Long.MIN_VALUE;
 
   SimPrefetchedBounds(Supplier<QueueBounds> read) {
-    this.read = read;
+    this.bounds = new BoundsReadAhead(read);
   }
 
   /** The reading thread: reads when its time has come. */
@@ -30,19 +23,11 @@ final class SimPrefetchedBounds {
     if (nowMs < nextAtMs) {
       return;
     }
-    nextAtMs = nowMs + REFRESH_MS;
-    try {
-      last = read.get();
-      atMs = nowMs;
-    } catch (RuntimeException e) {
-      // Kept quiet, as shipped: a boundary that finds them too old reads in line.
-    }
+    nextAtMs = nowMs + BoundsReadAhead.REFRESH_MS;
+    var unused = bounds.refresh(nowMs); // a failure is kept quiet, as shipped
   }
 
   Optional<QueueBounds> fresh(long nowMs) {
-    if (last == null || nowMs - atMs >= MAX_AGE_MS) {
-      return Optional.empty();
-    }
-    return Optional.of(last);
+    return bounds.fresh(nowMs);
   }
 }

@@ -1,5 +1,6 @@
 package io.ytstream.spark.realtime;
 
+import io.ytstream.application.realtime.BoundsReadAhead;
 import io.ytstream.core.plan.QueueBounds;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -11,31 +12,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Real-time Mode: the queue's bounds, read every {@link #REFRESH_MS} on a thread of their own, so
- * that a batch boundary plans the next batch without a request in line (on a remote cluster, one
- * round trip less between the old tasks' end and the new tasks' first row). The bounds a boundary
- * uses are then up to a second old: a reshard is noticed up to a second later, rows trimmed
- * meanwhile are found by the task's first pull (reported as data loss, as before), and the rows
- * behind in the query's metrics are counted against bounds newer than the batch's start. A read
- * that fails keeps the last bounds; once they are older than {@link #MAX_AGE_MS}, {@link #fresh} is
- * empty and the caller reads in line, which reports the error.
+ * The thread of {@link BoundsReadAhead}: the queue's bounds read every {@link #REFRESH_MS}, so that
+ * a Real-time Mode boundary plans the next batch without a request in line (on a remote cluster,
+ * one round trip less between the old tasks' end and the new tasks' first row).
  */
 public final class PrefetchedBounds implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(PrefetchedBounds.class);
 
-  public static final long REFRESH_MS = 1_000;
-  static final long MAX_AGE_MS = 5_000;
+  public static final long REFRESH_MS = BoundsReadAhead.REFRESH_MS;
+  static final long MAX_AGE_MS = BoundsReadAhead.MAX_AGE_MS;
 
-  private record Read(QueueBounds bounds, long atMs) {}
-
-  private final Supplier<QueueBounds> read;
+  private final BoundsReadAhead bounds;
   private final LongSupplier clockMs;
   private final ScheduledExecutorService thread;
-  private volatile Read last;
 
   private PrefetchedBounds(Supplier<QueueBounds> read, LongSupplier clockMs, String name) {
-    this.read = read;
+    this.bounds = new BoundsReadAhead(read);
     this.clockMs = clockMs;
     this.thread =
         Executors.newSingleThreadScheduledExecutor(
@@ -61,22 +54,15 @@ public final class PrefetchedBounds implements AutoCloseable {
   }
 
   private void refresh() {
-    long at = clockMs.getAsLong();
-    try {
-      last = new Read(read.get(), at);
-    } catch (RuntimeException e) {
-      // Kept quiet: the boundary that finds the bounds too old reads in line and fails with it.
-      LOG.debug("reading the queue's bounds in the background failed", e);
-    }
+    // Kept quiet: the boundary that finds the bounds too old reads in line and fails with it.
+    bounds
+        .refresh(clockMs.getAsLong())
+        .ifPresent(e -> LOG.debug("reading the queue's bounds in the background failed", e));
   }
 
   /** The last bounds read, unless they are older than {@link #MAX_AGE_MS} (or none was read). */
   public Optional<QueueBounds> fresh() {
-    Read r = last;
-    if (r == null || clockMs.getAsLong() - r.atMs() >= MAX_AGE_MS) {
-      return Optional.empty();
-    }
-    return Optional.of(r.bounds());
+    return bounds.fresh(clockMs.getAsLong());
   }
 
   @Override
