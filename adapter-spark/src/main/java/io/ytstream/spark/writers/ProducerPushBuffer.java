@@ -1,7 +1,6 @@
 package io.ytstream.spark.writers;
 
-import io.ytstream.application.Interruptions;
-import io.ytstream.application.ProducerFencedException;
+import io.ytstream.application.ForeachWriterBuffer;
 import io.ytstream.application.PushRowsBySourcePosition;
 import io.ytstream.core.model.YPath;
 import io.ytstream.ports.ProducerSessionId;
@@ -13,23 +12,18 @@ import org.slf4j.LoggerFactory;
 /**
  * One task's rows on their way into a queue through producer sessions: what a push is (a session
  * per source partition, rows numbered by their source row index, one push per run of consecutive
- * indexes) is {@link PushRowsBySourcePosition}'s; this class decides when. Rows are kept until
- * {@code maxRows} have gathered or the flush interval has passed (a daemon thread pushes what is
- * buffered every interval), and pushed under one lock, so a task's rows reach the queue in order.
- *
- * <p>A fenced push fails this task with {@link ProducerFencedException}, not retried. A failed
- * background push fails the next {@link #add} or {@link #flush}.
+ * indexes) is {@link PushRowsBySourcePosition}'s, and when is {@link ForeachWriterBuffer}'s (full,
+ * or each flush interval, on a daemon thread of its own). Every call holds this object's lock, so a
+ * task's rows reach the queue in order. A fenced push fails the task with {@code
+ * ProducerFencedException}, not retried.
  */
 final class ProducerPushBuffer implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ProducerPushBuffer.class);
 
-  private final String writer;
-  private final YPath queue;
-  private final int maxRows;
   private final PushRowsBySourcePosition rows;
+  private final ForeachWriterBuffer buffer;
   private final FlushTimer flusher;
-  private volatile RuntimeException failure;
 
   ProducerPushBuffer(
       String writer,
@@ -39,9 +33,6 @@ final class ProducerPushBuffer implements AutoCloseable {
       String sessionPrefix,
       int maxRows,
       long flushIntervalMs) {
-    this.writer = writer;
-    this.queue = queue;
-    this.maxRows = maxRows;
     this.rows =
         new PushRowsBySourcePosition(
             writer,
@@ -74,6 +65,12 @@ final class ProducerPushBuffer implements AutoCloseable {
                     session);
               }
             });
+    this.buffer =
+        new ForeachWriterBuffer(
+            ForeachWriterBuffer.pushing(rows),
+            maxRows,
+            flushIntervalMs > 0,
+            writer + ": pushing to " + queue);
     flusher =
         flushIntervalMs > 0
             ? new FlushTimer(
@@ -91,17 +88,12 @@ final class ProducerPushBuffer implements AutoCloseable {
    * with no flush interval, or a full buffer, pushes at once.
    */
   synchronized void add(String sourceQueue, long sourceTablet, long sourceRowIndex, Row row) {
-    rethrow();
-    int buffered = rows.add(sourceQueue, sourceTablet, sourceRowIndex, row);
-    if (flusher == null || buffered >= maxRows) {
-      rows.pushAll();
-    }
+    buffer.add(() -> rows.add(sourceQueue, sourceTablet, sourceRowIndex, row));
   }
 
   /** Pushes everything buffered; fails if this or an earlier background push failed. */
   synchronized void flush() {
-    rethrow();
-    rows.pushAll();
+    buffer.flush();
   }
 
   /** Rows pushed so far by this task, skipped ones included. */
@@ -115,25 +107,7 @@ final class ProducerPushBuffer implements AutoCloseable {
   }
 
   private synchronized void backgroundFlush() {
-    if (failure != null || rows.buffered() == 0) {
-      return;
-    }
-    try {
-      rows.pushAll();
-    } catch (RuntimeException e) {
-      failure = e;
-    }
-  }
-
-  private void rethrow() {
-    RuntimeException f = failure;
-    if (f == null) {
-      return;
-    }
-    if (f instanceof ProducerFencedException || Interruptions.isInterruption(f)) {
-      throw f;
-    }
-    throw new IllegalStateException(writer + ": pushing to " + queue + " failed: " + f, f);
+    buffer.timerFlush();
   }
 
   /** Stops the background pushes; rows still buffered are dropped (the task failed). */
@@ -143,7 +117,7 @@ final class ProducerPushBuffer implements AutoCloseable {
       flusher.close();
     }
     synchronized (this) {
-      rows.clear();
+      buffer.drop();
     }
   }
 }
