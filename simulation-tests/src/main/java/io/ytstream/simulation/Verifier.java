@@ -99,7 +99,13 @@ final class Verifier {
      * had passed, it was the source's first, or the run is Trigger.AvailableNow; or a trigger with
      * fewer rows ran before its delay passed.
      */
-    TRIGGER_PACING("trigger held back or run against min_rows_per_trigger");
+    TRIGGER_PACING("trigger held back or run against min_rows_per_trigger"),
+    /**
+     * An offsets text ytstream wrote does not read back the same, a torn, damaged or foreign
+     * checkpoint file reads as other offsets or is refused without naming the file, or an offsets
+     * text is misread ({@link CheckpointCodecChecks}).
+     */
+    CHECKPOINT_CODEC("checkpoint misread (torn, foreign or re-read offsets)");
 
     private final String anomaly;
 
@@ -179,6 +185,11 @@ final class Verifier {
   /** The query reported row {@code row} of partition {@code ordinal} lost (first report only). */
   void onReportedLost(int ordinal, long row) {
     ledger.excuse(ordinal, row);
+  }
+
+  /** What {@link CheckpointCodecChecks} found wrong. */
+  void onCheckpointCodec(String detail) {
+    violate(Invariant.CHECKPOINT_CODEC, detail);
   }
 
   List<Violation> violations() {

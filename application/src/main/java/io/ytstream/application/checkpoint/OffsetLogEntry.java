@@ -14,6 +14,9 @@ import java.util.Optional;
  */
 public final class OffsetLogEntry {
 
+  /** How a yt source's line starts ({@link OffsetsJson#write}). */
+  private static final String YT_PREFIX = "{\"version\":" + OffsetsJson.VERSION + ",\"queues\"";
+
   private OffsetLogEntry() {}
 
   /** Spark's entry for a query whose only source is a yt source at {@code end}. */
@@ -22,18 +25,54 @@ public final class OffsetLogEntry {
         + OffsetsJson.write(end);
   }
 
-  /** The non-empty yt offsets of the entry, in the order of the query's sources. */
+  /**
+   * The non-empty yt offsets of the entry, in the order of the query's sources.
+   *
+   * @throws IllegalStateException when the entry is not whole: Spark writes the version line, its
+   *     metadata and one line per source (JSON, or {@code -}), so a torn file (an object store can
+   *     leave one) lacks lines, ends in an empty or cut line, or holds bytes no JSON has
+   * @throws IllegalArgumentException when a yt line is not valid offsets JSON
+   */
   public static List<StreamOffsets> ytOffsets(String text) {
     String[] lines = text.split("\n", -1);
+    if (lines.length < 3 || !isVersionLine(lines[0])) {
+      throw new IllegalStateException(
+          "not a whole offset log entry (a version line such as v1, Spark's metadata and a line"
+              + " per source), it has "
+              + lines.length
+              + " line(s)");
+    }
     List<StreamOffsets> out = new ArrayList<>();
     for (int i = 2; i < lines.length; i++) {
-      parseYtLine(lines[i]).filter(o -> !o.isEmpty()).ifPresent(out::add);
+      String line = lines[i];
+      if (line.isEmpty() || (i == lines.length - 1 && YT_PREFIX.startsWith(line))) {
+        throw new IllegalStateException("source line " + (i - 2) + " is cut short: '" + line + "'");
+      }
+      for (int k = 0; k < line.length(); k++) {
+        if (line.charAt(k) < 0x20) {
+          throw new IllegalStateException(
+              "source line " + (i - 2) + " holds control character " + (int) line.charAt(k));
+        }
+      }
+      parseYtLine(line).filter(o -> !o.isEmpty()).ifPresent(out::add);
     }
     return out;
   }
 
+  private static boolean isVersionLine(String line) {
+    if (line.length() < 2 || line.charAt(0) != 'v') {
+      return false;
+    }
+    for (int i = 1; i < line.length(); i++) {
+      if (line.charAt(i) < '0' || line.charAt(i) > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+
   static Optional<StreamOffsets> parseYtLine(String line) {
-    int at = line.indexOf("{\"version\":" + OffsetsJson.VERSION + ",\"queues\"");
+    int at = line.indexOf(YT_PREFIX);
     if (at < 0) {
       return Optional.empty();
     }

@@ -78,7 +78,7 @@ public final class QueryCheckpoint {
    * The yt sources' offsets at the end of batch {@code batchId}, in the order of the query's
    * sources.
    *
-   * @throws IllegalStateException when the entry is missing
+   * @throws IllegalStateException when the entry is missing or damaged, naming the file
    */
   public List<StreamOffsets> batchEnd(long batchId) {
     String path = OFFSETS + "/" + batchId;
@@ -91,7 +91,17 @@ public final class QueryCheckpoint {
                         "the offset log entry "
                             + where(path)
                             + " is missing: the checkpoint is damaged"));
-    return OffsetLogEntry.ytOffsets(new String(entry, StandardCharsets.UTF_8));
+    try {
+      return OffsetLogEntry.ytOffsets(new String(entry, StandardCharsets.UTF_8));
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new IllegalStateException(
+          "the offset log entry "
+              + where(path)
+              + " is damaged or not Spark's: "
+              + e.getMessage()
+              + ". Restore the file or use a new checkpointLocation",
+          e);
+    }
   }
 
   /**
@@ -116,10 +126,7 @@ public final class QueryCheckpoint {
               .orElseThrow(
                   () ->
                       new IllegalStateException(
-                          "offsets/"
-                              + batchId
-                              + " of "
-                              + files.location()
+                          where(OFFSETS + "/" + batchId)
                               + " reads "
                               + queues
                               + " but no yt source folder under sources/ records them: the"

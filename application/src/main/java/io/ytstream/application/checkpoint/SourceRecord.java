@@ -71,9 +71,16 @@ public record SourceRecord(ConsumerId consumer, StreamOffsets initial) {
     if (colon <= 0) {
       throw new IllegalStateException(where + ": bad consumer '" + consumer + "'");
     }
-    return new SourceRecord(
-        new ConsumerId(consumer.substring(0, colon), YPath.of(consumer.substring(colon + 1))),
-        OffsetsJson.parse(value(lines[2], "initial", where)));
+    String initial = value(lines[2], "initial", where);
+    try {
+      return new SourceRecord(
+          new ConsumerId(consumer.substring(0, colon), YPath.of(consumer.substring(colon + 1))),
+          OffsetsJson.parse(initial));
+    } catch (IllegalArgumentException e) {
+      // A torn or damaged file: say which one, not only what is wrong in it.
+      throw new IllegalStateException(
+          where + " is damaged: " + e.getMessage() + ". Use a new checkpointLocation", e);
+    }
   }
 
   private static String value(String line, String key, String where) {

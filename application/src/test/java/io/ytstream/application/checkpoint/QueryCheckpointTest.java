@@ -141,6 +141,46 @@ class QueryCheckpointTest {
   }
 
   @Test
+  void aTornOffsetLogEntryIsRefusedNamingTheFileNotReadAsNoOffsets() {
+    String whole = OffsetLogEntry.of(offsets(Q, 5, 4));
+    int json = whole.indexOf("{\"version\"");
+    // Cut in Spark's lines, right after them, inside the marker, inside the JSON; a NUL byte.
+    for (String torn :
+        List.of(
+            whole.substring(0, 4),
+            whole.substring(0, json),
+            whole.substring(0, json + 5),
+            whole.substring(0, whole.length() - 3),
+            whole.substring(0, json + 3) + "\0" + whole.substring(json + 3))) {
+      files.write("offsets/7", torn);
+      IllegalStateException e =
+          assertThrows(IllegalStateException.class, () -> checkpoint.batchEnd(7), torn);
+      assertTrue(e.getMessage().contains("yt:///ckpt/offsets/7 is damaged"), e.getMessage());
+    }
+    files.write("offsets/7", whole);
+    assertEquals(List.of(offsets(Q, 5, 4)), checkpoint.batchEnd(7));
+  }
+
+  @Test
+  void anEntryOfQueuesNoSourceRecordsNamesTheEntry() {
+    files.write("offsets/0", OffsetLogEntry.of(offsets(Q, 1, 1)));
+    IllegalStateException e =
+        assertThrows(IllegalStateException.class, () -> checkpoint.batchRanges(0));
+    assertTrue(
+        e.getMessage().startsWith("yt:///ckpt/offsets/0 reads [primary://q]"), e.getMessage());
+  }
+
+  @Test
+  void aSourceRecordWithDamagedOffsetsIsRefusedNamingTheFile() {
+    String whole = new SourceRecord(C, offsets(Q, 3, 2)).serialize();
+    files.write("sources/0/ytstream-source-v1", whole.substring(0, whole.length() - 6));
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> checkpoint.source(0));
+    assertTrue(
+        e.getMessage().startsWith("yt:///ckpt/sources/0/ytstream-source-v1 is damaged"),
+        e.getMessage());
+  }
+
+  @Test
   void noOffsetLogMeansNoLatestBatch() {
     assertEquals(Optional.empty(), checkpoint.latestBatch());
     assertEquals(Optional.empty(), checkpoint.latestBatchEnd());

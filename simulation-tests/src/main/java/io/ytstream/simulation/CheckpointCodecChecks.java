@@ -1,0 +1,370 @@
+package io.ytstream.simulation;
+
+import io.ytstream.application.AdvanceConsumer;
+import io.ytstream.application.SourcePorts;
+import io.ytstream.application.StreamingSource;
+import io.ytstream.application.checkpoint.BatchRanges;
+import io.ytstream.application.checkpoint.OffsetLogEntry;
+import io.ytstream.application.checkpoint.QueryCheckpoint;
+import io.ytstream.application.checkpoint.SourceRecord;
+import io.ytstream.application.offsets.OffsetsJson;
+import io.ytstream.core.model.ConsumerId;
+import io.ytstream.core.model.QueueId;
+import io.ytstream.core.model.StartingOffsets;
+import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.core.plan.PlanLimits;
+import io.ytstream.ports.CheckpointFiles;
+import io.ytstream.ports.spi.YtCluster;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+/**
+ * Invariant {@code CHECKPOINT_CODEC}, on the checkpoint a run leaves behind: every offsets text
+ * ytstream wrote reads back to the same offsets and is written again to the same text (a restart
+ * reads what the last driver wrote), and a checkpoint file that is torn (partly written, as an
+ * object store can leave it), bit-rotted or another query's is refused with a message naming the
+ * file; it never reads as other offsets. The seeded fault is applied to a copy of the run's
+ * checkpoint, so the run itself is unchanged.
+ */
+final class CheckpointCodecChecks {
+
+  private static final String LOCATION = "yt://sim/checkpoint-copy";
+  private static final String SOURCE_FILE = "sources/0/" + SourceRecord.FILE;
+
+  private final SplittableRandom random;
+  private final Consumer<String> violate;
+
+  private CheckpointCodecChecks(long seed, Consumer<String> violate) {
+    this.random = new SplittableRandom(seed * 0x2545F4914F6CDD1DL + 41);
+    this.violate = violate;
+  }
+
+  static void check(long seed, SimContext ctx, Consumer<String> violate) {
+    CheckpointCodecChecks checks = new CheckpointCodecChecks(seed, violate);
+    checks.runCheckpoint(ctx);
+    OffsetsTextChecks.check(checks.random, violate);
+    StartingOffsetsTextChecks.check(checks.random, violate);
+    MultiSourceCheckpointChecks.check(checks.random, violate);
+  }
+
+  private void runCheckpoint(SimContext ctx) {
+    YtCluster ports = ctx.cluster.ports();
+    MapCheckpointFiles files =
+        MapCheckpointFiles.copyOf(
+            new StoreCheckpointFiles(ports.checkpoints(), Workload.CHECKPOINT, "codec"), LOCATION);
+    List<Long> batches = files.batches();
+    for (long n : batches) {
+      String path = "offsets/" + n;
+      String text = files.text(path);
+      List<StreamOffsets> ends;
+      try {
+        ends = new QueryCheckpoint(files).batchEnd(n);
+      } catch (RuntimeException e) {
+        violate.accept(path + " as the driver wrote it does not read: " + e);
+        return;
+      }
+      for (StreamOffsets end : ends) {
+        String again = OffsetsJson.write(end);
+        if (!text.contains(again) || !OffsetsJson.parse(again).equals(end)) {
+          violate.accept(path + " reads as " + again + ", not what was written: " + text);
+        }
+      }
+    }
+    Optional<String> record = files.textIfPresent(SOURCE_FILE);
+    if (record.isPresent()) {
+      try {
+        String again = SourceRecord.parse(record.get(), SOURCE_FILE).serialize();
+        if (!again.equals(record.get())) {
+          violate.accept(SOURCE_FILE + " re-serialized differs: " + again + " vs " + record.get());
+        }
+      } catch (RuntimeException e) {
+        violate.accept(SOURCE_FILE + " as the source wrote it does not read: " + e);
+        return;
+      }
+    }
+    if (batches.isEmpty() || record.isEmpty()) {
+      return;
+    }
+    SourcePorts sourcePorts =
+        new SourcePorts(
+            ports.queueMetadata(),
+            ports.consumerOffsets(),
+            ports.queueReader(),
+            ports.queueRangeReader(),
+            ports.tableMetadata());
+    freshCheckpoint(ctx, sourcePorts);
+    // Each read a restarted query makes of the intact checkpoint, then of the damaged copy.
+    List<Read> reads = new ArrayList<>();
+    for (long n : batches) {
+      reads.add(new Read("batchEnd " + n, c -> c.batchEnd(n).toString()));
+      reads.add(new Read("batchRanges " + n, c -> rangesText(c.batchRanges(n))));
+    }
+    reads.add(new Read("latestBatchEnd", c -> c.latestBatchEnd().toString()));
+    reads.add(new Read("source 0", c -> c.source(0).toString()));
+    List<String> intact = new ArrayList<>();
+    for (Read read : reads) {
+      intact.add(outcome(read, new QueryCheckpoint(files)));
+    }
+    String started = startText(source(ctx, sourcePorts, files, Optional.empty()));
+
+    boolean damageLog = random.nextBoolean();
+    String path =
+        damageLog ? "offsets/" + batches.get(random.nextInt(batches.size())) : SOURCE_FILE;
+    String text = files.text(path);
+    int kind = random.nextInt(3);
+    String damaged;
+    String how;
+    if (kind == 0 || text.isEmpty()) {
+      damaged = text.substring(0, random.nextInt(Math.max(1, text.length())));
+      how = "torn after " + damaged.length() + " of " + text.length() + " bytes";
+    } else if (kind == 1) {
+      // A NUL byte inside the offsets JSON: no valid record has one there.
+      int from = text.indexOf("{\"version\"");
+      int at = from + 1 + random.nextInt(text.length() - from - 1);
+      damaged = text.substring(0, at) + '\0' + text.substring(at);
+      how = "a NUL byte at " + at;
+    } else if (damageLog) {
+      // Another query's entry: the offsets of a queue this query does not read.
+      QueueId other = QueueId.of("primary", "//sim/other-query-queue");
+      damaged = OffsetLogEntry.of(StreamOffsets.ofQueue(other, Map.of(0, 5L)));
+      how = "another query's entry";
+    } else {
+      SourceRecord stored = SourceRecord.parse(text, SOURCE_FILE);
+      damaged =
+          new SourceRecord(ConsumerId.of("primary", "//sim/other-consumer"), stored.initial())
+              .serialize();
+      how = "another consumer's record";
+    }
+    MapCheckpointFiles copy = files.with(path, damaged);
+    String named = LOCATION + "/" + (damageLog ? path : "sources/0");
+    for (int i = 0; i < reads.size(); i++) {
+      if (intact.get(i).startsWith("!")) {
+        continue; // the intact checkpoint refuses this read too
+      }
+      if (kind == 2
+          && !(damageLog && reads.get(i).name.equals("batchRanges " + path.substring(8)))) {
+        // Another query's file is well formed: only the reads that know the query's sources can
+        // tell, and the start of the query (below) refuses another consumer's record.
+        continue;
+      }
+      String seen = outcome(reads.get(i), new QueryCheckpoint(copy));
+      judge(path + " " + how + ", " + reads.get(i).name, intact.get(i), seen, named);
+    }
+    if (!started.startsWith("!")) {
+      judge(
+          path + " " + how + ", initialOffset",
+          started,
+          startText(source(ctx, sourcePorts, copy, Optional.empty())),
+          named);
+    }
+  }
+
+  /**
+   * A new checkpoint on the same consumer: the source starts where the consumer stands and records
+   * that start; option {@code starting_timestamp} is refused, naming itself and the consumer, since
+   * the consumer already has a position.
+   */
+  private void freshCheckpoint(SimContext ctx, SourcePorts sourcePorts) {
+    StreamOffsets consumerNow;
+    try {
+      consumerNow =
+          new AdvanceConsumer(sourcePorts.consumers(), Workload.CONSUMER, ctx.workload.queues())
+              .read();
+    } catch (RuntimeException e) {
+      return; // a queue of the run is gone (re-created): nothing to compare with
+    }
+    MapCheckpointFiles fresh = new MapCheckpointFiles(new TreeMap<>(), LOCATION);
+    StreamingSource.Start start;
+    try {
+      start = source(ctx, sourcePorts, fresh, Optional.empty()).initialOffset();
+    } catch (RuntimeException e) {
+      return; // the queues no longer fit the consumer (a re-created queue): the planner's refusal
+    }
+    if (start.from() != StreamingSource.StartedFrom.CONSUMER) {
+      violate.accept("a new checkpoint started from " + start.from() + ", not the consumer");
+    }
+    consumerNow
+        .asMap()
+        .forEach(
+            (p, o) -> {
+              if (start.offsets().getOrDefault(p, -1) != o) {
+                violate.accept(
+                    "a new checkpoint starts "
+                        + p
+                        + " at "
+                        + start.offsets().get(p)
+                        + ", not at the consumer's "
+                        + o);
+              }
+            });
+    Optional<SourceRecord> recorded = new QueryCheckpoint(fresh).source(0);
+    if (!recorded.equals(Optional.of(new SourceRecord(Workload.CONSUMER, start.offsets())))) {
+      violate.accept("a new checkpoint recorded " + recorded + " for start " + start.offsets());
+    }
+    if (consumerNow.isEmpty()) {
+      return;
+    }
+    try {
+      StreamingSource.Start byTime =
+          source(
+                  ctx,
+                  sourcePorts,
+                  new MapCheckpointFiles(new TreeMap<>(), LOCATION),
+                  Optional.of(new StartingOffsets.AtTimestamp(random.nextLong(1L << 41))))
+              .initialOffset();
+      violate.accept(
+          "starting_timestamp on a consumer with a position started at " + byTime.offsets());
+    } catch (IllegalArgumentException e) {
+      String m = String.valueOf(e.getMessage());
+      if (!m.contains("starting_timestamp") || !m.contains(Workload.CONSUMER.path().value())) {
+        violate.accept("starting_timestamp refused without naming it and the consumer: " + m);
+      }
+    } catch (RuntimeException e) {
+      violate.accept("starting_timestamp on a consumer with a position failed with " + e);
+    }
+  }
+
+  private static StreamingSource source(
+      SimContext ctx,
+      SourcePorts sourcePorts,
+      CheckpointFiles files,
+      Optional<StartingOffsets> starting) {
+    return new StreamingSource(
+        sourcePorts,
+        Workload.CONSUMER,
+        ctx.workload.queues(),
+        PlanLimits.of(ctx.workload.maxRowsPerPartition(), ctx.workload.dataLossPolicy()),
+        starting,
+        new QueryCheckpoint(files),
+        0);
+  }
+
+  /** The damaged checkpoint reads the same as the intact one, or is refused naming the file. */
+  private void judge(String what, String intact, String seen, String named) {
+    if (seen.equals(intact)) {
+      return;
+    }
+    if (!seen.startsWith("!")) {
+      violate.accept(what + " read as other offsets: " + seen + " instead of " + intact);
+    } else if (!names(seen, named)) {
+      violate.accept(what + " refused without naming " + named + ": " + seen.substring(1));
+    }
+  }
+
+  /** Whether {@code message} names {@code file} (offsets/1 is not named by offsets/12). */
+  static boolean names(String message, String file) {
+    for (int at = message.indexOf(file); at >= 0; at = message.indexOf(file, at + 1)) {
+      int end = at + file.length();
+      if (end == message.length() || !Character.isDigit(message.charAt(end))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String startText(StreamingSource source) {
+    try {
+      StreamingSource.Start start = source.initialOffset();
+      return start.from() + " " + start.offsets();
+    } catch (RuntimeException e) {
+      return "!" + e.getClass().getSimpleName() + ": " + e.getMessage();
+    }
+  }
+
+  private static String outcome(Read read, QueryCheckpoint checkpoint) {
+    try {
+      return read.body.apply(checkpoint);
+    } catch (RuntimeException e) {
+      return "!" + e.getClass().getSimpleName() + ": " + e.getMessage();
+    }
+  }
+
+  static String rangesText(BatchRanges ranges) {
+    return ranges.ranges() + " " + ranges.consumers();
+  }
+
+  private record Read(String name, java.util.function.Function<QueryCheckpoint, String> body) {}
+
+  /** A checkpoint held in memory: a copy of the run's, which the checks may damage. */
+  static final class MapCheckpointFiles implements CheckpointFiles {
+    private final TreeMap<String, byte[]> files;
+    private final String location;
+
+    MapCheckpointFiles(TreeMap<String, byte[]> files, String location) {
+      this.files = files;
+      this.location = location;
+    }
+
+    static MapCheckpointFiles copyOf(CheckpointFiles from, String location) {
+      TreeMap<String, byte[]> files = new TreeMap<>();
+      for (String name : from.list("offsets")) {
+        from.read("offsets/" + name).ifPresent(b -> files.put("offsets/" + name, b));
+      }
+      for (String name : from.list("sources")) {
+        String path = "sources/" + name + "/" + SourceRecord.FILE;
+        from.read(path).ifPresent(b -> files.put(path, b));
+      }
+      return new MapCheckpointFiles(files, location);
+    }
+
+    MapCheckpointFiles with(String path, String text) {
+      TreeMap<String, byte[]> copy = new TreeMap<>(files);
+      copy.put(path, text.getBytes(StandardCharsets.UTF_8));
+      return new MapCheckpointFiles(copy, location);
+    }
+
+    List<Long> batches() {
+      List<Long> out = new ArrayList<>();
+      for (String name : list("offsets")) {
+        if (!name.isEmpty() && name.chars().allMatch(Character::isDigit)) {
+          out.add(Long.parseLong(name));
+        }
+      }
+      out.sort(null);
+      return out;
+    }
+
+    String text(String path) {
+      return textIfPresent(path).orElseThrow();
+    }
+
+    Optional<String> textIfPresent(String path) {
+      return read(path).map(b -> new String(b, StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public Optional<byte[]> read(String path) {
+      return Optional.ofNullable(files.get(path)).map(byte[]::clone);
+    }
+
+    @Override
+    public List<String> list(String directory) {
+      String prefix = directory + "/";
+      TreeMap<String, Boolean> names = new TreeMap<>();
+      for (String path : files.keySet()) {
+        if (path.startsWith(prefix)) {
+          String rest = path.substring(prefix.length());
+          int slash = rest.indexOf('/');
+          names.put(slash < 0 ? rest : rest.substring(0, slash), true);
+        }
+      }
+      return new ArrayList<>(names.keySet());
+    }
+
+    @Override
+    public boolean createIfAbsent(String path, byte[] content) {
+      return files.putIfAbsent(path, content.clone()) == null;
+    }
+
+    @Override
+    public String location() {
+      return location;
+    }
+  }
+}
