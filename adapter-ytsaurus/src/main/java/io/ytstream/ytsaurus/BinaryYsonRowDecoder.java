@@ -111,7 +111,7 @@ final class BinaryYsonRowDecoder extends YsonLexer {
     pos += length;
     if (position < keyBytes.length) {
       byte[] last = keyBytes[position];
-      if (last != null && Arrays.equals(last, 0, last.length, data, start, start + length)) {
+      if (last != null && sameKey(last, start, length)) {
         return keyColumns[position];
       }
     } else {
@@ -123,6 +123,22 @@ final class BinaryYsonRowDecoder extends YsonLexer {
     keyBytes[position] = Arrays.copyOfRange(data, start, start + length);
     keyColumns[position] = column;
     return column;
+  }
+
+  /**
+   * Whether the key at {@code [start, start + length)} is {@code last}: a plain loop, as column
+   * names are short and {@code Arrays.equals} over ranges costs more to set up than they take.
+   */
+  private boolean sameKey(byte[] last, int start, int length) {
+    if (last.length != length) {
+      return false;
+    }
+    for (int i = 0; i < length; i++) {
+      if (last[i] != data[start + i]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** How a column's values are read: a fast path for common scalar types, else core's. */
@@ -186,6 +202,17 @@ final class BinaryYsonRowDecoder extends YsonLexer {
       if (marker == INT64_MARKER && (path == Path.INT64 || path == Path.UNTYPED)) {
         in.pos++;
         visitor.integer(name, in.readZigzag("int64"));
+        return;
+      }
+      if (marker == STRING_MARKER && in.textAsBytes && (path == Path.STRING || path == Path.UTF8)) {
+        in.pos++;
+        int length = in.readBinaryStringLength();
+        int start = in.pos;
+        in.pos += length;
+        if (path == Path.UTF8 && !in.isUtf8(start, length)) {
+          throw new YtTransportException(where + ": a utf8 value is not UTF-8", null);
+        }
+        visitor.text(name, in.data, start, length);
         return;
       }
       visitor.column(name, read(in, marker));
@@ -324,13 +351,18 @@ final class BinaryYsonRowDecoder extends YsonLexer {
   /** A string's bytes in the answer when they are UTF-8 (ASCII checked in one loop), else null. */
   private TextSlice utf8SliceOrNull() {
     TextSlice slice = sliceValue();
-    int end = slice.offset() + slice.length();
-    for (int i = slice.offset(); i < end; i++) {
+    return isUtf8(slice.offset(), slice.length()) ? slice : null;
+  }
+
+  /** Whether {@code [start, start + length)} of the answer is UTF-8; ASCII checked in one loop. */
+  private boolean isUtf8(int start, int length) {
+    int end = start + length;
+    for (int i = start; i < end; i++) {
       if (data[i] < 0) {
-        return YtValues.utf8OrNull(slice.toBytes()) != null ? slice : null;
+        return YtValues.utf8OrNull(Arrays.copyOfRange(data, start, end)) != null;
       }
     }
-    return slice;
+    return true;
   }
 
   @Override

@@ -6,6 +6,7 @@ import io.ytstream.core.model.PartitionId;
 import io.ytstream.ports.QueuePartitionReader;
 import io.ytstream.ports.QueueRangeReader;
 import io.ytstream.ports.QueueRow;
+import io.ytstream.ports.QueueRowBatch;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.RowLayout;
 import io.ytstream.ports.TextSlice;
@@ -80,6 +81,35 @@ final class HttpQueuePartitionReader implements QueuePartitionReader, QueueRange
     return pull(consumer, partition, offset, maxRows, true);
   }
 
+  /**
+   * As {@link #pullKeepingTextBytes}, the answer held flat ({@link FlatPull}): no object per row.
+   * An answer it does not hold (rows of differing columns) is decoded row by row, as there.
+   */
+  @Override
+  public QueueRowBatch pullBatchKeepingTextBytes(
+      ConsumerId consumer, PartitionId partition, long offset, int maxRows) {
+    check(consumer, partition, offset, maxRows);
+    URI proxy = cluster.heavyProxies().forHeavyCommand();
+    Map<String, YtType> types = types(partition);
+    long[] startOffset = {-1};
+    byte[] body =
+        send(proxy, consumer, partition, offset, maxRows, h -> startOffset[0] = startOffsetOf(h));
+    String command = commandName(consumer);
+    QueueRowBatch pulled;
+    try {
+      FlatPull.Collector flat = new FlatPull.Collector(command, partition, offset, maxRows, body);
+      cluster.rows().decode(body, types, true, flat);
+      pulled = flat.pull();
+    } catch (FlatPull.NotFlat e) {
+      QueueRowCollector rows = new QueueRowCollector(command, partition, offset, maxRows);
+      cluster.rows().decode(body, types, true, rows);
+      pulled = QueueRowBatch.of(rows.rows());
+    }
+    checkStartOffset(command, partition, offset, startOffset[0], pulled);
+    rememberWeight(partition, pulled);
+    return pulled;
+  }
+
   /** {@code pull_queue}: the same read without a consumer. */
   @Override
   public List<QueueRow> pull(PartitionId partition, long offset, int maxRows) {
@@ -100,8 +130,9 @@ final class HttpQueuePartitionReader implements QueuePartitionReader, QueueRange
         new QueueRowCollector(commandName(consumer), partition, offset, maxRows);
     cluster.rows().decode(body, types, textAsBytes, rows);
     List<QueueRow> pulled = rows.rows();
-    checkStartOffset(commandName(consumer), partition, offset, startOffset[0], pulled);
-    rememberWeight(partition, pulled);
+    QueueRowBatch batch = QueueRowBatch.of(pulled);
+    checkStartOffset(commandName(consumer), partition, offset, startOffset[0], batch);
+    rememberWeight(partition, batch);
     return pulled;
   }
 
@@ -127,11 +158,11 @@ final class HttpQueuePartitionReader implements QueuePartitionReader, QueueRange
    * the first row's index when there are rows.
    */
   private static void checkStartOffset(
-      String command, PartitionId partition, long offset, long start, List<QueueRow> rows) {
+      String command, PartitionId partition, long offset, long start, QueueRowBatch rows) {
     if (start < 0) {
       return;
     }
-    boolean consistent = start >= offset && (rows.isEmpty() || rows.get(0).rowIndex() == start);
+    boolean consistent = start >= offset && (rows.size() == 0 || rows.rowIndex(0) == start);
     if (!consistent) {
       throw new YtTransportException(
           command
@@ -141,7 +172,7 @@ final class HttpQueuePartitionReader implements QueuePartitionReader, QueueRange
               + offset
               + " answered start_offset "
               + start
-              + (rows.isEmpty() ? "" : " with its first row at " + rows.get(0).rowIndex()),
+              + (rows.size() == 0 ? "" : " with its first row at " + rows.rowIndex(0)),
           null);
     }
   }
@@ -152,14 +183,14 @@ final class HttpQueuePartitionReader implements QueuePartitionReader, QueueRange
     return known != null ? known : Math.max(1, MAX_DATA_WEIGHT / maxRows);
   }
 
-  private void rememberWeight(PartitionId partition, List<QueueRow> rows) {
-    if (rows.isEmpty()) {
+  private void rememberWeight(PartitionId partition, QueueRowBatch rows) {
+    if (rows.size() == 0) {
       return;
     }
     int n = Math.min(rows.size(), WEIGHED_ROWS);
     long total = 0;
     for (int i = 0; i < n; i++) {
-      total += weight(rows.get(i));
+      total += weight(rows.row(i));
     }
     rowWeights.put(partition, Math.max(1, total / n));
   }

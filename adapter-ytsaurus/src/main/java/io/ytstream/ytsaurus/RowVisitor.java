@@ -1,5 +1,7 @@
 package io.ytstream.ytsaurus;
 
+import io.ytstream.ports.TextSlice;
+
 /** Receives each decoded row column by column, in the order the server wrote them. */
 interface RowVisitor {
 
@@ -8,6 +10,14 @@ interface RowVisitor {
   /** An int64 value, unboxed: visitors that keep some integers as longs skip the box. */
   default void integer(String name, long value) {
     column(name, value);
+  }
+
+  /**
+   * A text value kept as bytes: {@code [offset, offset + length)} of {@code data}, which is never
+   * changed. Visitors that keep the range skip the {@link TextSlice}.
+   */
+  default void text(String name, byte[] data, int offset, int length) {
+    column(name, new TextSlice(data, offset, length));
   }
 
   /** The row is complete; false stops decoding (the rest of the body is not read). */

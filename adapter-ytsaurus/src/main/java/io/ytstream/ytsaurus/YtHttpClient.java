@@ -65,6 +65,9 @@ final class YtHttpClient {
     this.config = config;
     HttpClient.Builder builder =
         HttpClient.newBuilder()
+            // The proxy speaks HTTP/1.1 (yt/yt/core/http/stream.cpp parses HTTP/1.x): asking for
+            // HTTP/2 only adds an h2c upgrade offer (its settings built anew) to every request.
+            .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(config.connectTimeout())
             .followRedirects(HttpClient.Redirect.NORMAL);
     config.trust().ifPresent(t -> builder.sslContext(t.sslContext()));

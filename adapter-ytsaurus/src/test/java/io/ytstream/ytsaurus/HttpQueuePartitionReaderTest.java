@@ -10,6 +10,7 @@ import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.YPath;
 import io.ytstream.emulator.YtEmulator;
 import io.ytstream.ports.QueueRow;
+import io.ytstream.ports.QueueRowBatch;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TextSlice;
 import io.ytstream.ports.contract.Columns;
@@ -149,6 +150,58 @@ class HttpQueuePartitionReaderTest {
         assertEquals(decoded.get(i).tabletIndex(), kept.get(i).tabletIndex());
         assertEquals(decoded.get(i).data().layout().names(), kept.get(i).data().layout().names());
       }
+    }
+  }
+
+  @Test
+  void aBatchPullHoldsTheSameRowsFlatWithInt64sUnboxedAndTextAsRangesOfTheAnswer() {
+    try (YtEmulator emulator = YtEmulator.start();
+        YtsaurusCluster cluster =
+            YtsaurusCluster.connect(YtsaurusClientConfig.of(emulator.url(), Optional.empty()))) {
+      HttpClusterAdmin admin = new HttpClusterAdmin(cluster);
+      YPath queue = YPath.of("//home/q");
+      YPath consumer = YPath.of("//home/c");
+      admin.createOrderedTable(
+          queue,
+          List.of(
+              Columns.value("id", "int64"),
+              Columns.value("s", "string"),
+              Columns.value("d", "double")),
+          1);
+      admin.createConsumer(consumer);
+      admin.register(queue, consumer);
+      cluster
+          .outputTables()
+          .append(
+              queue,
+              List.of(
+                  Row.of("id", 7L, "s", "caf\u00e9", "d", 1.5),
+                  Row.of("id", 8L, "s", null, "d", null),
+                  Row.of("id", null, "s", "z", "d", 2.5)));
+      ConsumerId c = new ConsumerId("emulator", consumer);
+      PartitionId p = new PartitionId(new QueueId("emulator", queue), 0);
+
+      List<QueueRow> kept = cluster.queueReader().pullKeepingTextBytes(c, p, 0, 10);
+      QueueRowBatch batch = cluster.queueReader().pullBatchKeepingTextBytes(c, p, 0, 10);
+      QueueRowBatch tail = cluster.queueReader().pullBatchKeepingTextBytes(c, p, 1, 1);
+
+      assertEquals(kept, batch.rows());
+      assertEquals(3, batch.size());
+      int s = batch.layout(0).positionOf("s");
+      assertEquals(5, batch.textLength(0, s));
+      assertEquals(
+          "caf\u00e9",
+          new String(batch.textArray(0, s), batch.textOffset(0, s), 5, StandardCharsets.UTF_8));
+      assertEquals(-1, batch.textLength(1, s), "a null text value has no range");
+      assertEquals(null, batch.valueAt(1, s));
+      int id = batch.layout(0).positionOf("id");
+      // A null among the int64s: the column holds the port's values, boxed.
+      assertEquals(7L, batch.valueAt(0, id));
+      assertEquals(null, batch.valueAt(2, id));
+      assertEquals(List.of(kept.get(1)), tail.rows(), "a pull's cap and offset are kept");
+      assertEquals(1L, tail.rowIndex(0));
+      assertTrue(tail.hasLongAt(0, tail.layout(0).positionOf("id")), "int64s held unboxed");
+      assertEquals(8L, tail.longAt(0, tail.layout(0).positionOf("id")));
     }
   }
 }

@@ -11,11 +11,11 @@ import io.ytstream.ports.QueueMetadata;
 import io.ytstream.ports.QueuePartitionReader;
 import io.ytstream.ports.QueueRangeReader;
 import io.ytstream.ports.QueueRow;
+import io.ytstream.ports.QueueRowBatch;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
-import java.util.RandomAccess;
 
 /**
  * Reads one task's ranges, row by row, in short pulls through the consumer (a stream's batch), or
@@ -37,7 +37,7 @@ public final class ReadRanges {
 
   /** One pull of a partition, through the consumer or not. */
   private interface Pull {
-    List<QueueRow> pull(PartitionId partition, long offset, int maxRows);
+    QueueRowBatch pull(PartitionId partition, long offset, int maxRows);
   }
 
   private final Pull reader;
@@ -51,10 +51,11 @@ public final class ReadRanges {
   private long next;
 
   /** The rows of the last pull; {@code [bufferNext, bufferEnd)} are still to be returned. */
-  private List<QueueRow> buffer = List.of();
+  private QueueRowBatch buffer = QueueRowBatch.of(List.of());
 
   private int bufferNext;
   private int bufferEnd;
+  private int current = -1;
 
   public ReadRanges(
       QueuePartitionReader reader,
@@ -76,13 +77,45 @@ public final class ReadRanges {
       DataLossPolicy policy,
       LostRows lostRows) {
     Objects.requireNonNull(reader, "reader");
-    return new ReadRanges(reader::pull, metadata, ranges, pullRows, policy, lostRows);
+    return new ReadRanges(
+        (partition, offset, maxRows) -> QueueRowBatch.of(reader.pull(partition, offset, maxRows)),
+        metadata,
+        ranges,
+        pullRows,
+        policy,
+        lostRows);
+  }
+
+  /**
+   * As the constructor, each pull through {@link QueuePartitionReader#pullBatchKeepingTextBytes}:
+   * for a caller that walks the rows with {@link #advance} and reads them from {@link #batch()}, so
+   * an adapter's flat answer is never turned into a row object per row.
+   */
+  public static ReadRanges keepingTextBytes(
+      QueuePartitionReader reader,
+      QueueMetadata metadata,
+      ConsumerId consumer,
+      List<OffsetRange> ranges,
+      int pullRows,
+      DataLossPolicy policy,
+      LostRows lostRows) {
+    Objects.requireNonNull(reader, "reader");
+    Objects.requireNonNull(consumer, "consumer");
+    return new ReadRanges(
+        (partition, offset, maxRows) ->
+            reader.pullBatchKeepingTextBytes(consumer, partition, offset, maxRows),
+        metadata,
+        ranges,
+        pullRows,
+        policy,
+        lostRows);
   }
 
   private static Pull pullOf(QueuePartitionReader reader, ConsumerId consumer) {
     Objects.requireNonNull(reader, "reader");
     Objects.requireNonNull(consumer, "consumer");
-    return (partition, offset, maxRows) -> reader.pull(consumer, partition, offset, maxRows);
+    return (partition, offset, maxRows) ->
+        QueueRowBatch.of(reader.pull(consumer, partition, offset, maxRows));
   }
 
   private ReadRanges(
@@ -110,24 +143,34 @@ public final class ReadRanges {
 
   /** The next row, or null once every range is read. */
   public QueueRow next() {
+    return advance() ? buffer.row(current) : null;
+  }
+
+  /**
+   * Moves to the next row, which is then row {@link #index()} of {@link #batch()}; false once every
+   * range is read.
+   */
+  public boolean advance() {
     while (true) {
       if (bufferNext < bufferEnd) {
-        QueueRow row = buffer.get(bufferNext++);
-        if (row.rowIndex() != next) {
+        int at = bufferNext++;
+        long rowIndex = buffer.rowIndex(at);
+        if (rowIndex != next) {
           throw new IllegalStateException(
               "rows of "
                   + range.partition()
                   + " are not contiguous: expected $row_index "
                   + next
                   + ", got "
-                  + row.rowIndex());
+                  + rowIndex);
         }
         next++;
-        return row;
+        current = at;
+        return true;
       }
       if (range == null || next >= range.upper()) {
         if (!ranges.hasNext()) {
-          return null;
+          return false;
         }
         range = ranges.next();
         next = range.lower();
@@ -135,6 +178,16 @@ public final class ReadRanges {
       }
       pull();
     }
+  }
+
+  /** The pull the row {@link #advance} moved to belongs to. */
+  public QueueRowBatch batch() {
+    return buffer;
+  }
+
+  /** The index in {@link #batch()} of the row {@link #advance} moved to. */
+  public int index() {
+    return current;
   }
 
   /** Every remaining row, in order. */
@@ -149,9 +202,9 @@ public final class ReadRanges {
   private void pull() {
     int want = (int) Math.min(pullRows, range.upper() - next);
     PartitionId partition = range.partition();
-    List<QueueRow> rows = reader.pull(partition, next, want);
+    QueueRowBatch rows = reader.pull(partition, next, want);
     long first;
-    if (rows.isEmpty()) {
+    if (rows.size() == 0) {
       long trimmed = trimmedRowCount(partition);
       if (trimmed <= next) {
         throw new IllegalStateException(
@@ -167,17 +220,17 @@ public final class ReadRanges {
       }
       first = Math.min(trimmed, range.upper());
     } else {
-      first = Math.min(rows.get(0).rowIndex(), range.upper());
+      first = Math.min(rows.rowIndex(0), range.upper());
     }
     if (first > next) {
       skipped(new DataLoss(partition, next, first));
       next = first;
     }
     int end = rows.size();
-    while (end > 0 && rows.get(end - 1).rowIndex() >= range.upper()) {
+    while (end > 0 && rows.rowIndex(end - 1) >= range.upper()) {
       end--;
     }
-    buffer = rows instanceof RandomAccess ? rows : new ArrayList<>(rows);
+    buffer = rows;
     bufferNext = 0;
     bufferEnd = end;
   }

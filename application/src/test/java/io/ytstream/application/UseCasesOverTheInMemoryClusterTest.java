@@ -136,6 +136,31 @@ class UseCasesOverTheInMemoryClusterTest {
   }
 
   @Test
+  void aReadWalkingPullsByIndexSeesTheRowsAndLossesAReadRowByRowSees() {
+    queue(1, 10);
+    PartitionId p = new PartitionId(Q, 0);
+    List<DataLoss> reported = new ArrayList<>();
+    ReadRanges read =
+        ReadRanges.keepingTextBytes(
+            cluster.queueReader(),
+            cluster.queueMetadata(),
+            CONSUMER,
+            List.of(new OffsetRange(p, 2, 8)),
+            2,
+            DataLossPolicy.SKIP_AND_REPORT,
+            reported::add);
+    cluster.trimRows(QUEUE, 0, 5);
+    List<QueueRow> rows = new ArrayList<>();
+    while (read.advance()) {
+      rows.add(read.batch().row(read.index()));
+      assertEquals(rows.get(rows.size() - 1).rowIndex(), read.batch().rowIndex(read.index()));
+    }
+    assertEquals(List.of(5L, 6L, 7L), rows.stream().map(QueueRow::rowIndex).toList());
+    assertEquals(List.of(new DataLoss(p, 2, 5)), reported);
+    assertEquals(false, read.advance(), "a finished read stays finished");
+  }
+
+  @Test
   void rowsTrimmedBeforeReadingFailTheReadByDefault() {
     queue(1, 10);
     cluster.trimRows(QUEUE, 0, 4);

@@ -34,4 +34,14 @@ public interface QueuePartitionReader {
       ConsumerId consumer, PartitionId partition, long offset, int maxRows) {
     return pull(consumer, partition, offset, maxRows);
   }
+
+  /**
+   * As {@link #pullKeepingTextBytes}, the same rows as one {@link QueueRowBatch}, for a caller that
+   * walks them by index: an adapter may then hold the answer flat. The default wraps {@link
+   * #pullKeepingTextBytes}'s list.
+   */
+  default QueueRowBatch pullBatchKeepingTextBytes(
+      ConsumerId consumer, PartitionId partition, long offset, int maxRows) {
+    return QueueRowBatch.of(pullKeepingTextBytes(consumer, partition, offset, maxRows));
+  }
 }

@@ -3,9 +3,12 @@ package io.ytstream.spark.source;
 import io.ytstream.application.ReadRanges;
 import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.OffsetRange;
+import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.plan.DataLoss;
 import io.ytstream.core.plan.DataLossPolicy;
+import io.ytstream.ports.QueuePartitionReader;
 import io.ytstream.ports.QueueRow;
+import io.ytstream.ports.QueueRowBatch;
 import io.ytstream.ports.spi.YtCluster;
 import io.ytstream.spark.config.UserInputErrors;
 import io.ytstream.spark.types.ColumnSpec;
@@ -45,13 +48,26 @@ public final class YtPartitionReader implements PartitionReader<InternalRow> {
     this.cluster = cluster;
     this.converter = new QueueRowConverter(columns, includeServiceColumns, multiQueue);
     this.read =
-        new ReadRanges(
-            (c, partition, offset, maxRows) -> {
-              try {
-                // Text stays UTF-8 bytes: the converter wraps them as UTF8Strings.
-                return cluster.queueReader().pullKeepingTextBytes(c, partition, offset, maxRows);
-              } catch (RuntimeException e) {
-                throw UserInputErrors.pullFailed(partition.queue().path(), c.path(), e);
+        ReadRanges.keepingTextBytes(
+            new QueuePartitionReader() {
+              @Override
+              public List<QueueRow> pull(
+                  ConsumerId c, PartitionId partition, long offset, int maxRows) {
+                return pullBatchKeepingTextBytes(c, partition, offset, maxRows).rows();
+              }
+
+              // Text stays UTF-8 bytes (the converter wraps them as UTF8Strings) and the answer
+              // stays flat: each row is converted from it, without the port's row objects.
+              @Override
+              public QueueRowBatch pullBatchKeepingTextBytes(
+                  ConsumerId c, PartitionId partition, long offset, int maxRows) {
+                try {
+                  return cluster
+                      .queueReader()
+                      .pullBatchKeepingTextBytes(c, partition, offset, maxRows);
+                } catch (RuntimeException e) {
+                  throw UserInputErrors.pullFailed(partition.queue().path(), c.path(), e);
+                }
               }
             },
             cluster.queueMetadata(),
@@ -110,11 +126,10 @@ public final class YtPartitionReader implements PartitionReader<InternalRow> {
 
   @Override
   public boolean next() {
-    QueueRow row = read.next();
-    if (row == null) {
+    if (!read.advance()) {
       return false;
     }
-    current = converter.convertReusing(read.currentRange().partition(), row);
+    current = converter.convertReusing(read.currentRange().partition(), read.batch(), read.index());
     return true;
   }
 

@@ -1,13 +1,20 @@
 package io.ytstream.spark.types;
 
 import io.ytstream.ports.QueueRow;
+import io.ytstream.ports.QueueRowBatch;
 import io.ytstream.ports.RowLayout;
+import io.ytstream.types.v3.YtOptional;
+import io.ytstream.types.v3.YtPrimitive;
+import io.ytstream.types.v3.YtTagged;
 import io.ytstream.types.v3.YtType;
 import java.io.Serializable;
 import java.util.Map;
 import java.util.OptionalLong;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.unsafe.Platform;
+import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * One column as readers and writers need it on executors: its name, Spark type, YTsaurus type (for
@@ -35,6 +42,16 @@ public final class ColumnSpec implements Serializable {
   private final String ytType;
   private final ValueConverter converter;
   private final Source source;
+  private final Shortcut shortcut;
+
+  /** A read column whose values a flat pull may hold unboxed: taken without the port's value. */
+  enum Shortcut {
+    NONE,
+    /** int64 to Spark's long, the same value. */
+    LONG,
+    /** string or utf8 to Spark's string, pointing into the answer's bytes. */
+    TEXT
+  }
 
   private ColumnSpec(
       String name,
@@ -43,18 +60,50 @@ public final class ColumnSpec implements Serializable {
       String ytType,
       ValueConverter converter,
       Source source) {
+    this(name, sparkType, nullable, ytType, converter, source, Shortcut.NONE);
+  }
+
+  private ColumnSpec(
+      String name,
+      DataType sparkType,
+      boolean nullable,
+      String ytType,
+      ValueConverter converter,
+      Source source,
+      Shortcut shortcut) {
     this.name = name;
     this.sparkType = sparkType;
     this.nullable = nullable;
     this.ytType = ytType;
     this.converter = converter;
     this.source = source;
+    this.shortcut = shortcut;
   }
 
   /** A queue column read into Spark. */
   public static ColumnSpec forRead(String name, YtType type, boolean typeV3) {
     YtToSpark.Mapped m = YtToSpark.column(type, typeV3);
-    return new ColumnSpec(name, m.type(), true, type.describe(), m.converter(), Source.DATA);
+    return new ColumnSpec(
+        name, m.type(), true, type.describe(), m.converter(), Source.DATA, shortcutOf(type, m));
+  }
+
+  /** As the converter maps them: tagged and optional (of a non-optional) read as their item. */
+  private static Shortcut shortcutOf(YtType type, YtToSpark.Mapped mapped) {
+    YtType t = type;
+    while (true) {
+      if (t instanceof YtTagged tagged) {
+        t = tagged.item();
+      } else if (t instanceof YtOptional o && !o.item().isNullable()) {
+        t = o.item();
+      } else {
+        break;
+      }
+    }
+    if (t == YtPrimitive.INT64 && mapped.type().equals(DataTypes.LongType)) {
+      return Shortcut.LONG;
+    }
+    boolean text = t == YtPrimitive.STRING || t == YtPrimitive.UTF8;
+    return text && mapped.type().equals(DataTypes.StringType) ? Shortcut.TEXT : Shortcut.NONE;
   }
 
   /**
@@ -108,6 +157,40 @@ public final class ColumnSpec implements Serializable {
       case CUMULATIVE_DATA_WEIGHT -> boxed(row.cumulativeDataWeight());
       case NOT_WRITTEN -> null;
     };
+  }
+
+  /**
+   * As {@link #read}, for row {@code row} of {@code batch}, set into {@code out} at {@code field}:
+   * a value the batch holds unboxed goes in without a box or a copy.
+   */
+  void readInto(QueueRowBatch batch, int row, int position, InternalRow out, int field) {
+    switch (source) {
+      case DATA -> {
+        if (position >= 0) {
+          if (shortcut == Shortcut.LONG && batch.hasLongAt(row, position)) {
+            out.setLong(field, batch.longAt(row, position));
+            return;
+          }
+          if (shortcut == Shortcut.TEXT) {
+            int length = batch.textLength(row, position);
+            if (length >= 0) {
+              // The answer's bytes are never changed: Spark's string can point into them.
+              out.update(
+                  field,
+                  UTF8String.fromAddress(
+                      batch.textArray(row, position),
+                      Platform.BYTE_ARRAY_OFFSET + batch.textOffset(row, position),
+                      length));
+              return;
+            }
+          }
+        }
+        out.update(field, converter.convert(position < 0 ? null : batch.valueAt(row, position)));
+      }
+      case TIMESTAMP -> out.update(field, boxed(batch.timestamp(row)));
+      case CUMULATIVE_DATA_WEIGHT -> out.update(field, boxed(batch.cumulativeDataWeight(row)));
+      case NOT_WRITTEN -> out.setNullAt(field);
+    }
   }
 
   /** Where this column's value is in rows of {@code layout}; -1 when absent or not data. */

@@ -2,11 +2,17 @@ package io.ytstream.spark.types;
 
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.ports.QueueRow;
+import io.ytstream.ports.QueueRowBatch;
 import io.ytstream.ports.RowLayout;
 import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.catalyst.expressions.SpecificInternalRow;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
@@ -33,6 +39,9 @@ public final class QueueRowConverter implements Serializable {
   private transient GenericInternalRow reused;
 
   private transient Object[] reusedValues;
+
+  /** {@link #convertReusing(PartitionId, QueueRowBatch, int)}'s row: longs held unboxed. */
+  private transient SpecificInternalRow reusedSpecific;
 
   /** The queue path of the last multi-queue row, as Spark's string; immutable, as positions. */
   private transient QueuePath lastPath;
@@ -69,6 +78,47 @@ public final class QueueRowConverter implements Serializable {
     }
     fill(reusedValues, partition, row);
     return reused;
+  }
+
+  /**
+   * As {@link #convertReusing(PartitionId, QueueRow)}, for row {@code row} of {@code batch}, into a
+   * row of primitive fields where the type allows: what the batch holds unboxed (int64s, text as
+   * bytes of the answer) goes in without a box, a copy or the port's row object.
+   */
+  public InternalRow convertReusing(PartitionId partition, QueueRowBatch batch, int row) {
+    SpecificInternalRow out = reusedSpecific;
+    if (out == null) {
+      out = new SpecificInternalRow(schema());
+      reusedSpecific = out;
+    }
+    int[] at = positionsFor(batch.layout(row));
+    int n = columns.length;
+    for (int i = 0; i < n; i++) {
+      columns[i].readInto(batch, row, at[i], out, i);
+    }
+    if (includeServiceColumns) {
+      out.setLong(n, batch.tabletIndex(row));
+      out.setLong(n + 1, batch.rowIndex(row));
+      if (multiQueue) {
+        out.update(n + 2, queuePath(partition));
+      }
+    }
+    return out;
+  }
+
+  private StructType schema() {
+    List<StructField> fields = new ArrayList<>();
+    for (ColumnSpec c : columns) {
+      fields.add(DataTypes.createStructField(c.name(), c.sparkType(), true));
+    }
+    if (includeServiceColumns) {
+      fields.add(DataTypes.createStructField("$tablet_index", DataTypes.LongType, false));
+      fields.add(DataTypes.createStructField("$row_index", DataTypes.LongType, false));
+      if (multiQueue) {
+        fields.add(DataTypes.createStructField("$queue_path", DataTypes.StringType, false));
+      }
+    }
+    return DataTypes.createStructType(fields);
   }
 
   private int width() {

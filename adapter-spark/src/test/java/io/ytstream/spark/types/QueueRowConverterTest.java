@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.ports.QueueRow;
+import io.ytstream.ports.QueueRowBatch;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.RowLayout;
 import io.ytstream.ports.TextSlice;
@@ -105,5 +106,98 @@ class QueueRowConverterTest {
         converter.convert(PARTITION, queueRow(2, Row.of("id", 3L))),
         converter.convert(PARTITION, queueRow(3, Row.of("id", 4L))),
         "convert makes a new row each time");
+  }
+
+  /** A flat batch over one array of text: int64s unboxed, text as ranges, as an adapter's. */
+  private static QueueRowBatch flat(byte[] text, long[] ids, int[][] ranges) {
+    RowLayout layout = RowLayout.of("id", "payload");
+    return new QueueRowBatch() {
+      @Override
+      public int size() {
+        return ids.length;
+      }
+
+      @Override
+      public QueueRow row(int row) {
+        return queueRow(row, Row.adopting(layout, new Object[] {valueAt(row, 0), valueAt(row, 1)}));
+      }
+
+      @Override
+      public long rowIndex(int row) {
+        return row;
+      }
+
+      @Override
+      public int tabletIndex(int row) {
+        return 0;
+      }
+
+      @Override
+      public RowLayout layout(int row) {
+        return layout;
+      }
+
+      @Override
+      public Object valueAt(int row, int position) {
+        return position == 0 ? ids[row] : new TextSlice(text, ranges[row][0], ranges[row][1]);
+      }
+
+      @Override
+      public OptionalLong timestamp(int row) {
+        return OptionalLong.of(100 + row);
+      }
+
+      @Override
+      public OptionalLong cumulativeDataWeight(int row) {
+        return OptionalLong.empty();
+      }
+
+      @Override
+      public boolean hasLongAt(int row, int position) {
+        return position == 0;
+      }
+
+      @Override
+      public long longAt(int row, int position) {
+        return ids[row];
+      }
+
+      @Override
+      public int textLength(int row, int position) {
+        return position == 1 ? ranges[row][1] : -1;
+      }
+
+      @Override
+      public byte[] textArray(int row, int position) {
+        return text;
+      }
+
+      @Override
+      public int textOffset(int row, int position) {
+        return ranges[row][0];
+      }
+    };
+  }
+
+  @Test
+  void aBatchConvertsAsItsRowsDoWhetherItsValuesAreHeldUnboxedOrAsTheRowsOwn() {
+    byte[] text = "abcdef".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    QueueRowBatch unboxed = flat(text, new long[] {1, 2}, new int[][] {{0, 2}, {2, 4}});
+    List<QueueRow> rows =
+        List.of(
+            queueRow(0, Row.of("id", 1L, "payload", "a")),
+            queueRow(1, Row.of("payload", null)),
+            queueRow(2, Row.of("other", 3L)));
+    QueueRowBatch boxed = QueueRowBatch.of(rows);
+    for (QueueRowBatch batch : List.of(unboxed, boxed)) {
+      for (int i = 0; i < batch.size(); i++) {
+        InternalRow expected = converter.convert(PARTITION, batch.row(i));
+        InternalRow actual = converter.convertReusing(PARTITION, batch, i);
+        assertEquals(expected, actual.copy(), "row " + i);
+      }
+    }
+    assertEquals(
+        UTF8String.fromString("cdef"),
+        converter.convertReusing(PARTITION, unboxed, 1).getUTF8String(1));
   }
 }

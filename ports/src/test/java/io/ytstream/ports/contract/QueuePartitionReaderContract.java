@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ytstream.core.error.YtErrorCode;
 import io.ytstream.core.model.YPath;
 import io.ytstream.ports.QueueRow;
+import io.ytstream.ports.QueueRowBatch;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TabletTransaction;
 import java.time.Duration;
@@ -271,6 +272,42 @@ public abstract class QueuePartitionReaderContract extends PortContract {
         rows.get(2).cumulativeDataWeight().getAsLong()
             > rows.get(1).cumulativeDataWeight().getAsLong());
     assertFalse(rows.get(0).data().has("$timestamp"), "system columns are not data");
+  }
+
+  @Test
+  void aBatchPullHoldsTheRowsAPullKeepingTextBytesReturns() {
+    YPath queue = path("q");
+    YPath consumer = path("c");
+    fixture.createOrderedTable(
+        queue,
+        List.of(
+            Columns.value("value", "string"),
+            Columns.value("$timestamp", "uint64"),
+            Columns.value("$cumulative_data_weight", "int64")),
+        1);
+    fixture.createConsumer(consumer);
+    fixture.registerConsumer(queue, consumer);
+    QueueSetup setup = new QueueSetup(queueId(queue), consumerId(consumer));
+    appendValues(setup.queue(), 0, "v", 4);
+
+    List<QueueRow> rows =
+        cluster().queueReader().pullKeepingTextBytes(setup.consumer(), setup.partition(0), 1, 10);
+    QueueRowBatch batch =
+        cluster()
+            .queueReader()
+            .pullBatchKeepingTextBytes(setup.consumer(), setup.partition(0), 1, 10);
+
+    assertEquals(rows, batch.rows());
+    assertEquals(3, batch.size());
+    for (int i = 0; i < batch.size(); i++) {
+      QueueRow row = rows.get(i);
+      assertEquals(row.rowIndex(), batch.rowIndex(i));
+      assertEquals(row.tabletIndex(), batch.tabletIndex(i));
+      assertEquals(row.timestamp(), batch.timestamp(i));
+      assertEquals(row.cumulativeDataWeight(), batch.cumulativeDataWeight(i));
+      int at = batch.layout(i).positionOf("value");
+      assertEquals(row.data().get("value"), batch.valueAt(i, at));
+    }
   }
 
   @Test
