@@ -427,6 +427,9 @@ public final class LatencyBench {
   }
 
   private ForeachWriter<Row> writer(Variant v, String proxy, String output) {
+    if (v.handoff()) {
+      return new HandoffWriter(output);
+    }
     Duration flush = Duration.ofMillis(options.flushMs());
     return v.exactlyOnce()
         ? YtExactlyOnceForeachWriter.builder()

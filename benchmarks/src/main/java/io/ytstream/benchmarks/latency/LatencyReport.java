@@ -174,7 +174,7 @@ final class LatencyReport {
     for (Map.Entry<Variant, LatencyStats> e : stats.entrySet()) {
       Variant v = e.getKey();
       LatencyStats control = controlOf(g, v);
-      if (v.floor() || control == null) {
+      if (v.floor() || v.handoff() || control == null) {
         continue;
       }
       parts.append(

@@ -46,7 +46,8 @@ class LatencyBenchSmokeTest {
 
   @Test
   void everyYtVariantDeliversEveryRowOfItsWindowAndTheReportIsWritten() throws Exception {
-    LatencyOptions options = tiny("--variants", "rt-exactly-once,rt-append,micro-batch");
+    LatencyOptions options =
+        tiny("--variants", "rt-exactly-once,rt-append,micro-batch,rt-handoff,floor-append");
     LatencyBench bench =
         new LatencyBench(
             LatencyBench.session(2),
