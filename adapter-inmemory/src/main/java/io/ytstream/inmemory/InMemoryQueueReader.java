@@ -7,10 +7,13 @@ import io.ytstream.ports.QueuePartitionReader;
 import io.ytstream.ports.QueueRangeReader;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
+import io.ytstream.ports.TableDescription;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * {@code pull_queue_consumer}: checks {@code read} on the consumer for this reader's user, then the
@@ -41,7 +44,18 @@ final class InMemoryQueueReader implements QueuePartitionReader, QueueRangeReade
     synchronized (cluster) {
       return cluster
           .faults()
-          .call(ClusterOperation.PULL, () -> read(consumer, partition, offset, maxRows));
+          .call(ClusterOperation.PULL, () -> read(consumer, partition, offset, maxRows, false));
+    }
+  }
+
+  /** As {@link #pull}, text as UTF-8 {@code byte[]}s, each row's encoded once and kept. */
+  @Override
+  public List<QueueRow> pullKeepingTextBytes(
+      ConsumerId consumer, PartitionId partition, long offset, int maxRows) {
+    synchronized (cluster) {
+      return cluster
+          .faults()
+          .call(ClusterOperation.PULL, () -> read(consumer, partition, offset, maxRows, true));
     }
   }
 
@@ -57,13 +71,13 @@ final class InMemoryQueueReader implements QueuePartitionReader, QueueRangeReade
                 cluster.checkLocal(partition.queue());
                 cluster.orderedTable(partition.queue().path());
                 checkRead(partition.queue().path());
-                return read(partition, offset, maxRows);
+                return read(partition, offset, maxRows, false);
               });
     }
   }
 
   private List<QueueRow> read(
-      ConsumerId consumer, PartitionId partition, long offset, int maxRows) {
+      ConsumerId consumer, PartitionId partition, long offset, int maxRows, boolean textBytes) {
     YPath queuePath = partition.queue().path();
     checkArguments(queuePath, offset, maxRows);
     cluster.checkLocal(consumer);
@@ -73,7 +87,18 @@ final class InMemoryQueueReader implements QueuePartitionReader, QueueRangeReade
     if (!cluster.registrations().isRegistered(queuePath, consumer.path())) {
       throw ClusterErrors.notRegistered(consumer.toString(), partition.queue().key());
     }
-    return read(partition, offset, maxRows);
+    return read(partition, offset, maxRows, textBytes);
+  }
+
+  /** The table's columns whose values are text: {@code string} or {@code utf8}. */
+  private static Set<String> textColumns(OrderedTable table) {
+    Set<String> names = new HashSet<>();
+    for (TableDescription.Column c : table.schema().columns()) {
+      if (c.type().equals("string") || c.type().equals("utf8")) {
+        names.add(c.name());
+      }
+    }
+    return names;
   }
 
   private static void checkArguments(YPath queuePath, long offset, int maxRows) {
@@ -86,7 +111,7 @@ final class InMemoryQueueReader implements QueuePartitionReader, QueueRangeReade
     }
   }
 
-  private List<QueueRow> read(PartitionId partition, long offset, int maxRows) {
+  private List<QueueRow> read(PartitionId partition, long offset, int maxRows, boolean textBytes) {
     YPath queuePath = partition.queue().path();
     checkArguments(queuePath, offset, maxRows);
     cluster.checkLocal(partition.queue());
@@ -94,10 +119,11 @@ final class InMemoryQueueReader implements QueuePartitionReader, QueueRangeReade
     OrderedTablet tablet = cluster.tablet(queuePath, partition.index());
     boolean withTimestamp = table.schema().declares(StoredSchema.TIMESTAMP);
     boolean withWeight = table.schema().declares(StoredSchema.CUMULATIVE_DATA_WEIGHT);
+    Set<String> text = textBytes ? textColumns(table) : Set.of();
     List<StoredQueueRow> stored = tablet.read(offset, Math.min(maxRows, cluster.maxRowsPerPull()));
     List<QueueRow> result = new ArrayList<>(stored.size());
     for (StoredQueueRow row : stored) {
-      Row data = row.data();
+      Row data = textBytes ? row.textBytes(text) : row.data();
       result.add(
           new QueueRow(
               partition.index(),

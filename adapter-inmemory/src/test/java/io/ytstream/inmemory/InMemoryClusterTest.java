@@ -212,6 +212,29 @@ class InMemoryClusterTest {
   }
 
   @Test
+  void aPullKeepingTextBytesHandsEachRowsUtf8EncodedOnceAndAPlainPullStillStrings() {
+    cluster
+        .outputTables()
+        .append(t.queue.path(), List.of(TestClusters.row(0, "héllo"), TestClusters.row(0, "")));
+
+    List<QueueRow> bytes =
+        cluster.queueReader().pullKeepingTextBytes(t.consumer, t.partition(0), 0, 10);
+    List<QueueRow> again =
+        cluster.queueReader().pullKeepingTextBytes(t.consumer, t.partition(0), 1, 10);
+    List<QueueRow> plain = cluster.queueReader().pull(t.consumer, t.partition(0), 0, 10);
+
+    byte[] first = (byte[]) bytes.get(0).data().get("value");
+    assertTrue(
+        Arrays.equals("héllo".getBytes(java.nio.charset.StandardCharsets.UTF_8), first),
+        Arrays.toString(first));
+    assertTrue(
+        bytes.get(1).data().get("value") == again.get(0).data().get("value"),
+        "a row's bytes are encoded once and handed again, not per pull");
+    assertEquals("héllo", plain.get(0).data().get("value"));
+    assertEquals(plain.get(1).rowIndex(), bytes.get(1).rowIndex());
+  }
+
+  @Test
   void longTransactionKeepsItsSnapshotAcrossManyCommits() {
     cluster.consumerOffsets().advance(t.consumer, t.partition(0), OptionalLong.empty(), 1);
     TabletTransaction reader = cluster.transactions().start(Duration.ofMinutes(5));

@@ -7,6 +7,13 @@ package io.ytstream.spark.realtime;
  * latency low right after a burst; the cap keeps an idle partition at a few hundred pulls per
  * second instead of a busy spin.
  *
+ * <p>While rows came less than {@link #ACTIVE_FOR_NANOS} ago a pause is at most {@link
+ * #ACTIVE_MAX_NANOS}: a partition fed every millisecond or two would otherwise have doubled to
+ * pauses of 0.8–1.6 ms by the time its next rows land, and they would wait for the pull after that
+ * (half a pause on average, on every row's latency). Such a partition pulls about as often as
+ * before (it was pulling through its short pauses anyway); one that goes quiet backs off to {@link
+ * #MAX_NANOS} as before once the window has passed.
+ *
  * <p>Near the batch's deadline a pause takes at most half the time left (but not under {@link
  * #FIRST_NANOS}): rows that arrive during the last pause before the deadline would otherwise wait
  * for the next batch's task, a whole batch boundary (tens of milliseconds) later, where a bare
@@ -17,11 +24,35 @@ final class IdleWait {
   static final long FIRST_NANOS = 100_000L;
   static final long MAX_NANOS = 4_000_000L;
 
+  static final long ACTIVE_MAX_NANOS = 500_000L;
+  static final long ACTIVE_FOR_NANOS = 50_000_000L;
+
   private long next = FIRST_NANOS;
+  private boolean rowsSeen;
+  private long rowsNanos;
 
   /** Rows came: the next wait starts short again. */
   void reset() {
     next = FIRST_NANOS;
+  }
+
+  /** Rows came at {@code nowNanos} ({@link System#nanoTime}): as {@link #reset}, and kept. */
+  void rowsCame(long nowNanos) {
+    reset();
+    rowsSeen = true;
+    rowsNanos = nowNanos;
+  }
+
+  /**
+   * An empty pull at {@code nowNanos}: as {@link #backOff()}, but at most {@link #ACTIVE_MAX_NANOS}
+   * while rows came within {@link #ACTIVE_FOR_NANOS}.
+   */
+  long backOff(long nowNanos) {
+    long wait = backOff();
+    // Compared by difference: System.nanoTime may wrap.
+    return rowsSeen && nowNanos - rowsNanos < ACTIVE_FOR_NANOS
+        ? Math.min(wait, ACTIVE_MAX_NANOS)
+        : wait;
   }
 
   /** The wait after the next empty pull, in nanoseconds. */

@@ -189,6 +189,31 @@ class YtRealTimeReaderTest {
   }
 
   @Test
+  void idleWaitStaysUnderHalfAMillisecondWhileRowsCameRecentlyThenBacksOff() {
+    IdleWait w = new IdleWait();
+    long t = 1_000_000_000L;
+    assertEquals(IdleWait.FIRST_NANOS, w.backOff(t), "no rows yet: the plain doubling");
+    for (int i = 0; i < 10; i++) {
+      w.backOff(t);
+    }
+    assertEquals(IdleWait.MAX_NANOS, w.backOff(t), "never any rows: up to the cap");
+    w.rowsCame(t);
+    assertEquals(IdleWait.FIRST_NANOS, w.backOff(t + 1_000));
+    long[] waits = new long[8];
+    for (int i = 0; i < waits.length; i++) {
+      waits[i] = w.backOff(t + 2_000_000L);
+    }
+    assertEquals(200_000L, waits[0]);
+    assertEquals(400_000L, waits[1]);
+    assertEquals(IdleWait.ACTIVE_MAX_NANOS, waits[2], "0.8 ms held to 0.5 while rows are recent");
+    assertEquals(IdleWait.ACTIVE_MAX_NANOS, waits[7]);
+    assertEquals(
+        IdleWait.MAX_NANOS,
+        w.backOff(t + IdleWait.ACTIVE_FOR_NANOS),
+        "quiet past the window: the doubled wait again");
+  }
+
+  @Test
   void idleWaitShortensAsTheDeadlineNearsSoRowsBeforeItGoOut() {
     IdleWait w = new IdleWait();
     for (int i = 0; i < 10; i++) {

@@ -292,6 +292,9 @@ public final class LatencyBench {
     int partitions = options.partitions();
     store.createOutput(YPath.of(output), v.exactlyOnce(), partitions);
     LatencyRecorder recorder = LatencyRecorder.of(output);
+    if (v.floor()) {
+      return runFloor(v, store, "//latency/" + id, output, rate, triggerMs, window, recorder);
+    }
     LatencyStore.Producer producer = null;
     Dataset<Row> rows;
     if (v.kafka()) {
@@ -366,6 +369,52 @@ public final class LatencyBench {
   }
 
   /**
+   * The control ({@link WriterFloor}): the variant's writer fed directly at {@code rate}, a writer
+   * per partition, a new epoch every {@code triggerMs}, measured as the query's rows are.
+   */
+  private LatencyStats runFloor(
+      Variant v,
+      LatencyStore store,
+      String directory,
+      String output,
+      int rate,
+      long triggerMs,
+      int window,
+      LatencyRecorder recorder)
+      throws InterruptedException {
+    String proxy = "timed:" + store.address();
+    WriterFloor feeders =
+        new WriterFloor(
+            () -> writer(v, proxy, output), v.exactlyOnce(), options.partitions(), rate, triggerMs);
+    try {
+      long deadline = System.currentTimeMillis() + FIRST_ROW_TIMEOUT_MS;
+      while (recorder.writes() == 0) {
+        if (System.currentTimeMillis() > deadline) {
+          throw new IllegalStateException(
+              v.key + ": no write after " + FIRST_ROW_TIMEOUT_MS + " ms");
+        }
+        Thread.sleep(20);
+      }
+      Thread.sleep(options.warmupSeconds() * 1000L);
+      long from = LatencyClock.nowMicros() + WINDOW_LEAD_MICROS;
+      long to = from + window * 1_000_000L;
+      recorder.window(from, to);
+      feeders.window(from, to);
+      while (LatencyClock.nowMicros() < to) {
+        Thread.sleep(100);
+      }
+      // Stopping closes each writer, which writes what it still holds.
+      long expected = feeders.stop();
+      return new LatencyStats(expected, recorder.sortedMicros());
+    } finally {
+      feeders.close();
+      LatencyRecorder.forget(output);
+      store.forget(YPath.of(directory));
+      System.gc();
+    }
+  }
+
+  /**
    * Waits (up to 10 s) until the stopped query's tasks have ended: {@code stop()} returns while
    * killed real-time tasks still run, and removing their tables under them makes them fail noisily.
    */
@@ -378,6 +427,9 @@ public final class LatencyBench {
   }
 
   private ForeachWriter<Row> writer(Variant v, String proxy, String output) {
+    if (v.handoff()) {
+      return new HandoffWriter(output);
+    }
     Duration flush = Duration.ofMillis(options.flushMs());
     return v.exactlyOnce()
         ? YtExactlyOnceForeachWriter.builder()

@@ -113,7 +113,8 @@ final class QueueProducer implements LatencyStore.Producer {
         rate);
   }
 
-  private static QueueProducer start(String target, Appender appender, int rate) {
+  /** A started producer handing rows to {@code appender}, paced as every other producer. */
+  static QueueProducer start(String target, Appender appender, double rate) {
     QueueProducer p = new QueueProducer(target, appender, rate);
     p.thread.start();
     return p;

@@ -14,7 +14,19 @@ enum Variant {
   RT_APPEND_TWO_TASKS(
       "rt-append-2-tasks",
       "Real-time, yt source read by 2 tasks (real_time_partitions_per_task = partitions / 2),"
-          + " YtAppendForeachWriter");
+          + " YtAppendForeachWriter"),
+  RT_HANDOFF(
+      "rt-handoff",
+      "Real-time, yt source, a writer that writes nothing and times each row as Spark hands it"
+          + " over: the source's part alone"),
+  KAFKA_RT_HANDOFF(
+      "kafka-rt-handoff", "Real-time, Spark's kafka source (from_json), as rt-handoff"),
+  FLOOR_APPEND(
+      "floor-append",
+      "Control, no source: rows stamped in Spark's JVM and handed straight to"
+          + " YtAppendForeachWriter, one writer per partition, at the same rate and batches"),
+  FLOOR_EXACTLY_ONCE(
+      "floor-exactly-once", "Control, no source: as floor-append, with YtExactlyOnceForeachWriter");
 
   final String key;
   final String description;
@@ -28,14 +40,39 @@ enum Variant {
     return this != MICRO_BATCH;
   }
 
+  /** The control: the writer fed directly, no source or query ({@link WriterFloor}). */
+  boolean floor() {
+    return this == FLOOR_APPEND || this == FLOOR_EXACTLY_ONCE;
+  }
+
+  /** The control of this writer of ours: the same writer without the source; null for none. */
+  Variant floorOf() {
+    return switch (this) {
+      case RT_APPEND,
+          RT_APPEND_TWO_TASKS,
+          MICRO_BATCH,
+          FLOOR_APPEND,
+          RT_HANDOFF,
+          KAFKA_RT_HANDOFF ->
+          FLOOR_APPEND;
+      case RT_EXACTLY_ONCE, FLOOR_EXACTLY_ONCE -> FLOOR_EXACTLY_ONCE;
+      case KAFKA_RT_APPEND -> FLOOR_APPEND;
+    };
+  }
+
   /** Reads a Kafka topic through Spark's own source instead of a YTsaurus queue. */
   boolean kafka() {
-    return this == KAFKA_RT_APPEND;
+    return this == KAFKA_RT_APPEND || this == KAFKA_RT_HANDOFF;
+  }
+
+  /** Times rows as Spark hands them to the writer, which writes nothing ({@link HandoffWriter}). */
+  boolean handoff() {
+    return this == RT_HANDOFF || this == KAFKA_RT_HANDOFF;
   }
 
   /** Writes with {@code YtExactlyOnceForeachWriter} into a table sorted by source position. */
   boolean exactlyOnce() {
-    return this == RT_EXACTLY_ONCE;
+    return this == RT_EXACTLY_ONCE || this == FLOOR_EXACTLY_ONCE;
   }
 
   /**
@@ -56,10 +93,12 @@ enum Variant {
   /**
    * The variants a run measures unless {@code --variants} names others: all of them but {@link
    * #RT_APPEND_TWO_TASKS}, which only means something beside {@code rt-append} at several
-   * partitions per task.
+   * partitions per task, and the controls, which {@code run-all} names beside Kafka's.
    */
   static List<Variant> standard() {
-    return Arrays.stream(values()).filter(v -> v != RT_APPEND_TWO_TASKS).toList();
+    return Arrays.stream(values())
+        .filter(v -> v != RT_APPEND_TWO_TASKS && !v.floor() && !v.handoff())
+        .toList();
   }
 
   static Variant parse(String key) {

@@ -46,7 +46,8 @@ class LatencyBenchSmokeTest {
 
   @Test
   void everyYtVariantDeliversEveryRowOfItsWindowAndTheReportIsWritten() throws Exception {
-    LatencyOptions options = tiny("--variants", "rt-exactly-once,rt-append,micro-batch");
+    LatencyOptions options =
+        tiny("--variants", "rt-exactly-once,rt-append,micro-batch,rt-handoff,floor-append");
     LatencyBench bench =
         new LatencyBench(
             LatencyBench.session(2),
@@ -74,7 +75,8 @@ class LatencyBenchSmokeTest {
   }
 
   @Test
-  void kafkaAndTheEmulatorInJvmsOfTheirOwnServeBothWritersRunByRun() throws Exception {
+  void kafkaAndTheEmulatorInJvmsOfTheirOwnServeBothWritersAndTheirControlsRunByRun()
+      throws Exception {
     LatencyOptions options =
         tiny(
             "--backends",
@@ -82,7 +84,7 @@ class LatencyBenchSmokeTest {
             "--emulator-jvm",
             "own",
             "--variants",
-            "rt-append,kafka-rt-append,rt-exactly-once",
+            "rt-append,kafka-rt-append,rt-exactly-once,floor-append,floor-exactly-once",
             "--repeat",
             "2");
     LatencyBench bench =
@@ -104,6 +106,8 @@ class LatencyBenchSmokeTest {
     assertTrue(table.contains("| rt-append ÷ kafka-rt-append | "), table);
     assertTrue(table.contains("| rt-exactly-once ÷ kafka-rt-append | "), table);
     assertTrue(table.contains("| kafka-rt-append | 2 | "), "each run has its row: " + table);
+    assertTrue(table.contains("| floor-exactly-once ÷ kafka-rt-append | "), table);
+    assertTrue(table.contains("The source's part of the p50"), table);
     List<String> targets = Files.readAllLines(out.resolve("targets.md"));
     assertEquals(4, targets.size(), String.join("\n", targets));
     assertTrue(

@@ -96,4 +96,47 @@ class LatencyReportTest {
     stats.put(Variant.RT_APPEND, scaled(1));
     assertEquals("", LatencyReport.targets(groups(stats)));
   }
+
+  @Test
+  void aTargetTheWriterAloneAlreadyMissesIsBoundedByTheControl() {
+    Map<Variant, LatencyStats> stats = new LinkedHashMap<>();
+    stats.put(Variant.RT_APPEND, scaled(9));
+    stats.put(Variant.KAFKA_RT_APPEND, scaled(10));
+    stats.put(Variant.FLOOR_APPEND, scaled(8));
+
+    List<String> rows = LatencyReport.targets(groups(stats)).lines().toList();
+    String table = LatencyReport.table(groups(stats), LatencyOptions.parse());
+
+    assertTrue(
+        rows.get(0)
+            .endsWith(
+                "| **not met**, bounded by the control: the writer alone (floor-append, no source)"
+                    + " 400 ms, 0.80× Kafka's; our source's part 50.0 ms; the best reachable ratio"
+                    + " with this writer is 0.80×, over the 0.75× |"),
+        rows.get(0));
+    assertTrue(rows.get(1).endsWith("| met |"), rows.get(1));
+    assertTrue(table.contains("| floor-append ÷ kafka-rt-append | 0.80 | 0.80 | 0.80 | 0.80 |"));
+    assertTrue(
+        table.contains(
+            "the variant's less its writer's control's, pooled): rt-append 50.0 ms,"
+                + " kafka-rt-append 100 ms."),
+        table);
+  }
+
+  @Test
+  void aTargetTheControlAllowsIsMissedBySourceAlone() {
+    Map<Variant, LatencyStats> stats = new LinkedHashMap<>();
+    stats.put(Variant.RT_EXACTLY_ONCE, scaled(9));
+    stats.put(Variant.KAFKA_RT_APPEND, scaled(10));
+    stats.put(Variant.FLOOR_APPEND, scaled(8));
+    stats.put(Variant.FLOOR_EXACTLY_ONCE, scaled(5));
+
+    String p50 = LatencyReport.targets(groups(stats)).lines().findFirst().orElseThrow();
+
+    assertTrue(
+        p50.endsWith(
+            "| **not met**; the control allows it: the writer alone (floor-exactly-once, no"
+                + " source) 250 ms, 0.50× Kafka's; our source's part 200 ms |"),
+        "each writer is held to its own control: " + p50);
+  }
 }
