@@ -1,7 +1,9 @@
 package io.ytstream.simulation;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -353,5 +355,76 @@ class ProducerShareFaultsTest {
     shares.abort(share);
     shares.abort(share);
     assertEquals(1, outputRows());
+  }
+
+  @Test
+  void aFailedTaskAbortsItsShareAndNothingOfItLands() {
+    portsWith("", 1);
+    ProducerTaskWriter w = writer(1, 2, 100);
+    write(w, 5);
+    assertEquals(2, w.chunksPushed(), "the first two chunks went out");
+    assertArrayEquals(new long[] {5}, w.rowsPerTablet());
+    w.abort();
+    w.abort(); // Spark may call it again
+    noTransactionLeftOpen();
+    assertEquals(0, outputRows(), "PARTIAL_WRITE: an aborted attempt's chunks are visible");
+  }
+
+  @Test
+  void aPushLostOnEveryAttemptAbortsTheShareItselfAndKeepsEachError() {
+    // The push into the share's transaction is lost three times (its attempts): the share's own
+    // transaction is aborted before the error reaches the task, whether or not Spark aborts it.
+    portsWith("PUSH_REQUEST_LOST@0:0,PUSH_REQUEST_LOST@1:0,PUSH_REQUEST_LOST@2:0", 1);
+    ProducerTaskWriter w = writer(0, 10, 100);
+    write(w, 3);
+    RuntimeException e = assertThrows(RuntimeException.class, w::commit);
+    assertEquals(1, e.getSuppressed().length, "the earlier attempts ride along");
+    assertEquals(1, e.getSuppressed()[0].getSuppressed().length);
+    noTransactionLeftOpen();
+    assertEquals(0, outputRows());
+  }
+
+  @Test
+  void aCommitTheClusterRefusesForItsOwnTabletLimitFailsAtOnceAndLandsNothing() {
+    portsWith("", 1);
+    cluster.setMaxRowsPerTabletTransaction(2);
+    ProducerTaskWriter w = writer(0, 10, 100);
+    write(w, 3);
+    BatchShareNotCommittedException e =
+        assertThrows(BatchShareNotCommittedException.class, w::commit);
+    assertTrue(e.getMessage().contains("did not land: its commit failed."), e.getMessage());
+    noTransactionLeftOpen();
+    assertEquals(0, outputRows());
+  }
+
+  @Test
+  void aShareThroughTheUseCaseReportsWhatItPushed() {
+    portsWith("", 1);
+    PushBatchShare shares = new PushBatchShare(ports, ports);
+    PushBatchShare.OpenSession s = shares.open(Workload.PRODUCER, Workload.OUTPUT, QUERY, 3);
+    PushBatchShare.Share share = shares.start(s, 7, 100, END, Duration.ofSeconds(30));
+    assertSame(s, share.session());
+    assertEquals(7, share.batchId());
+    assertTrue(share.pushesRows());
+    shares.pushChunk(share, rows(3));
+    assertEquals(3, share.rowCount());
+    assertEquals(2, share.pushedRowCount(), "the last row is held back for the last push");
+    BatchShareOutcome outcome = shares.finish(share, rows(0));
+    assertEquals(3, outcome.rowCount());
+    assertEquals(3, outcome.writtenRowCount());
+    assertThrows(IllegalStateException.class, () -> shares.finish(share, rows(1)));
+    PushBatchShare.Share replay =
+        shares.start(
+            shares.open(Workload.PRODUCER, Workload.OUTPUT, QUERY, 3),
+            7,
+            100,
+            END,
+            Duration.ofSeconds(30));
+    assertFalse(replay.pushesRows(), "the session holds batch 7");
+    BatchShareOutcome once =
+        shares.push(
+            shares.open(Workload.PRODUCER, Workload.OUTPUT, QUERY, 3), 8, rows(2), 100, END);
+    assertEquals(2, once.writtenRowCount());
+    assertEquals(5, outputRows(), "LOST_WRITE or DUPLICATE_WRITE");
   }
 }

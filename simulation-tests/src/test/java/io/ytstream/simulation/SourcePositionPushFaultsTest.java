@@ -112,6 +112,20 @@ class SourcePositionPushFaultsTest {
   }
 
   @Test
+  void aReplayOfExactlyWhatLandedIsSkippedWhole() {
+    PushRowsBySourcePosition first = writer();
+    first.add("//q", 0, 0, row(0));
+    first.add("//q", 0, 1, row(1));
+    first.pushAll();
+    PushRowsBySourcePosition replay = writer();
+    replay.add("//q", 0, 0, row(0));
+    replay.add("//q", 0, 1, row(1));
+    replay.pushAll();
+    assertEquals(2, replay.skippedRowCount());
+    assertEquals(2, outputRows(), "DUPLICATE_WRITE");
+  }
+
+  @Test
   void anOlderWriterIsFencedByANewerOneAndWritesNothing() {
     PushRowsBySourcePosition older = writer();
     older.add("//q", 0, 7, row(7));
