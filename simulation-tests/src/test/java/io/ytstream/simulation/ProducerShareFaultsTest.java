@@ -427,4 +427,18 @@ class ProducerShareFaultsTest {
     assertEquals(2, once.writtenRowCount());
     assertEquals(5, outputRows(), "LOST_WRITE or DUPLICATE_WRITE");
   }
+
+  @Test
+  void aPushWhoseAnswerWasLostInsideTheShareIsNotCountedAsSkipped() {
+    // The push lands in the share's transaction and its answer is lost; the repeat is skipped as a
+    // copy of it. Every row of the share landed, and the outcome must say so.
+    portsWith("COMMIT_UNKNOWN@0:0", 1);
+    ProducerTaskWriter w = writer(0, 10, 100);
+    write(w, 3);
+    BatchShareOutcome outcome = w.commit().orElseThrow();
+    assertEquals(1, faults.fired(SimFault.COMMIT_UNKNOWN));
+    assertEquals(3, outputRows());
+    assertEquals(3, outcome.writtenRowCount(), "the report counts what landed");
+    assertEquals(0, outcome.skippedRowCount());
+  }
 }
