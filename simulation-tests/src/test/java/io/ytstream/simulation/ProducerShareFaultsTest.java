@@ -114,9 +114,10 @@ class ProducerShareFaultsTest {
             && e.getMessage().contains("its transaction was aborted, nothing of it landed"),
         e.getMessage());
     assertEquals(1, ports.startedCount(), "the first chunk went into the share's transaction");
+    // The share aborts its own transaction, before Spark's abort of the writer.
+    noTransactionLeftOpen();
     w.abort();
     assertEquals(0, outputRows(), "PARTIAL_WRITE: rows of a refused share are visible");
-    noTransactionLeftOpen();
     // The task again, with a limit its share fits: every row lands once.
     ProducerTaskWriter again = writer(0, 2, 5);
     write(again, 5);
@@ -363,6 +364,7 @@ class ProducerShareFaultsTest {
     ProducerTaskWriter w = writer(1, 2, 100);
     write(w, 5);
     assertEquals(2, w.chunksPushed(), "the first two chunks went out");
+    assertTrue(w.session().isPresent(), "the first chunk opened the session");
     assertArrayEquals(new long[] {5}, w.rowsPerTablet());
     w.abort();
     w.abort(); // Spark may call it again

@@ -71,8 +71,9 @@ class SourcePositionPushFaultsTest {
   @Test
   void aFiltersGapsSplitThePushAndTheSessionRecordsTheLastSourceRow() {
     PushRowsBySourcePosition w = writer();
+    int buffered = 0;
     for (long r : new long[] {0, 1, 3, 4, 5}) {
-      w.add("//q", 0, r, row(r));
+      assertEquals(++buffered, w.add("//q", 0, r, row(r)), "add returns the rows buffered");
     }
     assertEquals(5, w.buffered());
     w.pushAll();
