@@ -181,6 +181,7 @@ final class Driver {
     YPath tmp;
     boolean commitsWritten;
     TabletTransaction tx;
+    SimTransactionPinger pinger;
     Optional<StreamOffsets> sourceEnd = Optional.empty();
     boolean[] done;
     int[] failures;
@@ -467,6 +468,9 @@ final class Driver {
   private void createWriterFactory() {
     if (w.mode() == SimMode.TRANSACTIONAL) {
       batch.tx = ctx.io.start(TRANSACTION_TIMEOUT);
+      batch.pinger =
+          new SimTransactionPinger(
+              batch.tx, TRANSACTION_TIMEOUT, ctx.cluster.ports().time().nowMillis());
     } else if (w.mode() == SimMode.PRODUCER) {
       batch.sourceEnd = checkpoint.latestBatchEnd().map(BatchEnd::offsets);
     }
@@ -502,6 +506,10 @@ final class Driver {
     int failArg = ctx.faults.tick(SimFault.TASK_FAILURE);
     if (ctx.faults.fires(SimFault.SPECULATION)) {
       steps.addFirst(new Step(Kind.TASK, t, batch.attempts[t]++, true));
+    }
+    int slowArg = ctx.faults.tick(SimFault.SLOW_TASK);
+    if (slowArg >= 0 && batch.pinger != null && !zombie) {
+      SlowTask.run(ctx, batch.pinger, TRANSACTION_TIMEOUT, slowArg);
     }
     try {
       List<QueueRow> rows = new ArrayList<>();

@@ -14,6 +14,7 @@ import io.ytstream.core.plan.DataLoss;
 import io.ytstream.core.plan.DataLossPolicy;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.TransactionId;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
@@ -99,7 +100,13 @@ final class Verifier {
      * had passed, it was the source's first, or the run is Trigger.AvailableNow; or a trigger with
      * fewer rows ran before its delay passed.
      */
-    TRIGGER_PACING("trigger held back or run against min_rows_per_trigger");
+    TRIGGER_PACING("trigger held back or run against min_rows_per_trigger"),
+    /**
+     * The batch transaction's lease: it expired while its driver lived and renewed it (no two
+     * renewals in a row lost), or the driver renewed it more often than a third of its timeout (at
+     * least 100 ms), a flood of pings on the proxy.
+     */
+    TRANSACTION_LEASE("lease lapsed under a live owner, or renewed too often");
 
     private final String anomaly;
 
@@ -127,6 +134,7 @@ final class Verifier {
 
   /** The source told {@link #onLagUnreadable} since the last report's lag was checked. */
   private boolean lagUnreadable;
+
 
   private final long[][] inputs;
   private final int[] inputCount;
@@ -407,6 +415,46 @@ final class Verifier {
     violate(
         Invariant.BATCH_BOUND,
         "a commit went to the cluster over its per-tablet row limit: " + e.getMessage());
+  }
+
+  /**
+   * A slow task kept the driver waiting {@code elapsedMs} since {@code tx} opened, with its pinger
+   * running {@code renewals} times: a transaction open before must be open after, unless two
+   * renewals in a row failed; and the renewals come every third of the timeout, not more often.
+   */
+  void onLeaseHeld(
+      TransactionId tx,
+      boolean liveBefore,
+      boolean liveAfter,
+      int mostFailedInARow,
+      long renewals,
+      long elapsedMs,
+      Duration timeout) {
+    if (liveBefore && !liveAfter && mostFailedInARow < 2) {
+      violate(
+          Invariant.TRANSACTION_LEASE,
+          tx
+              + " expired while its driver lived: "
+              + renewals
+              + " renewals in "
+              + elapsedMs
+              + " ms, timeout "
+              + timeout.toMillis()
+              + " ms");
+    }
+    long period = Math.max(timeout.toMillis() / 3, 100);
+    if (renewals > elapsedMs / period + 1) {
+      violate(
+          Invariant.TRANSACTION_LEASE,
+          tx
+              + " renewed "
+              + renewals
+              + " times in "
+              + elapsedMs
+              + " ms, every "
+              + period
+              + " ms due");
+    }
   }
 
   /** {@code what} failed; the transactions it started must be over or asked to abort. */
