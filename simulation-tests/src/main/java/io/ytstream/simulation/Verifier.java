@@ -135,6 +135,8 @@ final class Verifier {
   /** The source told {@link #onLagUnreadable} since the last report's lag was checked. */
   private boolean lagUnreadable;
 
+  /** The metrics of the live driver's last progress report, for {@link #onLastLag}. */
+  private Map<String, String> reportedMetrics = Map.of();
 
   private final long[][] inputs;
   private final int[] inputCount;
@@ -239,6 +241,7 @@ final class Verifier {
     if (zombie) {
       return; // a zombie's progress reaches nobody
     }
+    reportedMetrics = metrics;
     if (!Long.toString(plannedLostRows).equals(metrics.get("lostRows"))) {
       violate(
           Invariant.PROGRESS_MISREPORTED,
@@ -496,6 +499,22 @@ final class Verifier {
       if (!latest.isEmpty() && !end.isEmpty()) {
         violate(Invariant.PROGRESS_MISREPORTED, "no lag kept after a report with " + latest);
       }
+      return;
+    }
+    // The report's bytes behind are the kept lag's, whole: shown where every partition's are known.
+    boolean shown =
+        reportedMetrics.containsKey("minBytesBehindLatest")
+            && reportedMetrics.containsKey("maxBytesBehindLatest")
+            && reportedMetrics.containsKey("avgBytesBehindLatest")
+            && reportedMetrics.containsKey("totalBytesBehindLatest");
+    if (lag.get().bytesKnown() != shown) {
+      violate(
+          Invariant.PROGRESS_MISREPORTED,
+          "every partition's bytes behind known: "
+              + lag.get().bytesKnown()
+              + ", but the metrics "
+              + new TreeMap<>(reportedMetrics)
+              + (shown ? " show them" : " do not show them whole"));
       return;
     }
     for (MeasureLag.PartitionLag p : lag.get().partitions()) {
