@@ -25,6 +25,7 @@ final class BatchInFlight {
   YPath tmp;
   boolean commitsWritten;
   TabletTransaction tx;
+  SimTransactionPinger pinger;
   Optional<StreamOffsets> sourceEnd = Optional.empty();
   boolean[] done;
   int[] failures;

@@ -57,7 +57,8 @@ import java.util.OptionalLong;
  */
 final class Driver {
 
-  private static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(30);
+  /** The batch transaction's timeout (the transactional sink's). */
+  static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(30);
 
   /** Producer mode: the query id that names the sessions (Spark's, kept by the checkpoint). */
   static final String QUERY_ID = "sim-query";
@@ -329,6 +330,9 @@ final class Driver {
   private void createWriterFactory() {
     if (w.mode() == SimMode.TRANSACTIONAL) {
       batch.tx = ctx.io.start(TRANSACTION_TIMEOUT);
+      batch.pinger =
+          new SimTransactionPinger(
+              batch.tx, TRANSACTION_TIMEOUT, ctx.cluster.ports().time().nowMillis());
     } else if (w.mode() == SimMode.PRODUCER) {
       batch.sourceEnd = checkpoint.latestBatchEnd().map(BatchEnd::offsets);
     }

@@ -60,8 +60,9 @@ public final class FaultSchedule {
    * run of {@code batches} batches. About one seed in eight has no fault at all. A {@link
    * SimFault#STALLED_ADVANCE} is drawn apart from the mix, from a stream of its own, in about one
    * seed in four of the others: its frequency is its own, and whether a seed stalls leaves the mix
-   * of the other kinds as it is. {@link SimFault#QUEUE_RECREATED} and {@link SimFault#COMMIT_LOST}
-   * are drawn the same way, each from a stream of its own.
+   * of the other kinds as it is. {@link SimFault#QUEUE_RECREATED}, {@link SimFault#COMMIT_LOST} and
+   * (transactional mode) {@link SimFault#SLOW_TASK} are drawn the same way, each from a stream of
+   * its own.
    */
   public static FaultSchedule generate(long seed, int batches, SimMode mode) {
     SplittableRandom random = new SplittableRandom(seed ^ 0x5DEECE66DL);
@@ -112,6 +113,12 @@ public final class FaultSchedule {
               lostCommits.nextInt(batches * (mode == SimMode.TRANSACTIONAL ? 1 : 3) + 2),
               lostCommits.nextInt(16)));
     }
+    SplittableRandom slowTasks = new SplittableRandom(seed ^ 0x6A09E667F3BCC909L);
+    if (mode == SimMode.TRANSACTIONAL && slowTasks.nextInt(4) == 0) {
+      // From a stream of its own, as above; only the batch transaction has a lease to renew.
+      faults.add(
+          new Fault(SimFault.SLOW_TASK, slowTasks.nextInt(batches * 3), slowTasks.nextInt(16)));
+    }
     return new FaultSchedule(faults);
   }
 
@@ -122,6 +129,7 @@ public final class FaultSchedule {
       if (kind != SimFault.STALLED_ADVANCE
           && kind != SimFault.QUEUE_RECREATED
           && kind != SimFault.COMMIT_LOST
+          && kind != SimFault.SLOW_TASK
           && (producer || !push)) {
         kinds.add(kind);
       }

@@ -67,7 +67,12 @@ public enum SimFault {
    * stays open on the cluster, and the writer sees an unknown outcome, which it cannot tell from
    * {@link #COMMIT_UNKNOWN}'s answer lost after the commit landed.
    */
-  COMMIT_LOST("commit");
+  COMMIT_LOST("commit"),
+  /**
+   * Transactional mode: a task runs for longer than the batch transaction's timeout while the
+   * driver lives and its pinger renews the transaction's lease ({@link SlowTask}).
+   */
+  SLOW_TASK("task");
 
   private final String event;
 

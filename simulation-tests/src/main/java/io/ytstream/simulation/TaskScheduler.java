@@ -67,6 +67,10 @@ final class TaskScheduler {
     if (ctx.faults.fires(SimFault.SPECULATION)) {
       steps.addFirst(new Step(Kind.TASK, t, batch.attempts[t]++, true));
     }
+    int slowArg = ctx.faults.tick(SimFault.SLOW_TASK);
+    if (slowArg >= 0 && batch.pinger != null && !zombie) {
+      SlowTask.run(ctx, batch.pinger, Driver.TRANSACTION_TIMEOUT, slowArg);
+    }
     try {
       var rows = executor.read(batch.tasks.get(t));
       if (w.query() == QueryKind.AGGREGATE) {

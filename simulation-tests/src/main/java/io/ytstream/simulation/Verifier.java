@@ -14,6 +14,7 @@ import io.ytstream.core.plan.DataLoss;
 import io.ytstream.core.plan.DataLossPolicy;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.TransactionId;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
@@ -105,7 +106,13 @@ final class Verifier {
      * checkpoint file reads as other offsets or is refused without naming the file, or an offsets
      * text is misread ({@link CheckpointCodecChecks}).
      */
-    CHECKPOINT_CODEC("checkpoint misread (torn, foreign or re-read offsets)");
+    CHECKPOINT_CODEC("checkpoint misread (torn, foreign or re-read offsets)"),
+    /**
+     * The batch transaction's lease: it expired while its driver lived and renewed it (no two
+     * renewals in a row lost), or the driver renewed it more often than a third of its timeout (at
+     * least 100 ms), a flood of pings on the proxy.
+     */
+    TRANSACTION_LEASE("lease lapsed under a live owner, or renewed too often");
 
     private final String anomaly;
 
@@ -133,6 +140,9 @@ final class Verifier {
 
   /** The source told {@link #onLagUnreadable} since the last report's lag was checked. */
   private boolean lagUnreadable;
+
+  /** The metrics of the live driver's last progress report, for {@link #onLastLag}. */
+  private Map<String, String> reportedMetrics = Map.of();
 
   private final long[][] inputs;
   private final int[] inputCount;
@@ -242,6 +252,7 @@ final class Verifier {
     if (zombie) {
       return; // a zombie's progress reaches nobody
     }
+    reportedMetrics = metrics;
     if (!Long.toString(plannedLostRows).equals(metrics.get("lostRows"))) {
       violate(
           Invariant.PROGRESS_MISREPORTED,
@@ -420,6 +431,46 @@ final class Verifier {
         "a commit went to the cluster over its per-tablet row limit: " + e.getMessage());
   }
 
+  /**
+   * A slow task kept the driver waiting {@code elapsedMs} since {@code tx} opened, with its pinger
+   * running {@code renewals} times: a transaction open before must be open after, unless two
+   * renewals in a row failed; and the renewals come every third of the timeout, not more often.
+   */
+  void onLeaseHeld(
+      TransactionId tx,
+      boolean liveBefore,
+      boolean liveAfter,
+      int mostFailedInARow,
+      long renewals,
+      long elapsedMs,
+      Duration timeout) {
+    if (liveBefore && !liveAfter && mostFailedInARow < 2) {
+      violate(
+          Invariant.TRANSACTION_LEASE,
+          tx
+              + " expired while its driver lived: "
+              + renewals
+              + " renewals in "
+              + elapsedMs
+              + " ms, timeout "
+              + timeout.toMillis()
+              + " ms");
+    }
+    long period = Math.max(timeout.toMillis() / 3, 100);
+    if (renewals > elapsedMs / period + 1) {
+      violate(
+          Invariant.TRANSACTION_LEASE,
+          tx
+              + " renewed "
+              + renewals
+              + " times in "
+              + elapsedMs
+              + " ms, every "
+              + period
+              + " ms due");
+    }
+  }
+
   /** {@code what} failed; the transactions it started must be over or asked to abort. */
   void onFailedWrite(String what, List<TransactionId> transactions) {
     for (TransactionId tx : transactions) {
@@ -459,6 +510,22 @@ final class Verifier {
       if (!latest.isEmpty() && !end.isEmpty()) {
         violate(Invariant.PROGRESS_MISREPORTED, "no lag kept after a report with " + latest);
       }
+      return;
+    }
+    // The report's bytes behind are the kept lag's, whole: shown where every partition's are known.
+    boolean shown =
+        reportedMetrics.containsKey("minBytesBehindLatest")
+            && reportedMetrics.containsKey("maxBytesBehindLatest")
+            && reportedMetrics.containsKey("avgBytesBehindLatest")
+            && reportedMetrics.containsKey("totalBytesBehindLatest");
+    if (lag.get().bytesKnown() != shown) {
+      violate(
+          Invariant.PROGRESS_MISREPORTED,
+          "every partition's bytes behind known: "
+              + lag.get().bytesKnown()
+              + ", but the metrics "
+              + new TreeMap<>(reportedMetrics)
+              + (shown ? " show them" : " do not show them whole"));
       return;
     }
     for (MeasureLag.PartitionLag p : lag.get().partitions()) {

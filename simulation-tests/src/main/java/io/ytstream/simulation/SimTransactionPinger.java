@@ -1,0 +1,63 @@
+package io.ytstream.simulation;
+
+import io.ytstream.application.TransactionLease;
+import io.ytstream.ports.TabletTransaction;
+import java.time.Duration;
+
+/**
+ * The driver's pinger of the open batch transaction, as the Spark adapter's {@code
+ * TransactionalStreamingWrite} runs it: a {@link TransactionLease} renewed at a fixed rate of
+ * {@link TransactionLease#renewalPeriod} from the transaction's start, missed runs caught up one
+ * after another (as {@code ScheduledExecutorService.scheduleAtFixedRate} does).
+ *
+ * <p>The pinger is a thread of the driver's process: it runs while the driver waits on its tasks
+ * ({@link SimFault#SLOW_TASK}) and not while the whole driver is paused ({@link
+ * SimFault#TRANSACTION_EXPIRY}, a jump of the clock with nothing running). A normal simulated batch
+ * ends long before the first run is due, so the pinger calls the cluster only in a slow task.
+ */
+final class SimTransactionPinger {
+
+  private final TransactionLease lease;
+  private final long startedAtMs;
+  private final long periodMs;
+  private long runs;
+  private int failedInARow;
+  private int mostFailedInARow;
+
+  SimTransactionPinger(TabletTransaction transaction, Duration timeout, long nowMs) {
+    this.lease = new TransactionLease(transaction);
+    this.startedAtMs = nowMs;
+    this.periodMs = TransactionLease.renewalPeriod(timeout).toMillis();
+  }
+
+  /** Runs the renewals due up to {@code nowMs}. */
+  void runUntil(long nowMs) {
+    long due = periodMs <= 0 ? 0 : (nowMs - startedAtMs) / periodMs;
+    while (runs < due) {
+      runs++;
+      if (lease.renew()) {
+        failedInARow = 0;
+      } else {
+        mostFailedInARow = Math.max(mostFailedInARow, ++failedInARow);
+      }
+    }
+  }
+
+  TabletTransaction transaction() {
+    return lease.transaction();
+  }
+
+  /** The renewals run so far. */
+  long runs() {
+    return runs;
+  }
+
+  long startedAtMs() {
+    return startedAtMs;
+  }
+
+  /** The longest run of renewals in a row that the cluster refused or did not answer. */
+  int mostFailedInARow() {
+    return mostFailedInARow;
+  }
+}

@@ -1,0 +1,65 @@
+package io.ytstream.simulation;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ytstream.ports.TabletTransaction;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link SimFault#SLOW_TASK}: a batch slower than its transaction's timeout commits because the
+ * driver's pinger renews the lease ({@link SimTransactionPinger} over the application's {@code
+ * TransactionLease}); without the renewals the emulated cluster expires the transaction.
+ */
+class SlowTaskLeaseTest {
+
+  private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+  @Test
+  void thePingerKeepsATransactionOpenPastItsTimeout() {
+    InMemorySimCluster cluster = new InMemorySimCluster();
+    TabletTransaction tx = cluster.ports().transactions().start(TIMEOUT);
+    SimTransactionPinger pinger =
+        new SimTransactionPinger(tx, TIMEOUT, cluster.ports().time().nowMillis());
+    for (int s = 0; s < 60; s++) {
+      cluster.advanceClock(1_000);
+      pinger.runUntil(cluster.ports().time().nowMillis());
+    }
+    cluster.ports().transactions().start(Duration.ofSeconds(1)).abort(); // sweeps lapsed leases
+    assertTrue(cluster.transactionLive(tx.id()), "renewed every 10 s, open after 60 s");
+    assertEquals(6, pinger.runs(), "one renewal per third of the timeout");
+    assertEquals(0, pinger.mostFailedInARow());
+  }
+
+  @Test
+  void withoutRenewalsTheSameTransactionExpires() {
+    InMemorySimCluster cluster = new InMemorySimCluster();
+    TabletTransaction tx = cluster.ports().transactions().start(TIMEOUT);
+    cluster.advanceClock(TIMEOUT.toMillis());
+    cluster.ports().transactions().start(Duration.ofSeconds(1)).abort();
+    assertFalse(cluster.transactionLive(tx.id()));
+  }
+
+  @Test
+  void transactionalSeedsWithASlowTaskKeepTheInvariants() {
+    SimulationRun.Options options =
+        new SimulationRun.Options(SimMode.TRANSACTIONAL, 0, Mutant.NONE, 30, false);
+    int slow = 0;
+    List<String> failures = new ArrayList<>();
+    for (long seed = 1; seed <= 60; seed++) {
+      RunResult r = SimulationRun.run(seed, options);
+      if (r.fired(SimFault.SLOW_TASK) > 0) {
+        slow++;
+        if (r.failed()) {
+          failures.add("seed " + seed + " " + r.violations());
+        }
+      }
+    }
+    assertEquals(List.of(), failures);
+    assertTrue(slow >= 8, "seeds that ran a slow task: " + slow);
+  }
+}
