@@ -9,19 +9,22 @@ import io.ytstream.core.model.OffsetRange;
 import io.ytstream.core.plan.PlanLimits;
 import io.ytstream.ports.ConsumerOffsets;
 import io.ytstream.ports.TabletTransaction;
+import io.ytstream.ports.TabletTransactions;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The driver's commit of a transactional batch, the sink's {@code commit(epochId, messages)}: the
- * batch's ranges come from the checkpoint ({@link QueryCheckpoint#batchRanges}: the sink is not
- * told the source's offsets, but Spark writes {@code offsets/N} before the batch runs), the
- * writers' reports are checked against the batch transaction, the per-tablet row limit and the
- * executors' memory, and {@link CommitTransactionalBatch} advances, commits and resolves. On any
- * failure the batch transaction is aborted: nothing is written and the consumer does not move.
- * Errors say what to change.
+ * The driver's side of a transactional batch. {@link #openBatch} is the sink's {@code
+ * createStreamingWriterFactory}: it starts the batch transaction the executors write into. {@link
+ * #commit} is the sink's {@code commit(epochId, messages)}: the batch's ranges come from the
+ * checkpoint ({@link QueryCheckpoint#batchRanges}: the sink is not told the source's offsets, but
+ * Spark writes {@code offsets/N} before the batch runs), the writers' reports are checked against
+ * the batch transaction, the per-tablet row limit and the executors' memory, and {@link
+ * CommitTransactionalBatch} advances, commits and resolves. On any failure the batch transaction is
+ * aborted: nothing is written and the consumer does not move. Errors say what to change.
  */
 @DrivingUseCase
 public final class CommitTransactionalSink {
@@ -35,22 +38,38 @@ public final class CommitTransactionalSink {
   }
 
   private final CommitTransactionalBatch protocol;
+  private final TabletTransactions transactions;
+  private final Duration transactionTimeout;
   private final QueryCheckpoint checkpoint;
   private final OutputTarget output;
   private final long maxRowsPerTablet;
 
   /**
+   * @param transactionTimeout the batch transaction's timeout; the caller renews its lease ({@link
+   *     TransactionLease}) until the commit or the abort
    * @param maxRowsPerTablet the cluster's rows per tablet in one transaction
    */
   public CommitTransactionalSink(
       ConsumerOffsets consumers,
+      TabletTransactions transactions,
+      Duration transactionTimeout,
       QueryCheckpoint checkpoint,
       OutputTarget output,
       long maxRowsPerTablet) {
     this.protocol = new CommitTransactionalBatch(consumers);
+    this.transactions = Objects.requireNonNull(transactions, "transactions");
+    this.transactionTimeout = Objects.requireNonNull(transactionTimeout, "transactionTimeout");
     this.checkpoint = Objects.requireNonNull(checkpoint, "checkpoint");
     this.output = Objects.requireNonNull(output, "output");
     this.maxRowsPerTablet = maxRowsPerTablet;
+  }
+
+  /**
+   * Starts the transaction that one batch's writers insert into and {@link #commit} commits; the
+   * caller owns its lease.
+   */
+  public TabletTransaction openBatch() {
+    return transactions.start(transactionTimeout);
   }
 
   /**

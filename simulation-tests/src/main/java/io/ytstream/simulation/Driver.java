@@ -121,7 +121,12 @@ final class Driver {
             0);
     this.sink =
         new CommitTransactionalSink(
-            ctx.io, checkpoint, new OutputTarget(Workload.OUTPUT, false, 1), maxRowsPerTablet);
+            ctx.io,
+            ctx.io,
+            TRANSACTION_TIMEOUT,
+            checkpoint,
+            new OutputTarget(Workload.OUTPUT, false, 1),
+            maxRowsPerTablet);
     this.logs = new SparkLogFiles(ctx.io, id);
     TaskAttempts executor = new TaskAttempts(ctx, id, maxRowsPerTablet, this::reportLoss);
     this.scheduler = new TaskScheduler(ctx, id, executor, steps);
@@ -329,7 +334,7 @@ final class Driver {
    */
   private void createWriterFactory() {
     if (w.mode() == SimMode.TRANSACTIONAL) {
-      batch.tx = ctx.io.start(TRANSACTION_TIMEOUT);
+      batch.tx = sink.openBatch();
       batch.pinger =
           new SimTransactionPinger(
               batch.tx, TRANSACTION_TIMEOUT, ctx.cluster.ports().time().nowMillis());

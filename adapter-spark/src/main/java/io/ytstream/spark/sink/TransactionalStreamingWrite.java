@@ -65,6 +65,8 @@ final class TransactionalStreamingWrite implements StreamingWrite {
     this.committer =
         new CommitTransactionalSink(
             cluster.consumerOffsets(),
+            cluster.transactions(),
+            settings.transactionTimeout(),
             new QueryCheckpoint(new HadoopCheckpointFiles(checkpointRoot, hadoopConf)),
             new OutputTarget(spec.path(), spec.sorted(), spec.tabletCount()),
             settings.maxRowsPerTabletPerTransaction());
@@ -74,7 +76,7 @@ final class TransactionalStreamingWrite implements StreamingWrite {
   public synchronized StreamingDataWriterFactory createStreamingWriterFactory(
       PhysicalWriteInfo info) {
     finishOpen("a new batch started");
-    open = cluster.transactions().start(settings.transactionTimeout());
+    open = committer.openBatch();
     startPinging(open);
     writeJobs.tagJobsOf(open.id().value());
     LOG.debug("batch transaction {} opened", open.id());
