@@ -1,38 +1,24 @@
 package io.ytstream.simulation;
 
-import io.ytstream.application.BatchNotCommittedException;
-import io.ytstream.application.BatchTooLargeException;
 import io.ytstream.application.CommitTransactionalSink;
-import io.ytstream.application.ConsumerFencedException;
 import io.ytstream.application.InsertIntoBatchTransaction;
-import io.ytstream.application.OutputTarget;
 import io.ytstream.application.PlanMicroBatch;
 import io.ytstream.application.PushBatchShare;
 import io.ytstream.application.ReadRanges;
 import io.ytstream.application.SourcePorts;
 import io.ytstream.application.StreamingSource;
 import io.ytstream.application.WriteChunk;
-import io.ytstream.application.WriterReport;
-import io.ytstream.application.checkpoint.BatchEnd;
 import io.ytstream.application.checkpoint.OffsetLogEntry;
 import io.ytstream.application.checkpoint.QueryCheckpoint;
-import io.ytstream.application.checkpoint.SourceRecord;
 import io.ytstream.application.offsets.OffsetsJson;
-import io.ytstream.core.delivery.CheckpointRecovery;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.model.YPath;
 import io.ytstream.core.plan.DataLoss;
-import io.ytstream.core.plan.DataLossException;
 import io.ytstream.core.plan.PlanLimits;
-import io.ytstream.core.plan.UntrustedPositionsException;
 import io.ytstream.simulation.Step.Kind;
-import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * One incarnation of the Spark driver with the ytstream source and sink, as a queue of Spark's
@@ -40,8 +26,9 @@ import java.util.OptionalLong;
  * adapter makes too, of the same application classes ({@link StreamingSource} for the source's
  * callbacks, {@link ReadRanges} for a task's read, {@link WriteChunk}, {@link
  * InsertIntoBatchTransaction} and {@link PushBatchShare} for a task's write, {@link
- * CommitTransactionalSink} for the sink's commit on the driver), over the ports with the schedule's
- * faults, and through the checkpoint files in the format that ships ({@link QueryCheckpoint}).
+ * SimStreamingWrite} for the sink's writer factory and commit on the driver, through {@link
+ * CommitTransactionalSink}), over the ports with the schedule's faults, and through the checkpoint
+ * files in the format that ships ({@link QueryCheckpoint}).
  *
  * <p>The order is Spark 4.2's {@code MicroBatchExecution} (sql/core/.../streaming/runtime/
  * MicroBatchExecution.scala): recover from the logs ({@code populateStartOffsets}); plan ({@code
@@ -57,9 +44,6 @@ import java.util.OptionalLong;
  */
 final class Driver {
 
-  /** The batch transaction's timeout (the transactional sink's). */
-  static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(30);
-
   /** Producer mode: the query id that names the sessions (Spark's, kept by the checkpoint). */
   static final String QUERY_ID = "sim-query";
 
@@ -73,11 +57,9 @@ final class Driver {
   private final YPath offsetsDir = Workload.CHECKPOINT.child("offsets");
   private final YPath commitsDir = Workload.CHECKPOINT.child("commits");
 
-  private final long maxRowsPerTablet;
-
   private final QueryCheckpoint checkpoint;
   private final StreamingSource source;
-  private final CommitTransactionalSink sink;
+  private final SimStreamingWrite sink;
   private final SparkLogFiles logs;
   private final TaskScheduler scheduler;
 
@@ -102,7 +84,7 @@ final class Driver {
     this.ctx = ctx;
     this.w = ctx.workload;
     this.id = id;
-    this.maxRowsPerTablet = ctx.rowLimit > 0 ? ctx.rowLimit : DEFAULT_MAX_ROWS_PER_TABLET;
+    long maxRowsPerTablet = ctx.rowLimit > 0 ? ctx.rowLimit : DEFAULT_MAX_ROWS_PER_TABLET;
     this.checkpoint =
         new QueryCheckpoint(new StoreCheckpointFiles(ctx.io, Workload.CHECKPOINT, "d" + id));
     this.source =
@@ -119,14 +101,7 @@ final class Driver {
             Optional.empty(),
             checkpoint,
             0);
-    this.sink =
-        new CommitTransactionalSink(
-            ctx.io,
-            ctx.io,
-            TRANSACTION_TIMEOUT,
-            checkpoint,
-            new OutputTarget(Workload.OUTPUT, false, 1),
-            maxRowsPerTablet);
+    this.sink = new SimStreamingWrite(ctx, id, checkpoint, maxRowsPerTablet);
     this.logs = new SparkLogFiles(ctx.io, id);
     TaskAttempts executor = new TaskAttempts(ctx, id, maxRowsPerTablet, this::reportLoss);
     this.scheduler = new TaskScheduler(ctx, id, executor, steps);
@@ -183,26 +158,8 @@ final class Driver {
     }
     try {
       execute(s);
-    } catch (SimulatedCrash | QueryFailure e) {
-      throw e;
-    } catch (DataLossException e) {
-      throw dataLoss(e.losses());
-    } catch (UntrustedPositionsException e) {
-      // The checkpoint's offsets do not fit the queue any more: the query fails with the fix
-      // named, and again after every restart.
-      if (!zombie) {
-        ctx.failedOnUntrustedPositions = true;
-      }
-      throw new QueryFailure(s + " failed: " + e.getMessage(), true, e);
-    } catch (BatchTooLargeException e) {
-      // The sink refuses the batch with the fix named (lower max_rows_per_partition or reshard
-      // the output): it fails again after every restart, as a user's query would.
-      if (!zombie) {
-        ctx.failedOnTooLargeBatch = true;
-      }
-      throw new QueryFailure(s + " failed: " + e.getMessage(), true, e);
     } catch (RuntimeException e) {
-      throw new QueryFailure(s + " failed: " + e.getMessage(), false, e);
+      throw StepFailures.end(ctx, s, e, zombie);
     }
     if (ctx.faults.fires(SimFault.CRASH_AFTER_STEP)) {
       throw new SimulatedCrash("after " + s);
@@ -216,10 +173,13 @@ final class Driver {
       case WRITE_OFFSETS_TMP ->
           batch.tmp = logs.writeTmp(offsetsDir, batch.id, OffsetLogEntry.of(batch.end));
       case RENAME_OFFSETS -> logs.publish(offsetsDir, batch.id, batch.tmp);
-      case COMMIT_SOURCES -> source.commit(loggedEnd(batch.id - 1));
+      case COMMIT_SOURCES -> source.commit(SparkRecovery.loggedEnd(checkpoint, batch.id - 1));
       case PLAN_TASKS ->
           batch.planTasks(source.planInputPartitions(batch.start, batch.end), w.reduceTasks());
-      case CREATE_WRITER_FACTORY -> createWriterFactory();
+      case CREATE_WRITER_FACTORY -> {
+        sink.createWriterFactory(batch);
+        scheduler.expandTasks(batch);
+      }
       case TASK -> scheduler.runMapTask(batch, s, zombie);
       case REDUCE_TASK -> scheduler.runReduceTask(batch, s, zombie);
       case SINK_COMMIT -> sinkCommit();
@@ -236,35 +196,13 @@ final class Driver {
   // ---- recovery (MicroBatchExecution.populateStartOffsets) -----------------------------------
 
   private void init() {
-    ctx.io.createDirectories(offsetsDir);
-    ctx.io.createDirectories(commitsDir);
-    OptionalLong latestOffsets = logs.latest(offsetsDir);
-    OptionalLong latestCommit = logs.latest(commitsDir);
-    CheckpointRecovery.Decision d = CheckpointRecovery.decide(latestOffsets, latestCommit);
-    if (ctx.tracing()) {
-      ctx.trace("d" + id + " recovery " + d.action() + " " + d.batch());
-    }
-    switch (d.action()) {
-      case START_FRESH -> {
-        nextBatchId = 0;
-        nextStart = null;
-        ctx.verifier.onRecovery(d, null, null);
-      }
-      case CONTINUE -> {
-        nextBatchId = d.batch();
-        nextStart = loggedEnd(d.batch() - 1);
-        StreamOffsets before = d.batch() >= 2 ? loggedEnd(d.batch() - 2) : recordedInitial();
-        ctx.verifier.onRecovery(d, before, nextStart);
-      }
-      case RERUN -> {
-        long n = d.batch();
-        StreamOffsets end = loggedEnd(n);
-        // runBatch: the start is offsets/N-1, or for batch 0 the source's initialOffset().
-        StreamOffsets start = n > 0 ? loggedEnd(n - 1) : source.initialOffset().offsets();
-        ctx.verifier.onRecovery(d, start, end);
-        batch = new BatchInFlight(n, start, end);
-        enqueueRun();
-      }
+    SparkRecovery.Resume resume =
+        SparkRecovery.recover(ctx, id, logs, offsetsDir, commitsDir, checkpoint, source);
+    nextBatchId = resume.nextBatchId();
+    nextStart = resume.nextStart();
+    if (resume.rerun() != null) {
+      batch = resume.rerun();
+      enqueueRun();
     }
     if (w.availableNow()) {
       // Trigger.AvailableNow: the run stops at the ends the queue has now.
@@ -327,34 +265,6 @@ final class Driver {
     steps.add(Step.of(Kind.BATCH_END));
   }
 
-  /**
-   * The sink's {@code createStreamingWriterFactory} on the driver: the transactional sink opens the
-   * batch transaction; the producer sink reads the batch's source end from the newest {@code
-   * offsets/N} for the sessions' user_meta.
-   */
-  private void createWriterFactory() {
-    if (w.mode() == SimMode.TRANSACTIONAL) {
-      batch.tx = sink.openBatch();
-      batch.pinger =
-          new SimTransactionPinger(
-              batch.tx, TRANSACTION_TIMEOUT, ctx.cluster.ports().time().nowMillis());
-    } else if (w.mode() == SimMode.PRODUCER) {
-      batch.sourceEnd = checkpoint.latestBatchEnd().map(BatchEnd::offsets);
-    }
-    scheduler.expandTasks(batch);
-  }
-
-  private QueryFailure dataLoss(List<DataLoss> losses) {
-    ctx.verifier.onDataLossFailure(losses);
-    for (DataLoss loss : losses) {
-      reportLoss(loss.partition(), loss.requestedOffset(), loss.firstAvailableRow());
-    }
-    if (!zombie) {
-      ctx.failedOnDataLoss = true;
-    }
-    return new QueryFailure("data loss: " + losses, true, null);
-  }
-
   /** What the query reports; a zombie's reports reach nobody (its query was superseded). */
   private void reportLoss(PartitionId partition, long fromRow, long toRow) {
     if (!zombie) {
@@ -362,65 +272,21 @@ final class Driver {
     }
   }
 
-  /**
-   * StreamingWrite.commit on the driver: in transactional mode the application's {@link
-   * CommitTransactionalSink} takes the writers' reports and the batch's ranges from the checkpoint,
-   * decides and commits (a batch that does not commit fails the query, as in Spark, and runs again
-   * after the restart); in the other modes the writers have flushed their own chunks.
-   */
+  /** Spark commits the sink once every task has committed. */
   private void sinkCommit() {
     for (int t = 0; t < batch.tasks.size(); t++) {
       if (!batch.done[t]) {
         throw new QueryFailure("task " + t + " has not finished", false, null);
       }
     }
-    if (w.mode() != SimMode.TRANSACTIONAL) {
-      return;
-    }
-    List<WriterReport> reports = new ArrayList<>();
-    for (WriterReport r : batch.reports) {
-      if (r != null) {
-        reports.add(r);
-      }
-    }
-    try {
-      CommitTransactionalSink.Result result = sink.commit(batch.id, batch.tx, reports);
-      if (ctx.tracing()) {
-        ctx.trace("d" + id + " batch " + batch.id + " " + result);
-      }
-    } catch (RuntimeException e) {
-      if (!zombie && !(e instanceof SimulatedCrash)) {
-        ctx.verifier.onFailedWrite("batch " + batch.id + "'s sink commit", List.of(batch.tx.id()));
-      }
-      if (!zombie && e instanceof BatchTooLargeException) {
-        long rows = 0; // the simulated output has one tablet
-        for (WriterReport r : reports) {
-          rows += r.rowsPerTablet()[0];
-        }
-        ctx.verifier.onBatchRefused(batch.id, rows, maxRowsPerTablet);
-      }
-      if (e instanceof BatchNotCommittedException || e instanceof ConsumerFencedException) {
-        throw new QueryFailure(e.getMessage(), false, e);
-      }
-      throw e;
-    }
+    sink.commit(batch, zombie);
   }
 
   private void batchEnd() {
     ctx.batchesCommitted++;
     nextBatchId = batch.id + 1;
     nextStart = batch.end;
-    // ProgressReporter.finishTrigger: the source's latest offsets and metrics for the progress.
-    Optional<StreamOffsets> latest = source.reportLatestOffset();
-    ctx.verifier.onSourceProgress(
-        batch.end,
-        latest,
-        source.metrics(Optional.of(batch.end), Optional.empty(), ctx.verifier::onLagUnreadable),
-        plannedLostRows,
-        zombie);
-    if (!zombie && latest.isPresent()) {
-      ctx.verifier.onLastLag(batch.end, latest.get(), source.lastLag());
-    }
+    SparkProgress.finishTrigger(ctx, source, batch.end, plannedLostRows, zombie);
     if (ctx.tracing()) {
       ctx.trace("d" + id + " batch " + batch.id + " done, end " + OffsetsJson.write(batch.end));
     }
@@ -428,16 +294,5 @@ final class Driver {
     if (zombie && --zombieBatchesLeft <= 0) {
       finished = true;
     }
-  }
-
-  /** The source's end in {@code offsets/N}, as Spark deserializes it for the source. */
-  private StreamOffsets loggedEnd(long n) {
-    List<StreamOffsets> ends = checkpoint.batchEnd(n);
-    return ends.isEmpty() ? StreamOffsets.empty() : ends.get(0);
-  }
-
-  /** For the checker: the start the source recorded for batch 0. */
-  private StreamOffsets recordedInitial() {
-    return checkpoint.source(0).map(SourceRecord::initial).orElse(StreamOffsets.empty());
   }
 }

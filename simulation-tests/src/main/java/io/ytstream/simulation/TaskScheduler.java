@@ -69,7 +69,7 @@ final class TaskScheduler {
     }
     int slowArg = ctx.faults.tick(SimFault.SLOW_TASK);
     if (slowArg >= 0 && batch.pinger != null && !zombie) {
-      SlowTask.run(ctx, batch.pinger, Driver.TRANSACTION_TIMEOUT, slowArg);
+      SlowTask.run(ctx, batch.pinger, SimStreamingWrite.TRANSACTION_TIMEOUT, slowArg);
     }
     try {
       var rows = executor.read(batch.tasks.get(t));

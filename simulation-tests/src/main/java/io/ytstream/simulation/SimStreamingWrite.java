@@ -1,0 +1,100 @@
+package io.ytstream.simulation;
+
+import io.ytstream.application.BatchNotCommittedException;
+import io.ytstream.application.BatchTooLargeException;
+import io.ytstream.application.CommitTransactionalSink;
+import io.ytstream.application.ConsumerFencedException;
+import io.ytstream.application.OutputTarget;
+import io.ytstream.application.WriterReport;
+import io.ytstream.application.checkpoint.BatchEnd;
+import io.ytstream.application.checkpoint.QueryCheckpoint;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The sink's driver side, Spark's {@code StreamingWrite} as the Spark adapter's {@code
+ * TransactionalStreamingWrite} and {@code ProducerStreamingWrite} implement it: the writer factory
+ * opens the batch transaction (transactional) or reads the batch's source end from the newest
+ * {@code offsets/N} for the sessions' user_meta (producer); {@code commit(epochId, messages)} runs
+ * {@link CommitTransactionalSink} on the writers' reports. In the other modes the writers have
+ * flushed their own chunks and the commit does nothing.
+ */
+final class SimStreamingWrite {
+
+  /** The batch transaction's timeout (the transactional sink's). */
+  static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(30);
+
+  private final SimContext ctx;
+  private final int driverId;
+  private final SimMode mode;
+  private final QueryCheckpoint checkpoint;
+  private final long maxRowsPerTablet;
+  private final CommitTransactionalSink sink;
+
+  SimStreamingWrite(
+      SimContext ctx, int driverId, QueryCheckpoint checkpoint, long maxRowsPerTablet) {
+    this.ctx = ctx;
+    this.driverId = driverId;
+    this.mode = ctx.workload.mode();
+    this.checkpoint = checkpoint;
+    this.maxRowsPerTablet = maxRowsPerTablet;
+    this.sink =
+        new CommitTransactionalSink(
+            ctx.io,
+            ctx.io,
+            TRANSACTION_TIMEOUT,
+            checkpoint,
+            new OutputTarget(Workload.OUTPUT, false, 1),
+            maxRowsPerTablet);
+  }
+
+  /** {@code createStreamingWriterFactory}. */
+  void createWriterFactory(BatchInFlight batch) {
+    if (mode == SimMode.TRANSACTIONAL) {
+      batch.tx = sink.openBatch();
+      batch.pinger =
+          new SimTransactionPinger(
+              batch.tx, TRANSACTION_TIMEOUT, ctx.cluster.ports().time().nowMillis());
+    } else if (mode == SimMode.PRODUCER) {
+      batch.sourceEnd = checkpoint.latestBatchEnd().map(BatchEnd::offsets);
+    }
+  }
+
+  /**
+   * {@code commit(epochId, messages)}: a batch that does not commit fails the query, as in Spark,
+   * and runs again after the restart.
+   */
+  void commit(BatchInFlight batch, boolean zombie) {
+    if (mode != SimMode.TRANSACTIONAL) {
+      return;
+    }
+    List<WriterReport> reports = new ArrayList<>();
+    for (WriterReport r : batch.reports) {
+      if (r != null) {
+        reports.add(r);
+      }
+    }
+    try {
+      CommitTransactionalSink.Result result = sink.commit(batch.id, batch.tx, reports);
+      if (ctx.tracing()) {
+        ctx.trace("d" + driverId + " batch " + batch.id + " " + result);
+      }
+    } catch (RuntimeException e) {
+      if (!zombie && !(e instanceof SimulatedCrash)) {
+        ctx.verifier.onFailedWrite("batch " + batch.id + "'s sink commit", List.of(batch.tx.id()));
+      }
+      if (!zombie && e instanceof BatchTooLargeException) {
+        long rows = 0; // the simulated output has one tablet
+        for (WriterReport r : reports) {
+          rows += r.rowsPerTablet()[0];
+        }
+        ctx.verifier.onBatchRefused(batch.id, rows, maxRowsPerTablet);
+      }
+      if (e instanceof BatchNotCommittedException || e instanceof ConsumerFencedException) {
+        throw new QueryFailure(e.getMessage(), false, e);
+      }
+      throw e;
+    }
+  }
+}
