@@ -75,9 +75,11 @@ final class CheckpointCodecChecks {
           violate.accept(path + " reads as " + again + ", not what was written: " + text);
         }
       }
+      expectOnePass(path, text.split("\n", -1), 2);
     }
     Optional<String> record = files.textIfPresent(SOURCE_FILE);
     if (record.isPresent()) {
+      expectOnePass(SOURCE_FILE, record.get().split("\n", -1), 0);
       try {
         String again = SourceRecord.parse(record.get(), SOURCE_FILE).serialize();
         if (!again.equals(record.get())) {
@@ -162,6 +164,21 @@ final class CheckpointCodecChecks {
           started,
           startText(source(ctx, sourcePorts, copy, Optional.empty())),
           named);
+    }
+  }
+
+  /**
+   * Every offsets JSON the run wrote into {@code lines} (from line {@code from} on, after an
+   * optional {@code initial } key) is canonical: the simulated queues' keys need no escapes, so the
+   * writer's contract ({@link OffsetsJson#isCanonical}) says each is read in one pass.
+   */
+  private void expectOnePass(String path, String[] lines, int from) {
+    for (int i = from; i < lines.length; i++) {
+      String json = lines[i].startsWith("initial ") ? lines[i].substring(8) : lines[i];
+      if (json.startsWith("{\"version\"") && !OffsetsJson.isCanonical(json)) {
+        violate.accept(
+            path + " line " + i + " as the run wrote it is not read in one pass: " + json);
+      }
     }
   }
 
