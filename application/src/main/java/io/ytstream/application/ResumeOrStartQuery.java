@@ -33,7 +33,7 @@ public final class ResumeOrStartQuery {
   private final PlanMicroBatch planner;
   private final AdvanceConsumer advancer;
   private final ConsumerId consumer;
-  private final Optional<FindOffsetByTimestamp> byTime;
+  private final FindOffsetByTimestamp byTime;
 
   /** What a checkpoint recorded when it was new: the consumer and the first batch's start. */
   public record Recorded(ConsumerId consumer, StreamOffsets initial) {
@@ -43,16 +43,12 @@ public final class ResumeOrStartQuery {
     }
   }
 
-  public ResumeOrStartQuery(PlanMicroBatch planner, AdvanceConsumer advancer, ConsumerId consumer) {
-    this(planner, advancer, consumer, Optional.empty());
-  }
-
-  /** With {@code byTime}, a new checkpoint may start at a time ({@code starting_timestamp}). */
+  /** {@code byTime} finds a new checkpoint's start at a time ({@code starting_timestamp}). */
   public ResumeOrStartQuery(
       PlanMicroBatch planner,
       AdvanceConsumer advancer,
       ConsumerId consumer,
-      Optional<FindOffsetByTimestamp> byTime) {
+      FindOffsetByTimestamp byTime) {
     this.planner = Objects.requireNonNull(planner, "planner");
     this.advancer = Objects.requireNonNull(advancer, "advancer");
     this.consumer = Objects.requireNonNull(consumer, "consumer");
@@ -61,20 +57,13 @@ public final class ResumeOrStartQuery {
 
   /**
    * The source's initial offsets: the recorded ones, or (nothing recorded) where the consumer
-   * stands now, for the caller to record.
+   * stands now, or where {@code starting} says for a consumer without a position, for the caller to
+   * record.
    *
    * @param where the checkpoint, named in the error for another consumer
-   * @throws IllegalArgumentException when the checkpoint was recorded for another consumer
-   */
-  public StreamOffsets initialOffsets(Optional<Recorded> recorded, String where) {
-    return initialOffsets(recorded, Optional.empty(), where);
-  }
-
-  /**
-   * As {@link #initialOffsets(Optional, String)}, with the user's start for a new checkpoint.
-   *
-   * @throws IllegalArgumentException also when {@code starting} is given but the consumer already
-   *     has a position, or does not fit the queues
+   * @throws IllegalArgumentException when the checkpoint was recorded for another consumer, or
+   *     {@code starting} is given but the consumer already has a position, or does not fit the
+   *     queues
    */
   public StreamOffsets initialOffsets(
       Optional<Recorded> recorded, Optional<StartingOffsets> starting, String where) {
@@ -111,12 +100,6 @@ public final class ResumeOrStartQuery {
               + " what other readers of the consumer see). Remove starting_timestamp to go on from"
               + " the consumer, or register a new consumer for the queue to start elsewhere");
     }
-    FindOffsetByTimestamp finder =
-        byTime.orElseThrow(
-            () ->
-                new IllegalStateException(
-                    "a start by time needs the queue's rows: build ResumeOrStartQuery with a"
-                        + " FindOffsetByTimestamp"));
-    return finder.offsets(planner.readBounds(), epochMillis, "starting_timestamp");
+    return byTime.offsets(planner.readBounds(), epochMillis, "starting_timestamp");
   }
 }

@@ -122,10 +122,9 @@ public final class StreamingSource {
             planner,
             advancer,
             consumer,
-            Optional.of(
-                new FindOffsetByTimestamp(
-                    (partition, offset, maxRows) ->
-                        ports.rangeReader().pull(partition, offset, maxRows))));
+            new FindOffsetByTimestamp(
+                (partition, offset, maxRows) ->
+                    ports.rangeReader().pull(partition, offset, maxRows)));
     this.pacing = new TriggerPacing(planner);
   }
 

@@ -239,16 +239,20 @@ class RealTimeUseCasesTest {
     queue(2, 10);
     AdvanceConsumer advancer = advancer();
     advancer.bringLevel(StreamOffsets.of(Map.of(P0, 3L, P1, 0L)));
-    ResumeOrStartQuery resume = new ResumeOrStartQuery(planner(), advancer, CONSUMER);
+    ResumeOrStartQuery resume =
+        new ResumeOrStartQuery(
+            planner(), advancer, CONSUMER, new FindOffsetByTimestamp(cluster.queueRangeReader()));
 
-    StreamOffsets fresh = resume.initialOffsets(Optional.empty(), "yt:/ckpt");
+    StreamOffsets fresh = resume.initialOffsets(Optional.empty(), Optional.empty(), "yt:/ckpt");
     assertEquals(StreamOffsets.of(Map.of(P0, 3L, P1, 0L)), fresh);
 
     StreamOffsets recorded = StreamOffsets.of(Map.of(P0, 1L, P1, 0L));
     assertEquals(
         recorded,
         resume.initialOffsets(
-            Optional.of(new ResumeOrStartQuery.Recorded(CONSUMER, recorded)), "yt:/ckpt"),
+            Optional.of(new ResumeOrStartQuery.Recorded(CONSUMER, recorded)),
+            Optional.empty(),
+            "yt:/ckpt"),
         "the checkpoint wins over the consumer");
 
     ConsumerId other = ConsumerId.of("primary", "//other");
@@ -257,7 +261,9 @@ class RealTimeUseCasesTest {
             IllegalArgumentException.class,
             () ->
                 resume.initialOffsets(
-                    Optional.of(new ResumeOrStartQuery.Recorded(other, recorded)), "yt:/ckpt"));
+                    Optional.of(new ResumeOrStartQuery.Recorded(other, recorded)),
+                    Optional.empty(),
+                    "yt:/ckpt"));
     assertTrue(e.getMessage().contains("consumer_path") && e.getMessage().contains("yt:/ckpt"));
   }
 }

@@ -212,10 +212,7 @@ class StaticReadAndTimeStartTest {
     AdvanceConsumer advancer = new AdvanceConsumer(cluster.consumerOffsets(), CONSUMER, List.of(Q));
     ResumeOrStartQuery resume =
         new ResumeOrStartQuery(
-            planner,
-            advancer,
-            CONSUMER,
-            Optional.of(new FindOffsetByTimestamp(cluster.queueRangeReader())));
+            planner, advancer, CONSUMER, new FindOffsetByTimestamp(cluster.queueRangeReader()));
     Optional<StartingOffsets> atSecond2 = Optional.of(new StartingOffsets.AtTimestamp(T0 + 2_000));
 
     assertEquals(

@@ -75,9 +75,11 @@ final class CheckpointCodecChecks {
           violate.accept(path + " reads as " + again + ", not what was written: " + text);
         }
       }
+      expectOnePass(path, text.split("\n", -1), 2);
     }
     Optional<String> record = files.textIfPresent(SOURCE_FILE);
     if (record.isPresent()) {
+      expectOnePass(SOURCE_FILE, record.get().split("\n", -1), 0);
       try {
         String again = SourceRecord.parse(record.get(), SOURCE_FILE).serialize();
         if (!again.equals(record.get())) {
@@ -163,6 +165,143 @@ final class CheckpointCodecChecks {
           startText(source(ctx, sourcePorts, copy, Optional.empty())),
           named);
     }
+    long n = batches.get(random.nextInt(batches.size()));
+    tornEverywhere(files, n);
+    versionLines(files, n, intact.get(2 * batches.indexOf(n)));
+    listedButGone(files, batches, reads, intact);
+  }
+
+  /**
+   * {@code offsets/N} and the source record torn after every byte: each is refused naming the file
+   * (no proper prefix of an entry is whole), except the record without its last new line, whose
+   * three lines are whole and read as the record.
+   */
+  private void tornEverywhere(MapCheckpointFiles files, long n) {
+    String path = "offsets/" + n;
+    String text = files.text(path);
+    for (int cut = 0; cut < text.length(); cut++) {
+      String seen =
+          outcome(new Read("", c -> c.batchEnd(n).toString()), tornCopy(files, path, cut));
+      if (!seen.startsWith("!") || !names(seen, LOCATION + "/" + path)) {
+        violate.accept(path + " torn after " + cut + " bytes read as " + seen);
+        return;
+      }
+    }
+    String record = files.text(SOURCE_FILE);
+    String whole = outcome(new Read("", c -> c.source(0).toString()), new QueryCheckpoint(files));
+    for (int cut = 0; cut < record.length(); cut++) {
+      String seen =
+          outcome(new Read("", c -> c.source(0).toString()), tornCopy(files, SOURCE_FILE, cut));
+      boolean lastNewLine = cut == record.length() - 1 && record.endsWith("\n");
+      if (lastNewLine
+          ? !seen.equals(whole)
+          : !seen.startsWith("!") || !names(seen, LOCATION + "/" + SOURCE_FILE)) {
+        violate.accept(SOURCE_FILE + " torn after " + cut + " bytes read as " + seen);
+        return;
+      }
+    }
+  }
+
+  private static QueryCheckpoint tornCopy(MapCheckpointFiles files, String path, int cut) {
+    return new QueryCheckpoint(files.with(path, files.text(path).substring(0, cut)));
+  }
+
+  /**
+   * The version line of {@code offsets/N} is Spark's to judge ({@code OffsetSeqLog} refuses a
+   * version it cannot read before a source sees the entry): under any {@code v<digits>} the entry
+   * reads as it does under Spark's {@code v1}. A first line of another form, or a file that is only
+   * a version line (another tool's), is not an entry: refused naming the file.
+   */
+  private void versionLines(MapCheckpointFiles files, long n, String intact) {
+    String path = "offsets/" + n;
+    String text = files.text(path);
+    String rest = text.substring(text.indexOf('\n'));
+    String version = new String[] {"v0", "v1", "v9", "v10", "v19", "v90", "v99"}[random.nextInt(7)];
+    Read read = new Read("", c -> c.batchEnd(n).toString());
+    String seen = outcome(read, new QueryCheckpoint(files.with(path, version + rest)));
+    if (!seen.equals(intact)) {
+      violate.accept(path + " under version line " + version + " read as " + seen);
+    }
+    String bad =
+        new String[] {"", "v", "V1", "1", "vv1", "v1x", "v/", "v:", "v 1", "v1 ", "v-1", "x1"}
+            [random.nextInt(12)];
+    String foreign = new String[] {"v1", "v1\n", version}[random.nextInt(3)];
+    for (String damaged : List.of(bad + rest, foreign)) {
+      seen = outcome(read, new QueryCheckpoint(files.with(path, damaged)));
+      if (!seen.startsWith("!") || !names(seen, LOCATION + "/" + path)) {
+        violate.accept(path + " as '" + damaged + "' read as " + seen);
+      }
+    }
+  }
+
+  /**
+   * {@code offsets/N} listed but gone when read (deleted between the listing and the read, as
+   * Spark's purge of old entries or another store's lagging listing can leave it): every read the
+   * restarted query makes gives the intact answer or is refused naming the file; the entry's own
+   * {@code batchEnd} is refused.
+   */
+  private void listedButGone(
+      MapCheckpointFiles files, List<Long> batches, List<Read> reads, List<String> intact) {
+    long n = batches.get(random.nextInt(batches.size()));
+    String path = "offsets/" + n;
+    TreeMap<String, byte[]> without = new TreeMap<>();
+    for (String name : files.list("offsets")) {
+      files.read("offsets/" + name).ifPresent(b -> without.put("offsets/" + name, b));
+    }
+    files.read(SOURCE_FILE).ifPresent(b -> without.put(SOURCE_FILE, b));
+    without.remove(path);
+    MapCheckpointFiles gone =
+        new MapCheckpointFiles(without, LOCATION) {
+          @Override
+          public List<String> list(String directory) {
+            return files.list(directory);
+          }
+        };
+    String named = LOCATION + "/" + path;
+    for (int i = 0; i < reads.size(); i++) {
+      if (intact.get(i).startsWith("!")) {
+        continue;
+      }
+      String seen = outcome(reads.get(i), new QueryCheckpoint(gone));
+      judge(path + " listed but gone, " + reads.get(i).name, intact.get(i), seen, named);
+      if (reads.get(i).name.equals("batchEnd " + n) && !seen.startsWith("!")) {
+        violate.accept(path + " listed but gone read as " + seen);
+      }
+    }
+  }
+
+  /**
+   * A new checkpoint on a store that says the source record exists (another driver's, written
+   * first) but does not show it yet: the source does not start from an unrecorded position, it
+   * refuses naming the record.
+   */
+  private void laggingStore(SimContext ctx, SourcePorts sourcePorts) {
+    MapCheckpointFiles lagging =
+        new MapCheckpointFiles(new TreeMap<>(), LOCATION) {
+          @Override
+          public boolean createIfAbsent(String path, byte[] content) {
+            return false;
+          }
+        };
+    String seen = startText(source(ctx, sourcePorts, lagging, Optional.empty()));
+    if (!seen.startsWith("!IllegalStateException") || !names(seen, LOCATION + "/" + SOURCE_FILE)) {
+      violate.accept("a source record the store has but does not show yet: the start was " + seen);
+    }
+  }
+
+  /**
+   * Every offsets JSON the run wrote into {@code lines} (from line {@code from} on, after an
+   * optional {@code initial } key) is canonical: the simulated queues' keys need no escapes, so the
+   * writer's contract ({@link OffsetsJson#isCanonical}) says each is read in one pass.
+   */
+  private void expectOnePass(String path, String[] lines, int from) {
+    for (int i = from; i < lines.length; i++) {
+      String json = lines[i].startsWith("initial ") ? lines[i].substring(8) : lines[i];
+      if (json.startsWith("{\"version\"") && !OffsetsJson.isCanonical(json)) {
+        violate.accept(
+            path + " line " + i + " as the run wrote it is not read in one pass: " + json);
+      }
+    }
   }
 
   /**
@@ -183,9 +322,13 @@ final class CheckpointCodecChecks {
     StreamingSource.Start start;
     try {
       start = source(ctx, sourcePorts, fresh, Optional.empty()).initialOffset();
-    } catch (RuntimeException e) {
+    } catch (IllegalStateException | IllegalArgumentException e) {
       return; // the queues no longer fit the consumer (a re-created queue): the planner's refusal
+    } catch (RuntimeException e) {
+      violate.accept("a new checkpoint's start failed with " + e);
+      return;
     }
+    laggingStore(ctx, sourcePorts);
     if (start.from() != StreamingSource.StartedFrom.CONSUMER) {
       violate.accept("a new checkpoint started from " + start.from() + ", not the consumer");
     }
@@ -292,7 +435,7 @@ final class CheckpointCodecChecks {
   private record Read(String name, java.util.function.Function<QueryCheckpoint, String> body) {}
 
   /** A checkpoint held in memory: a copy of the run's, which the checks may damage. */
-  static final class MapCheckpointFiles implements CheckpointFiles {
+  static class MapCheckpointFiles implements CheckpointFiles {
     private final TreeMap<String, byte[]> files;
     private final String location;
 

@@ -55,7 +55,11 @@ final class MultiSourceCheckpointChecks {
       TreeMap<PartitionId, Long> start = new TreeMap<>();
       int queues = 1 + random.nextInt(2);
       for (int q = 0; q < queues; q++) {
-        QueueId queue = QueueId.of("primary", "//sim/s" + s + "/q" + q);
+        // Some paths hold what JSON escapes or what the scan for a yt line's end must skip.
+        String odd =
+            new String[] {"", "", "}", "{brace}", "x\"y", "back\\slash", "\\\"}"}
+                [random.nextInt(7)];
+        QueueId queue = QueueId.of("primary", "//sim/s" + s + "/q" + q + odd);
         int partitions = 1 + random.nextInt(3);
         for (int p = 0; p < partitions; p++) {
           start.put(new PartitionId(queue, p), (long) random.nextInt(100));
@@ -97,7 +101,16 @@ final class MultiSourceCheckpointChecks {
         if (s < ytSources && ytIndex.get(s) == i) {
           entry.append(OffsetsJson.write(ends.get(b).get(s++)));
         } else {
-          entry.append(random.nextBoolean() ? "-" : "{\"topic\":{\"0\":" + b + "}}");
+          // Another source's offset: none, a Kafka-like one, one whose text has spaces, or a yt
+          // line without partitions, which is no yt source's end (batchEnd leaves it out).
+          entry.append(
+              new String[] {
+                    "-",
+                    "{\"topic\":{\"0\":" + b + "}}",
+                    "{\"path\": \"/data/in box\", \"logOffset\": " + b + "}",
+                    OffsetsJson.write(StreamOffsets.empty())
+                  }
+                  [random.nextInt(4)]);
         }
       }
       files.put("offsets/" + b, entry.toString().getBytes(StandardCharsets.UTF_8));

@@ -4,6 +4,7 @@ import io.ytstream.application.offsets.OffsetsJson;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.types.json.JsonWriter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -69,17 +70,12 @@ final class OffsetsTextChecks {
     }
   }
 
-  /** Seed-drawn offsets: 0-6 queues of 1-5 partitions. */
+  /** Seed-drawn offsets: 0-6 queues of 1-5 partitions, or in one draw of eight 20-59 queues. */
   StreamOffsets draw() {
     TreeMap<PartitionId, Long> map = new TreeMap<>();
-    int queues = random.nextInt(7);
+    int queues = random.nextInt(8) == 0 ? 20 + random.nextInt(40) : random.nextInt(7);
     for (int q = 0; q < queues; q++) {
-      String path = "//sim";
-      int depth = 1 + random.nextInt(2);
-      for (int d = 0; d < depth; d++) {
-        path += "/" + PATH_PARTS[random.nextInt(PATH_PARTS.length)];
-      }
-      QueueId queue = QueueId.of(CLUSTERS[random.nextInt(CLUSTERS.length)], path);
+      QueueId queue = drawQueue();
       int partitions = 1 + random.nextInt(5);
       for (int p = 0; p < partitions; p++) {
         int index =
@@ -96,9 +92,27 @@ final class OffsetsTextChecks {
     return StreamOffsets.of(map);
   }
 
+  private QueueId drawQueue() {
+    String path = "//sim";
+    int depth = 1 + random.nextInt(2);
+    for (int d = 0; d < depth; d++) {
+      path += "/" + PATH_PARTS[random.nextInt(PATH_PARTS.length)];
+    }
+    return QueueId.of(CLUSTERS[random.nextInt(CLUSTERS.length)], path);
+  }
+
   private void checkOne(StreamOffsets offsets) {
     String text = OffsetsJson.write(offsets);
     expectRead("as written", text, offsets);
+    boolean plainKeys = offsets.asMap().keySet().stream().allMatch(p -> plain(p.queue().key()));
+    // The writer's contract with the one-pass reader: what write gives is canonical (read in one
+    // pass) unless a queue key needs escapes; the canonical shape with white space anywhere JSON
+    // allows it and queues without partitions is canonical too, and reads to the same offsets.
+    expectCanonical("as written", text, plainKeys);
+    String canonical = canonical(offsets);
+    expectRead("canonical, spaced", canonical, offsets);
+    // (The queues without partitions may hold a key that needs escapes: then it is not canonical.)
+    expectCanonical("canonical, spaced", canonical, canonical.indexOf('\\') < 0);
     try {
       String again = OffsetsJson.write(OffsetsJson.parse(text));
       if (!again.equals(text)) {
@@ -109,10 +123,20 @@ final class OffsetsTextChecks {
     }
     Map<QueueId, TreeMap<Integer, String>> tree = tree(offsets);
     // The same offsets, written another valid way.
-    expectRead("spaced", render(tree, Style.SPACED, null), offsets);
-    expectRead("reordered", render(tree, Style.REORDERED, null), offsets);
-    expectRead("escaped", render(tree, Style.ESCAPED, null), offsets);
-    expectRead("version last", render(tree, Style.VERSION_LAST, null), offsets);
+    String spaced = render(tree, Style.SPACED, null);
+    expectRead("spaced", spaced, offsets);
+    expectCanonical("spaced", spaced, plainKeys);
+    String reordered = render(tree, Style.REORDERED, null);
+    expectRead("reordered", reordered, offsets);
+    // Reversed queues or partitions are out of the canonical order, unless there was one of each.
+    expectCanonical(
+        "reordered", reordered, plainKeys && reordered.equals(render(tree, Style.PLAIN, null)));
+    String escaped = render(tree, Style.ESCAPED, null);
+    expectRead("escaped", escaped, offsets);
+    expectCanonical("escaped", escaped, escaped.indexOf('\\') < 0);
+    String versionLast = render(tree, Style.VERSION_LAST, null);
+    expectRead("version last", versionLast, offsets);
+    expectCanonical("version last", versionLast, false);
     // One defect each.
     String bad = BAD_NUMBERS[random.nextInt(BAD_NUMBERS.length)];
     expectRefused("version " + bad, render(tree, Style.PLAIN, "version=" + bad));
@@ -131,10 +155,89 @@ final class OffsetsTextChecks {
       expectRefused("partition key '" + index + "'", render(tree, Style.PLAIN, "index=" + index));
       expectRefused("partition twice", render(tree, Style.PLAIN, "repeat-partition"));
       expectRefused("queue twice", render(tree, Style.PLAIN, "repeat-queue"));
+      // The last queue's key again, right after it (without partitions, or with one past its
+      // last): in the order of partitions, so only the repeated key is wrong.
+      expectRefused(
+          "queue twice, later partitions", render(tree, Style.PLAIN, "repeat-last-queue"));
+      expectRefused("queue twice, empty", render(tree, Style.PLAIN, "repeat-queue-empty"));
       expectRefused("queue offsets not an object", render(tree, Style.PLAIN, "queue=5"));
       String key = new String[] {"nocolon", ":x", "primary:relative"}[random.nextInt(3)];
       expectRefused("queue key " + key, render(tree, Style.PLAIN, "key=" + key));
     }
+  }
+
+  /** Whether {@link OffsetsJson#isCanonical} says what the text's making says. */
+  private void expectCanonical(String how, String text, boolean canonical) {
+    if (OffsetsJson.isCanonical(text) != canonical) {
+      violate.accept(
+          "offsets text ("
+              + how
+              + ") "
+              + text
+              + (canonical ? " is not read in one pass" : " is taken as canonical"));
+    }
+  }
+
+  /** Whether JSON writes {@code key} without escapes. */
+  private static boolean plain(String key) {
+    for (int i = 0; i < key.length(); i++) {
+      char c = key.charAt(i);
+      if (c == '"' || c == '\\' || c < 0x20) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The offsets in the canonical shape with white space drawn at every place JSON allows it and, in
+   * one draw of three, queues without partitions among them (an empty object, which reads as no
+   * offsets).
+   */
+  private String canonical(StreamOffsets offsets) {
+    TreeMap<QueueId, TreeMap<Integer, Long>> queues = new TreeMap<>();
+    offsets
+        .asMap()
+        .forEach(
+            (p, o) -> queues.computeIfAbsent(p.queue(), q -> new TreeMap<>()).put(p.index(), o));
+    if (random.nextInt(3) == 0) {
+      for (int i = 1 + random.nextInt(2); i > 0; i--) {
+        queues.putIfAbsent(drawQueue(), new TreeMap<>());
+      }
+    }
+    StringBuilder out = new StringBuilder();
+    out.append(gap()).append('{').append(gap()).append("\"version\"").append(gap()).append(':');
+    out.append(gap()).append('1').append(gap()).append(',').append(gap()).append("\"queues\"");
+    out.append(gap()).append(':').append(gap()).append('{');
+    boolean firstQueue = true;
+    for (Map.Entry<QueueId, TreeMap<Integer, Long>> queue : queues.entrySet()) {
+      if (!firstQueue) {
+        out.append(gap()).append(',');
+      }
+      firstQueue = false;
+      out.append(gap());
+      JsonWriter.appendString(out, queue.getKey().key());
+      out.append(gap()).append(':').append(gap()).append('{');
+      boolean firstPartition = true;
+      for (Map.Entry<Integer, Long> partition : queue.getValue().entrySet()) {
+        if (!firstPartition) {
+          out.append(gap()).append(',');
+        }
+        firstPartition = false;
+        out.append(gap()).append('"').append(partition.getKey()).append('"');
+        out.append(gap()).append(':').append(gap()).append(partition.getValue());
+      }
+      out.append(gap()).append('}');
+    }
+    return out.append(gap()).append('}').append(gap()).append('}').append(gap()).toString();
+  }
+
+  /** JSON's white space, or none (half the time). */
+  private String gap() {
+    if (random.nextBoolean()) {
+      return "";
+    }
+    return new String[] {" ", "\t", "\n", "\r", "\r\n", " \n\t "}[random.nextInt(6)];
   }
 
   private void expectRead(String how, String text, StreamOffsets expected) {
@@ -204,6 +307,9 @@ final class OffsetsTextChecks {
       if ("repeat-queue".equals(defect)) {
         queues.add(queues.get(0));
       }
+      if ("repeat-last-queue".equals(defect) || "repeat-queue-empty".equals(defect)) {
+        queues.add(queues.get(queues.size() - 1));
+      }
       out.append('{');
       for (int q = 0; q < queues.size(); q++) {
         QueueId queue = queues.get(q);
@@ -220,6 +326,18 @@ final class OffsetsTextChecks {
           continue;
         }
         List<Map.Entry<Integer, String>> parts = new ArrayList<>(tree.get(queue).entrySet());
+        boolean repeated = q > 0 && q == queues.size() - 1 && defect != null;
+        if (repeated && "repeat-queue-empty".equals(defect)) {
+          parts.clear();
+        }
+        if (repeated && "repeat-last-queue".equals(defect)) {
+          // One partition past the queue's last (or none, past Integer.MAX_VALUE).
+          int last = parts.get(parts.size() - 1).getKey();
+          parts.clear();
+          if (last < Integer.MAX_VALUE) {
+            parts.add(Map.entry(last + 1, "7"));
+          }
+        }
         if (style == Style.REORDERED) {
           Collections.reverse(parts);
         }

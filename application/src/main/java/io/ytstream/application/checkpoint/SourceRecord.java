@@ -62,7 +62,7 @@ public record SourceRecord(ConsumerId consumer, StreamOffsets initial) {
       throw new IllegalStateException(
           where
               + " is not a ytstream source file of version 1 (first line '"
-              + (lines.length > 0 ? lines[0] : "")
+              + lines[0] // split gives at least one line
               + "'): was the checkpoint written by another ytstream version? Use a new"
               + " checkpointLocation");
     }

@@ -5,10 +5,12 @@ import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StreamOffsets;
 
 /**
- * Reads the offsets JSON in one pass when it has the shape {@link OffsetsJson#write} gives it:
- * {@code "version":1} first, then {@code "queues"}, queues and partitions in ascending order, keys
- * without escapes, numbers without signs or leading zeros (white space anywhere JSON allows it).
- * That is every offset log this library writes, and reading it costs one scan with no boxed values.
+ * Reads the offsets JSON in one pass when it has the canonical shape ({@link
+ * OffsetsJson#isCanonical}, the shape {@link OffsetsJson#write} gives it): {@code "version":1}
+ * first, then {@code "queues"}, queues and partitions in ascending order, queue keys without
+ * escapes, numbers without signs or leading zeros (white space anywhere JSON allows it). That is
+ * every offset log this library writes for queue keys JSON does not escape, and reading it costs
+ * one scan with no boxed values.
  *
  * <p>Anything else, valid or not, returns {@code null} and goes through the general reader, which
  * alone decides what is accepted and words every error. So for an input this class accepts, the
@@ -31,7 +33,8 @@ final class CanonicalOffsetsJson {
     try {
       return new CanonicalOffsetsJson(json).read();
     } catch (IllegalArgumentException e) {
-      // A bad queue key or partition: the general reader reports it in its own words and order.
+      // A bad queue key or partition, or partitions out of order: the general reader reports it in
+      // its own words and order.
       return null;
     }
   }
@@ -59,7 +62,6 @@ final class CanonicalOffsetsJson {
           return null;
         }
         previousQueue = queue;
-        int previousIndex = -1;
         skipWhitespace();
         if (peek() == '}') {
           pos++;
@@ -71,7 +73,7 @@ final class CanonicalOffsetsJson {
             }
             pos++;
             long index = readNumber(10);
-            if (index < 0 || index > Integer.MAX_VALUE || index <= previousIndex) {
+            if (index < 0 || index > Integer.MAX_VALUE) {
               return null;
             }
             if (peek() != '"') {
@@ -86,8 +88,8 @@ final class CanonicalOffsetsJson {
             if (offset < 0) {
               return null;
             }
+            // Partitions out of order or repeated: add refuses them, and parse declines.
             out.add(new PartitionId(queue, (int) index), offset);
-            previousIndex = (int) index;
             skipWhitespace();
             char c = peek();
             pos++;
@@ -118,8 +120,10 @@ final class CanonicalOffsetsJson {
   }
 
   /**
-   * A non-negative integer of at most {@code maxDigits} digits, without a leading zero, ending at a
-   * character that is not part of a number; -1 otherwise.
+   * A non-negative integer of at most {@code maxDigits} digits, without a leading zero; -1 when
+   * there is none. A number of 19 digits above {@link Long#MAX_VALUE} overflows once, to a negative
+   * value, which the callers decline as they decline -1. Where the number ends (at {@code .},
+   * {@code e} or anything else) the caller's check of the next token sees it.
    */
   private long readNumber(int maxDigits) {
     int start = pos;
@@ -135,15 +139,6 @@ final class CanonicalOffsetsJson {
     int digits = pos - start;
     if (digits == 0 || digits > maxDigits || (digits > 1 && text.charAt(start) == '0')) {
       return -1;
-    }
-    if (digits == 19 && value < 0) {
-      return -1; // overflowed: above Long.MAX_VALUE
-    }
-    if (pos < text.length()) {
-      char c = text.charAt(pos);
-      if (c == '.' || c == 'e' || c == 'E' || c == '-' || c == '+') {
-        return -1;
-      }
     }
     return value;
   }
@@ -178,19 +173,17 @@ final class CanonicalOffsetsJson {
     return true;
   }
 
+  /**
+   * Skips white space and then {@code literal}; false if the text does not go on with it. The
+   * version {@code 1} must end where it does ({@code 10} and {@code 1.5} are not it): the next
+   * {@code skip(',')} sees to that.
+   */
   private boolean skipLiteral(String literal) {
     skipWhitespace();
     if (!text.startsWith(literal, pos)) {
       return false;
     }
     pos += literal.length();
-    if (literal.charAt(0) != '"' && pos < text.length()) {
-      // A number must end here: "1" must not be the start of "10" or "1.5".
-      char c = text.charAt(pos);
-      if ((c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E') {
-        return false;
-      }
-    }
     return true;
   }
 

@@ -15,9 +15,9 @@ import java.util.TreeMap;
  * <pre>{"version":1,"queues":{"primary://home/q":{"0":42,"1":7}}}</pre>
  *
  * <p>What {@link #write} produces is read by a single pass over the text ({@link
- * CanonicalOffsetsJson}); anything else goes through the general reader ({@link JsonReader}). The
- * parser accepts exactly this shape, rejects any other version (a newer writer's format must not be
- * misread), and names what is wrong and where.
+ * CanonicalOffsetsJson}, the texts {@link #isCanonical} accepts); anything else goes through the
+ * general reader ({@link JsonReader}). The parser accepts exactly this shape, rejects any other
+ * version (a newer writer's format must not be misread), and names what is wrong and where.
  */
 public final class OffsetsJson {
 
@@ -64,6 +64,24 @@ public final class OffsetsJson {
     }
     StreamOffsets canonical = CanonicalOffsetsJson.parse(json);
     return canonical != null ? canonical : parseGeneral(json);
+  }
+
+  /**
+   * Whether {@code json} is in the canonical shape, which {@link #parse} reads in one pass without
+   * the general reader: {@code "version":1} first, then {@code "queues"}, an object of queues in
+   * ascending order, each an object (empty or not) of its partitions in ascending order; queue keys
+   * without escapes; partition keys and offsets plain decimal integers (no sign, fraction, exponent
+   * or leading zero, an index at most {@link Integer#MAX_VALUE}, an offset at most {@link
+   * Long#MAX_VALUE}); white space (space, tab, CR, LF) anywhere JSON allows it, except inside the
+   * quotes of a partition key.
+   *
+   * <p>This is the writer's contract with the reader: every text {@link #write} returns is
+   * canonical, unless a queue key holds a character JSON escapes ({@code "}, {@code \} or a control
+   * character), and a canonical text reads to the same offsets as the general reader reads it. A
+   * text that is not canonical may still be valid offsets: {@link #parse} reads it the general way.
+   */
+  public static boolean isCanonical(String json) {
+    return json != null && CanonicalOffsetsJson.parse(json) != null;
   }
 
   /** The general reader: any key order, escapes, white space; words every error. */
