@@ -10,7 +10,9 @@ import io.ytstream.application.checkpoint.QueryCheckpoint;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.model.YPath;
-import io.ytstream.core.plan.DataLossPolicy;
+import io.ytstream.core.plan.DataLoss;
+import io.ytstream.core.plan.DataLossException;
+import io.ytstream.core.plan.UntrustedPositionsException;
 import io.ytstream.core.plan.PlanLimits;
 import io.ytstream.core.plan.TriggerLimit;
 import io.ytstream.ports.QueueRow;
@@ -132,7 +134,7 @@ final class RealTimeDriver {
                 ctx.cluster.ports().tableMetadata()),
             Workload.CONSUMER,
             List.of(w.queue()),
-            PlanLimits.of(1_000, DataLossPolicy.FAIL),
+            PlanLimits.of(1_000, w.dataLossPolicy()),
             Optional.empty(),
             checkpoint,
             0);
@@ -208,14 +210,38 @@ final class RealTimeDriver {
     }
     try {
       execute(k);
-    } catch (SimulatedCrash | QueryFailure e) {
+    } catch (SimulatedCrash e) {
       throw e;
+    } catch (QueryFailure e) {
+      throw stopsFor(e.getCause(), e);
     } catch (RuntimeException e) {
-      throw new QueryFailure(k + " failed: " + e, false, e);
+      throw stopsFor(e, new QueryFailure(k + " failed: " + e, false, e));
     }
     if (ctx.faults.fires(SimFault.CRASH_AFTER_STEP)) {
       throw new SimulatedCrash("after " + k);
     }
+  }
+
+  /**
+   * A failure for data loss ({@code fail_on_data_loss=true}) or for a queue that no longer fits the
+   * checkpoint stops the query for good, with its reason, as Spark's query stops: every restart
+   * would meet it again.
+   */
+  private QueryFailure stopsFor(Throwable cause, QueryFailure failure) {
+    if (cause instanceof DataLossException loss) {
+      ctx.checker.onDataLossFailure(loss.losses());
+      if (!zombie) {
+        ctx.stoppedOnDataLoss = true;
+      }
+      return new QueryFailure(failure.getMessage(), true, cause);
+    }
+    if (cause instanceof UntrustedPositionsException) {
+      if (!zombie) {
+        ctx.stoppedOnUntrustedPositions = true;
+      }
+      return new QueryFailure(failure.getMessage(), true, cause);
+    }
+    return failure;
   }
 
   private void execute(Kind k) {
@@ -292,6 +318,12 @@ final class RealTimeDriver {
     nextStart = start;
     PlanMicroBatch.PlannedEnd planned = source.latestOffset(start, TriggerLimit.none(), ctx.now());
     source.reportLatestOffset();
+    for (DataLoss loss : planned.losses()) {
+      // fail_on_data_loss=false: the plan skips rows trimmed before a partition was placed, or
+      // below the start, and reports them (the source's lostRows).
+      ctx.trace("d" + id + " plan skips trimmed rows: " + loss);
+      ctx.reportedLost.add(loss);
+    }
     if (planned.end().equals(start)) {
       return; // isNewDataAvailable is false: no batch now
     }
@@ -403,8 +435,8 @@ final class RealTimeDriver {
                 e.getValue(),
                 carried,
                 w.pullRows(),
-                DataLossPolicy.FAIL,
-                loss -> {}));
+                w.dataLossPolicy(),
+                this::skipped));
         if (ctx.tracing() && reads.get(reads.size() - 1).hasBuffered()) {
           ctx.trace(
               "d"
@@ -473,6 +505,12 @@ final class RealTimeDriver {
       }
       keepUnread();
       done = true;
+    }
+
+    /** {@code fail_on_data_loss=false}: the task skips trimmed rows and reports them. */
+    private void skipped(DataLoss loss) {
+      ctx.trace("d" + id + " task " + index + " skips trimmed rows: " + loss);
+      ctx.reportedLost.add(loss);
     }
 
     private void keepUnread() {
