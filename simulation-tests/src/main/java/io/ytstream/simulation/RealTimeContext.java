@@ -31,6 +31,9 @@ final class RealTimeContext {
   /** The trimmed rows the tasks skipped and reported ({@code fail_on_data_loss=false}). */
   final List<DataLoss> reportedLost = new ArrayList<>();
 
+  /** The live driver's first query failure in the run, or null. */
+  String firstFailure;
+
   /** The query stopped for good, failing for data loss under {@code fail_on_data_loss=true}. */
   boolean stoppedOnDataLoss;
 

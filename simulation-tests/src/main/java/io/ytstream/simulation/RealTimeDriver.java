@@ -12,9 +12,9 @@ import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.model.YPath;
 import io.ytstream.core.plan.DataLoss;
 import io.ytstream.core.plan.DataLossException;
-import io.ytstream.core.plan.UntrustedPositionsException;
 import io.ytstream.core.plan.PlanLimits;
 import io.ytstream.core.plan.TriggerLimit;
+import io.ytstream.core.plan.UntrustedPositionsException;
 import io.ytstream.ports.QueueRow;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -102,6 +102,9 @@ final class RealTimeDriver {
   private StreamOffsets nextStart;
   private Batch batch;
   private Kind lastKind;
+
+  /** The tasks {@code prepareForRealTimeMode} named for the slot check; null once checked. */
+  private List<? extends java.util.Set<PartitionId>> slotTasks;
 
   /** The batch in flight: its id, start, tasks and (after the merge) end. */
   private static final class Batch {
@@ -270,10 +273,11 @@ final class RealTimeDriver {
 
   private void prepare() {
     // The slot check the adapter makes here (RealTimeSlots) is Spark's machinery, not simulated.
-    source.prepareForRealTimeMode(
-        () -> prefetched.fresh(ctx.now()),
-        end -> background.advanceTo(end, ctx.now()),
-        w.partitionsPerTask());
+    slotTasks =
+        source.prepareForRealTimeMode(
+            () -> prefetched.fresh(ctx.now()),
+            end -> background.advanceTo(end, ctx.now()),
+            w.partitionsPerTask());
     prepared = true;
     steps.add(Kind.INIT);
   }
@@ -336,6 +340,21 @@ final class RealTimeDriver {
 
   private void planTasks() {
     List<SortedMap<PartitionId, Long>> tasks = source.realTimeTasks(batch.start);
+    if (slotTasks != null) {
+      // The run's first batch, over the partitions the slot check saw (unless resharded since).
+      List<java.util.Set<PartitionId>> ran = new ArrayList<>();
+      java.util.TreeSet<PartitionId> all = new java.util.TreeSet<>();
+      for (SortedMap<PartitionId, Long> t : tasks) {
+        ran.add(new java.util.TreeSet<>(t.keySet()));
+        all.addAll(t.keySet());
+      }
+      java.util.TreeSet<PartitionId> counted = new java.util.TreeSet<>();
+      slotTasks.forEach(counted::addAll);
+      if (all.equals(counted)) {
+        ctx.checker.onFirstTasks(slotTasks, ran);
+      }
+      slotTasks = null;
+    }
     for (int t = 0; t < tasks.size(); t++) {
       batch.tasks.add(new Task(t, tasks.get(t)));
       for (int s = 0; s < w.taskSteps() + 2; s++) {
@@ -402,6 +421,13 @@ final class RealTimeDriver {
     final List<ReadRealTimePartition> reads = new ArrayList<>();
     final TreeMap<PartitionId, Long> end = new TreeMap<>();
     RealTimeForeachWriter writer;
+
+    /** The rows handed to the writer (ordinal, row index), for the flush timer's check. */
+    final List<long[]> handed = new ArrayList<>();
+
+    /** The last timer tick left rows out of the output: the writer's next call must fail. */
+    boolean tickLeftRows;
+
     int stepsTaken;
     int nextPull;
     int nextEmit;
@@ -429,7 +455,11 @@ final class RealTimeDriver {
         partitions.add(e.getKey());
         reads.add(
             new ReadRealTimePartition(
-                ctx.io,
+                (c, p, offset, maxRows) -> {
+                  List<QueueRow> rows = ctx.io.pull(c, p, offset, maxRows);
+                  ctx.checker.onPulled(readId, p, rows);
+                  return rows;
+                },
                 Workload.CONSUMER,
                 e.getKey(),
                 e.getValue(),
@@ -481,10 +511,17 @@ final class RealTimeDriver {
           if (from == null) {
             break;
           }
-          writer.process(from.poll());
+          QueueRow row = from.poll();
+          writer.process(row);
+          afterWriterCall();
+          handed.add(
+              new long[] {
+                w.ordinal(new PartitionId(w.queue(), row.tabletIndex())), row.rowIndex()
+              });
         }
         if (w.flushEverySteps() > 0 && stepsTaken % w.flushEverySteps() == 0) {
           writer.timer();
+          tickLeftRows = !ctx.checker.inOutput(handed);
         }
       } catch (RuntimeException e) {
         writer.closeAfterError();
@@ -493,9 +530,19 @@ final class RealTimeDriver {
       }
     }
 
+    /** A writer call that did not fail after a tick that left rows out of the output. */
+    private void afterWriterCall() {
+      if (tickLeftRows) {
+        ctx.checker.onTimerFlushLost(
+            "task " + index + ": the flush timer left rows unwritten and the next call went on");
+        tickLeftRows = false;
+      }
+    }
+
     private void close() {
       try {
         writer.closeAfterRows();
+        afterWriterCall();
       } catch (RuntimeException e) {
         keepUnread();
         throw new QueryFailure("task " + index + " failed at close: " + e, false, e);

@@ -6,6 +6,7 @@ import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.plan.DataLoss;
 import io.ytstream.core.plan.DataLossPolicy;
+import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,12 +56,30 @@ final class RealTimeInvariants {
      */
     SILENT_DATA_LOSS("poll skip"),
     /**
-     * The query failed for data loss under {@code fail_on_data_loss=false}, or naming rows that were
-     * not trimmed.
+     * The query failed for data loss under {@code fail_on_data_loss=false}, or naming rows that
+     * were not trimmed.
      */
     FALSE_DATA_LOSS("data loss failure without lost rows, or against the policy"),
     /** After its queue was re-created, the consumer passed rows the old queue never held. */
-    ADVANCE_ON_UNTRUSTED_POSITIONS("stale read (consumer moved on a re-created queue)");
+    ADVANCE_ON_UNTRUSTED_POSITIONS("stale read (consumer moved on a re-created queue)"),
+    /**
+     * A query run pulled a row of a partition again: the rows a task pulled and could not hand out
+     * before its deadline must serve the next batch's task of the partition ({@code
+     * RowsCarriedToNextTask}, taken well within its 10 s), which pulls on after them.
+     */
+    PULLED_TWICE("redundant read (carried rows dropped)"),
+    /** A run without any fault failed its query: only a bug of the shipped code fails it then. */
+    SPURIOUS_FAILURE("failure without a fault"),
+    /**
+     * The first batch of a run planned other tasks than {@code prepareForRealTimeMode} named for
+     * the engine's slot check over the same partitions.
+     */
+    SLOT_CHECK("tasks other than the slot check counted"),
+    /**
+     * The writer's flush timer ticked and rows handed to the writer stayed out of the output, yet
+     * the writer's next call did not fail (a timer write that failed must fail the next call).
+     */
+    TIMER_FLUSH("timer flush lost or never made");
 
     private final String anomaly;
 
@@ -104,6 +123,7 @@ final class RealTimeInvariants {
 
   /** Per partition, the first untrimmed row when the queue was re-created. */
   private long[] trimmedAtRecreation;
+
   private boolean outputChanged;
 
   long rowsIn;
@@ -417,6 +437,61 @@ final class RealTimeInvariants {
         violate(Invariant.FALSE_DATA_LOSS, "failed for data loss naming untrimmed rows: " + loss);
       }
     }
+  }
+
+  /** Per query run and partition: past the last row pulled. */
+  private final TreeMap<String, Long> pulledTo = new TreeMap<>();
+
+  /** A task of run {@code readId} pulled {@code rows} of {@code partition}. */
+  void onPulled(String readId, PartitionId partition, List<QueueRow> rows) {
+    if (rows.isEmpty()) {
+      return;
+    }
+    String key = readId + "/" + partition;
+    Long to = pulledTo.get(key);
+    long first = rows.get(0).rowIndex();
+    if (to != null && first < to) {
+      violate(
+          Invariant.PULLED_TWICE,
+          readId
+              + " pulled "
+              + partition
+              + " from row "
+              + first
+              + " again (it had pulled to "
+              + to
+              + ")");
+    }
+    pulledTo.put(key, Math.max(to == null ? 0 : to, rows.get(rows.size() - 1).rowIndex() + 1));
+  }
+
+  /** The run had no fault at all, and its query failed. */
+  void onSpuriousFailure(String failure) {
+    violate(Invariant.SPURIOUS_FAILURE, failure);
+  }
+
+  /** The first batch's tasks over the partitions the slot check was told of. */
+  void onFirstTasks(
+      List<? extends java.util.Set<PartitionId>> slots, List<java.util.Set<PartitionId>> tasks) {
+    if (!slots.equals(tasks)) {
+      violate(Invariant.SLOT_CHECK, "the slot check counted " + slots + ", the batch ran " + tasks);
+    }
+  }
+
+  /** Whether every row of {@code rows} (ordinal, row index) is in the output now. */
+  boolean inOutput(List<long[]> rows) {
+    readOutput();
+    for (long[] r : rows) {
+      if (copies.get((int) r[0]).get((int) r[1]) <= 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The writer's next call after a tick that left rows out of the output did not fail. */
+  void onTimerFlushLost(String detail) {
+    violate(Invariant.TIMER_FLUSH, detail);
   }
 
   /** The queue was dropped and created again, empty: what it held is remembered. */

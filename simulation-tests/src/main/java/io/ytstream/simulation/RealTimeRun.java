@@ -31,7 +31,10 @@ final class RealTimeRun {
       long queryFailures,
       boolean stoppedOnDamagedCheckpoint,
       long steps,
-      String trace) {
+      String trace,
+      boolean stoppedOnDataLoss,
+      boolean stoppedOnUntrustedPositions,
+      long reportedLostRows) {
 
     boolean failed() {
       return !violations.isEmpty();
@@ -224,15 +227,16 @@ final class RealTimeRun {
         limit += PROGRESS_WINDOW;
       }
     }
+    if (schedule.faults().isEmpty() && ctx.firstFailure != null) {
+      checker.onSpuriousFailure(ctx.firstFailure);
+    }
     boolean consumedAll = allConsumed(ctx);
     if (recreatedAt >= 0) {
       checker.onRunEndAfterRecreation(ctx.stoppedOnUntrustedPositions || live.stopped);
     }
     checker.finish(
         consumedAll,
-        ctx.stoppedOnDamagedCheckpoint
-            || ctx.stoppedOnDataLoss
-            || ctx.stoppedOnUntrustedPositions);
+        ctx.stoppedOnDamagedCheckpoint || ctx.stoppedOnDataLoss || ctx.stoppedOnUntrustedPositions);
     long[] fired = new long[SimFault.values().length];
     for (SimFault f : SimFault.values()) {
       fired[f.ordinal()] = faults.fired(f);
@@ -262,7 +266,10 @@ final class RealTimeRun {
         ctx.queryFailures,
         ctx.stoppedOnDamagedCheckpoint,
         step,
-        ctx.traceText());
+        ctx.traceText(),
+        ctx.stoppedOnDataLoss,
+        ctx.stoppedOnUntrustedPositions,
+        ctx.reportedLost.stream().mapToLong(l -> l.lostRows()).sum());
   }
 
   /** The drivers of a run: the current one, restarted after each crash or failure, and a zombie. */
@@ -318,6 +325,9 @@ final class RealTimeRun {
           return;
         }
         ctx.queryFailures++;
+        if (ctx.firstFailure == null) {
+          ctx.firstFailure = "d" + actor.id + ": " + e.getMessage();
+        }
         if (e.permanent() || ++restarts > MAX_RESTARTS) {
           actor.stop();
           stopped = true;
