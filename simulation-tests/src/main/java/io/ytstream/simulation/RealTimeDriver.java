@@ -106,6 +106,13 @@ final class RealTimeDriver {
   /** The tasks {@code prepareForRealTimeMode} named for the slot check; null once checked. */
   private List<? extends java.util.Set<PartitionId>> slotTasks;
 
+  /** How many partitions the queue had when the slot check was told (the cluster's truth). */
+  private int slotPartitions;
+
+  private int partitionsNow() {
+    return ctx.cluster.ports().queueMetadata().partitions(w.queue()).size();
+  }
+
   /** The batch in flight: its id, start, tasks and (after the merge) end. */
   private static final class Batch {
     final long id;
@@ -273,6 +280,7 @@ final class RealTimeDriver {
 
   private void prepare() {
     // The slot check the adapter makes here (RealTimeSlots) is Spark's machinery, not simulated.
+    slotPartitions = partitionsNow();
     slotTasks =
         source.prepareForRealTimeMode(
             () -> prefetched.fresh(ctx.now()),
@@ -343,14 +351,10 @@ final class RealTimeDriver {
     if (slotTasks != null) {
       // The run's first batch, over the partitions the slot check saw (unless resharded since).
       List<java.util.Set<PartitionId>> ran = new ArrayList<>();
-      java.util.TreeSet<PartitionId> all = new java.util.TreeSet<>();
       for (SortedMap<PartitionId, Long> t : tasks) {
         ran.add(new java.util.TreeSet<>(t.keySet()));
-        all.addAll(t.keySet());
       }
-      java.util.TreeSet<PartitionId> counted = new java.util.TreeSet<>();
-      slotTasks.forEach(counted::addAll);
-      if (all.equals(counted)) {
+      if (partitionsNow() == slotPartitions) {
         ctx.checker.onFirstTasks(slotTasks, ran);
       }
       slotTasks = null;

@@ -328,6 +328,14 @@ final class RealTimeRun {
         if (ctx.firstFailure == null) {
           ctx.firstFailure = "d" + actor.id + ": " + e.getMessage();
         }
+        for (Throwable c = e; c != null; c = c.getCause()) {
+          if (c instanceof NullPointerException
+              || c instanceof IndexOutOfBoundsException
+              || c instanceof ClassCastException) {
+            // No fault makes these: only a bug in the shipped code (or the harness) does.
+            ctx.checker.onSpuriousFailure("d" + actor.id + ": " + e.getMessage());
+          }
+        }
         if (e.permanent() || ++restarts > MAX_RESTARTS) {
           actor.stop();
           stopped = true;

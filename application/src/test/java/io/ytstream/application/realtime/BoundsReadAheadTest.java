@@ -54,48 +54,4 @@ class BoundsReadAheadTest {
 
     assertEquals(bounds(25).asMap(), readAhead.fresh(1_500).get().asMap());
   }
-
-  @Test
-  void aQueueThatWentBackIsNeverOfferedAgain() {
-    readAhead.refresh(0);
-    answer = bounds(3); // re-created: fewer rows than before
-    readAhead.refresh(1_000);
-    assertEquals(Optional.empty(), readAhead.fresh(1_000));
-
-    answer = bounds(40);
-    readAhead.refresh(2_000);
-    assertEquals(Optional.empty(), readAhead.fresh(2_000), "the boundary reads in line for good");
-  }
-
-  @Test
-  void aTrimThatWentBackOrAMissingPartitionIsAReCreation() {
-    answer = QueueBounds.of(Map.of(Q, List.of(new PartitionBounds(0, 5, 10))));
-    readAhead.refresh(0);
-    answer = QueueBounds.of(Map.of(Q, List.of(new PartitionBounds(0, 0, 10))));
-    readAhead.refresh(1_000);
-    assertEquals(Optional.empty(), readAhead.fresh(1_000));
-
-    BoundsReadAhead two = new BoundsReadAhead(() -> answer);
-    answer =
-        QueueBounds.of(
-            Map.of(Q, List.of(new PartitionBounds(0, 0, 10), new PartitionBounds(1, 0, 10))));
-    two.refresh(0);
-    answer = bounds(10);
-    two.refresh(1_000);
-    assertEquals(Optional.empty(), two.fresh(1_000));
-  }
-
-  @Test
-  void rowsThatOnlyGrowKeepBeingOffered() {
-    answer = QueueBounds.of(Map.of(Q, List.of(new PartitionBounds(0, 5, 10))));
-    readAhead.refresh(0);
-    answer = QueueBounds.of(Map.of(Q, List.of(new PartitionBounds(0, 5, 10))));
-    readAhead.refresh(1_000);
-    assertTrue(readAhead.fresh(1_000).isPresent(), "the same bounds again");
-    answer =
-        QueueBounds.of(
-            Map.of(Q, List.of(new PartitionBounds(0, 8, 12), new PartitionBounds(1, 0, 1))));
-    readAhead.refresh(2_000);
-    assertTrue(readAhead.fresh(2_000).isPresent(), "trimmed further, more rows, a new partition");
-  }
 }
