@@ -31,10 +31,12 @@ import java.util.function.Supplier;
  *       is moved (in line, or on a thread of the caller's) is the caller's {@code moveConsumer}.
  *   <li><b>Bounds</b> come from {@code boundsReadAhead} when the start is the end this boundary
  *       merged from its own tasks: they read up to there, so rows exist at least that far, and
- *       bounds read before the tasks' last rows are raised to it. Otherwise (the first boundary of
- *       a query run, a start Spark took from the checkpoint, or no bounds read ahead) they are read
- *       in line, which checks the checkpoint's offsets against the queue. Planning reuses the
- *       bounds {@link #atLatestOffset} took for the same start.
+ *       bounds read before the tasks' last rows are raised to it; bounds read after them are not
+ *       (the third read seen from one start), and one below the start is read again in line, which
+ *       refuses a re-created queue. Otherwise (the first boundary of a query run, a start Spark
+ *       took from the checkpoint, or no bounds read ahead) they are read in line, which checks the
+ *       checkpoint's offsets against the queue. Planning reuses the bounds {@link #atLatestOffset}
+ *       took for the same start.
  *   <li><b>The consumer is read</b> only when some partition of the bounds is not in the start (the
  *       queue was resharded): it places the new partitions, as {@link PlanMicroBatch#startOffsets}
  *       decides.
@@ -53,6 +55,11 @@ public final class RealTimeBatchBoundary {
   private volatile StreamOffsets batchStart = StreamOffsets.empty();
   private volatile StreamOffsets mergedEnd;
   private volatile BoundsAt boundsAt;
+
+  // Which reads ahead the boundaries from one start have seen (the engine's thread only).
+  private StreamOffsets aheadFrom;
+  private QueueBounds lastAhead;
+  private int aheadSeen;
 
   private record BoundsAt(StreamOffsets start, QueueBounds bounds) {}
 
@@ -185,7 +192,25 @@ public final class RealTimeBatchBoundary {
     if (!start.equals(mergedEnd)) {
       return planner.readBounds();
     }
-    return boundsReadAhead.get().map(b -> b.atLeast(start)).orElseGet(planner::readBounds);
+    Optional<QueueBounds> ahead = boundsReadAhead.get();
+    if (ahead.isEmpty()) {
+      return planner.readBounds();
+    }
+    QueueBounds b = ahead.get();
+    if (!start.equals(aheadFrom)) {
+      aheadFrom = start;
+      aheadSeen = 0;
+      lastAhead = null;
+    }
+    if (b != lastAhead) {
+      lastAhead = b;
+      aheadSeen++;
+    }
+    QueueBounds raised = b.atLeast(start);
+    // Reads ahead are made one after another, so the third one seen from the same start began
+    // after the first boundary from it, and so after the tasks' last rows: it is not raised, and
+    // one below the start (a re-created queue) sends the boundary to read in line and refuse it.
+    return raised != b && aheadSeen >= 3 ? planner.readBounds() : raised;
   }
 
   private StreamOffsets consumerForUnplaced(StreamOffsets start, QueueBounds bounds) {

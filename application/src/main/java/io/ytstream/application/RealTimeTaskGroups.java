@@ -24,12 +24,6 @@ public final class RealTimeTaskGroups {
 
   private RealTimeTaskGroups() {}
 
-  /** The tasks needed for {@code partitions} partitions at {@code perTask} per task. */
-  public static int count(int partitions, int perTask) {
-    requirePositive(perTask);
-    return (partitions + perTask - 1) / perTask;
-  }
-
   /**
    * The tasks' partitions with their starts, in order; every partition of {@code starts} is in
    * exactly one task.

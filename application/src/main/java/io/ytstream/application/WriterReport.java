@@ -1,6 +1,5 @@
 package io.ytstream.application;
 
-import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -19,31 +18,5 @@ public record WriterReport(
   @Override
   public long[] rowsPerTablet() {
     return rowsPerTablet.clone();
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof WriterReport r
-        && r.epochId == epochId
-        && r.transactionId.equals(transactionId)
-        && Arrays.equals(r.rowsPerTablet, rowsPerTablet)
-        && Objects.equals(r.notKept, notKept);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(epochId, transactionId, Arrays.hashCode(rowsPerTablet), notKept);
-  }
-
-  @Override
-  public String toString() {
-    return "WriterReport[epoch "
-        + epochId
-        + ", "
-        + transactionId
-        + ", rows per tablet "
-        + Arrays.toString(rowsPerTablet)
-        + (notKept == null ? "" : ", not kept: " + notKept)
-        + "]";
   }
 }

@@ -16,6 +16,7 @@ import io.ytstream.core.plan.DataLossException;
 import io.ytstream.core.plan.DataLossPolicy;
 import io.ytstream.core.plan.PlanLimits;
 import io.ytstream.core.plan.QueueBounds;
+import io.ytstream.core.plan.UntrustedPositionsException;
 import io.ytstream.inmemory.InMemoryCluster;
 import io.ytstream.inmemory.ManualClock;
 import io.ytstream.ports.QueueMetadata;
@@ -28,6 +29,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** The real-time use cases and the recovery at restart over adapter-inmemory's cluster. */
@@ -43,6 +45,9 @@ class RealTimeUseCasesTest {
 
   /** Counts the bounds reads that reach the cluster. */
   private final AtomicInteger boundsReads = new AtomicInteger();
+
+  /** The queue as a read finds it after it was dropped and created again, empty. */
+  private boolean emptyBounds;
 
   private final List<StreamOffsets> consumerMoves = new ArrayList<>();
 
@@ -67,7 +72,9 @@ class RealTimeUseCasesTest {
     QueueMetadata counted =
         queue -> {
           boundsReads.incrementAndGet();
-          return cluster.queueMetadata().partitions(queue);
+          return emptyBounds
+              ? List.of(new PartitionBounds(0, 0, 0))
+              : cluster.queueMetadata().partitions(queue);
         };
     return new PlanMicroBatch(
         counted,
@@ -206,6 +213,60 @@ class RealTimeUseCasesTest {
 
     boundary.atLatestOffset(StreamOffsets.of(Map.of(P0, 3L)));
     assertEquals(2, boundsReads.get(), "a start it did not merge is checked in line");
+  }
+
+  @Test
+  void aThirdReadAheadBelowTheStartIsNotRaisedButReadAgainInLine() {
+    queue(1, 10);
+    AtomicReference<QueueBounds> readAhead = new AtomicReference<>();
+    RealTimeBatchBoundary boundary =
+        new RealTimeBatchBoundary(
+            planner(), advancer(), () -> Optional.ofNullable(readAhead.get()), consumerMoves::add);
+    StreamOffsets start = StreamOffsets.of(Map.of(P0, 0L));
+    boundary.atLatestOffset(start);
+    boundary.tasks(start);
+    StreamOffsets end = boundary.merge(List.of(new RealTimeBatchBoundary.TaskEnd(P0, 8)));
+    assertEquals(1, boundsReads.get());
+
+    // Reads ahead, each a new one, all below where the tasks got (as from a re-created queue).
+    readAhead.set(QueueBounds.of(Map.of(Q, List.of(new PartitionBounds(0, 0, 2)))));
+    boundary.atLatestOffset(end);
+    boundary.atLatestOffset(end);
+    readAhead.set(QueueBounds.of(Map.of(Q, List.of(new PartitionBounds(0, 0, 2)))));
+    boundary.atLatestOffset(end);
+    assertEquals(1, boundsReads.get(), "two reads may be older than the tasks' last rows: raised");
+    readAhead.set(QueueBounds.of(Map.of(Q, List.of(new PartitionBounds(0, 0, 2)))));
+    RealTimeBatchBoundary.Planning third = boundary.atLatestOffset(end);
+    assertEquals(2, boundsReads.get(), "the third began after them: read again in line");
+    assertEquals(10, third.bounds().get(P0).totalRowCount(), "the queue's own bounds");
+
+    readAhead.set(QueueBounds.of(Map.of(Q, List.of(new PartitionBounds(0, 0, 9)))));
+    boundary.atLatestOffset(end);
+    assertEquals(2, boundsReads.get(), "a read ahead past the start needs no raise");
+  }
+
+  @Test
+  void aBoundaryRefusesAQueueReCreatedUnderTheBoundsReadAhead() {
+    queue(1, 10);
+    AtomicReference<QueueBounds> readAhead = new AtomicReference<>();
+    RealTimeBatchBoundary boundary =
+        new RealTimeBatchBoundary(
+            planner(), advancer(), () -> Optional.ofNullable(readAhead.get()), consumerMoves::add);
+    StreamOffsets start = StreamOffsets.of(Map.of(P0, 0L));
+    boundary.atLatestOffset(start);
+    boundary.tasks(start);
+    StreamOffsets end = boundary.merge(List.of(new RealTimeBatchBoundary.TaskEnd(P0, 8)));
+    consumerMoves.clear();
+    // Every later read, in line or ahead, sees an empty queue: re-created.
+    emptyBounds = true;
+    for (int read = 0; read < 3; read++) {
+      readAhead.set(QueueBounds.of(Map.of(Q, List.of(new PartitionBounds(0, 0, 0)))));
+      if (read < 2) {
+        boundary.atLatestOffset(end);
+      }
+    }
+    assertThrows(UntrustedPositionsException.class, () -> boundary.atLatestOffset(end));
+    assertEquals(List.of(end, end), consumerMoves, "the refused boundary does not move it");
   }
 
   @Test

@@ -1,6 +1,9 @@
 package io.ytstream.simulation;
 
 import io.ytstream.application.realtime.RowsCarriedToNextTask;
+import io.ytstream.core.plan.DataLoss;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * What outlives a real-time driver in one run: the cluster (with the checkpoint store), the fault
@@ -24,6 +27,30 @@ final class RealTimeContext {
    * wrote {@code commits/N} after a newer one purged {@code offsets/N}); reported, not stuck.
    */
   boolean stoppedOnDamagedCheckpoint;
+
+  /** The trimmed rows the tasks skipped and reported ({@code fail_on_data_loss=false}). */
+  final List<DataLoss> reportedLost = new ArrayList<>();
+
+  /** The live driver's first query failure in the run, or null. */
+  String firstFailure;
+
+  /** The query stopped for good, failing for data loss under {@code fail_on_data_loss=true}. */
+  boolean stoppedOnDataLoss;
+
+  /** The query stopped for good because its queue no longer fits the checkpoint (re-created). */
+  boolean stoppedOnUntrustedPositions;
+
+  /** Whether row {@code row} of {@code ordinal}'s partition was reported lost by a task. */
+  boolean isReportedLost(int ordinal, long row) {
+    for (DataLoss l : reportedLost) {
+      if (workload.ordinal(l.partition()) == ordinal
+          && row >= l.requestedOffset()
+          && row < l.firstAvailableRow()) {
+        return true;
+      }
+    }
+    return false;
+  }
 
   RealTimeContext(
       RealTimeWorkload workload, SimCluster cluster, FaultClock faults, boolean tracing) {

@@ -10,9 +10,11 @@ import io.ytstream.application.checkpoint.QueryCheckpoint;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.model.YPath;
-import io.ytstream.core.plan.DataLossPolicy;
+import io.ytstream.core.plan.DataLoss;
+import io.ytstream.core.plan.DataLossException;
 import io.ytstream.core.plan.PlanLimits;
 import io.ytstream.core.plan.TriggerLimit;
+import io.ytstream.core.plan.UntrustedPositionsException;
 import io.ytstream.ports.QueueRow;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -101,6 +103,16 @@ final class RealTimeDriver {
   private Batch batch;
   private Kind lastKind;
 
+  /** The tasks {@code prepareForRealTimeMode} named for the slot check; null once checked. */
+  private List<? extends java.util.Set<PartitionId>> slotTasks;
+
+  /** How many partitions the queue had when the slot check was told (the cluster's truth). */
+  private int slotPartitions;
+
+  private int partitionsNow() {
+    return ctx.cluster.ports().queueMetadata().partitions(w.queue()).size();
+  }
+
   /** The batch in flight: its id, start, tasks and (after the merge) end. */
   private static final class Batch {
     final long id;
@@ -132,7 +144,7 @@ final class RealTimeDriver {
                 ctx.cluster.ports().tableMetadata()),
             Workload.CONSUMER,
             List.of(w.queue()),
-            PlanLimits.of(1_000, DataLossPolicy.FAIL),
+            PlanLimits.of(1_000, w.dataLossPolicy()),
             Optional.empty(),
             checkpoint,
             0);
@@ -208,14 +220,38 @@ final class RealTimeDriver {
     }
     try {
       execute(k);
-    } catch (SimulatedCrash | QueryFailure e) {
+    } catch (SimulatedCrash e) {
       throw e;
+    } catch (QueryFailure e) {
+      throw stopsFor(e.getCause(), e);
     } catch (RuntimeException e) {
-      throw new QueryFailure(k + " failed: " + e, false, e);
+      throw stopsFor(e, new QueryFailure(k + " failed: " + e, false, e));
     }
     if (ctx.faults.fires(SimFault.CRASH_AFTER_STEP)) {
       throw new SimulatedCrash("after " + k);
     }
+  }
+
+  /**
+   * A failure for data loss ({@code fail_on_data_loss=true}) or for a queue that no longer fits the
+   * checkpoint stops the query for good, with its reason, as Spark's query stops: every restart
+   * would meet it again.
+   */
+  private QueryFailure stopsFor(Throwable cause, QueryFailure failure) {
+    if (cause instanceof DataLossException loss) {
+      ctx.checker.onDataLossFailure(loss.losses());
+      if (!zombie) {
+        ctx.stoppedOnDataLoss = true;
+      }
+      return new QueryFailure(failure.getMessage(), true, cause);
+    }
+    if (cause instanceof UntrustedPositionsException) {
+      if (!zombie) {
+        ctx.stoppedOnUntrustedPositions = true;
+      }
+      return new QueryFailure(failure.getMessage(), true, cause);
+    }
+    return failure;
   }
 
   private void execute(Kind k) {
@@ -244,10 +280,12 @@ final class RealTimeDriver {
 
   private void prepare() {
     // The slot check the adapter makes here (RealTimeSlots) is Spark's machinery, not simulated.
-    source.prepareForRealTimeMode(
-        () -> prefetched.fresh(ctx.now()),
-        end -> background.advanceTo(end, ctx.now()),
-        w.partitionsPerTask());
+    slotPartitions = partitionsNow();
+    slotTasks =
+        source.prepareForRealTimeMode(
+            () -> prefetched.fresh(ctx.now()),
+            end -> background.advanceTo(end, ctx.now()),
+            w.partitionsPerTask());
     prepared = true;
     steps.add(Kind.INIT);
   }
@@ -292,6 +330,12 @@ final class RealTimeDriver {
     nextStart = start;
     PlanMicroBatch.PlannedEnd planned = source.latestOffset(start, TriggerLimit.none(), ctx.now());
     source.reportLatestOffset();
+    for (DataLoss loss : planned.losses()) {
+      // fail_on_data_loss=false: the plan skips rows trimmed before a partition was placed, or
+      // below the start, and reports them (the source's lostRows).
+      ctx.trace("d" + id + " plan skips trimmed rows: " + loss);
+      ctx.reportedLost.add(loss);
+    }
     if (planned.end().equals(start)) {
       return; // isNewDataAvailable is false: no batch now
     }
@@ -304,6 +348,17 @@ final class RealTimeDriver {
 
   private void planTasks() {
     List<SortedMap<PartitionId, Long>> tasks = source.realTimeTasks(batch.start);
+    if (slotTasks != null) {
+      // The run's first batch, over the partitions the slot check saw (unless resharded since).
+      List<java.util.Set<PartitionId>> ran = new ArrayList<>();
+      for (SortedMap<PartitionId, Long> t : tasks) {
+        ran.add(new java.util.TreeSet<>(t.keySet()));
+      }
+      if (partitionsNow() == slotPartitions) {
+        ctx.checker.onFirstTasks(slotTasks, ran);
+      }
+      slotTasks = null;
+    }
     for (int t = 0; t < tasks.size(); t++) {
       batch.tasks.add(new Task(t, tasks.get(t)));
       for (int s = 0; s < w.taskSteps() + 2; s++) {
@@ -370,6 +425,13 @@ final class RealTimeDriver {
     final List<ReadRealTimePartition> reads = new ArrayList<>();
     final TreeMap<PartitionId, Long> end = new TreeMap<>();
     RealTimeForeachWriter writer;
+
+    /** The rows handed to the writer (ordinal, row index), for the flush timer's check. */
+    final List<long[]> handed = new ArrayList<>();
+
+    /** The last timer tick left rows out of the output: the writer's next call must fail. */
+    boolean tickLeftRows;
+
     int stepsTaken;
     int nextPull;
     int nextEmit;
@@ -397,14 +459,18 @@ final class RealTimeDriver {
         partitions.add(e.getKey());
         reads.add(
             new ReadRealTimePartition(
-                ctx.io,
+                (c, p, offset, maxRows) -> {
+                  List<QueueRow> rows = ctx.io.pull(c, p, offset, maxRows);
+                  ctx.checker.onPulled(readId, p, rows);
+                  return rows;
+                },
                 Workload.CONSUMER,
                 e.getKey(),
                 e.getValue(),
                 carried,
                 w.pullRows(),
-                DataLossPolicy.FAIL,
-                loss -> {}));
+                w.dataLossPolicy(),
+                this::skipped));
         if (ctx.tracing() && reads.get(reads.size() - 1).hasBuffered()) {
           ctx.trace(
               "d"
@@ -449,10 +515,17 @@ final class RealTimeDriver {
           if (from == null) {
             break;
           }
-          writer.process(from.poll());
+          QueueRow row = from.poll();
+          writer.process(row);
+          afterWriterCall();
+          handed.add(
+              new long[] {
+                w.ordinal(new PartitionId(w.queue(), row.tabletIndex())), row.rowIndex()
+              });
         }
         if (w.flushEverySteps() > 0 && stepsTaken % w.flushEverySteps() == 0) {
           writer.timer();
+          tickLeftRows = !ctx.checker.inOutput(handed);
         }
       } catch (RuntimeException e) {
         writer.closeAfterError();
@@ -461,9 +534,19 @@ final class RealTimeDriver {
       }
     }
 
+    /** A writer call that did not fail after a tick that left rows out of the output. */
+    private void afterWriterCall() {
+      if (tickLeftRows) {
+        ctx.checker.onTimerFlushLost(
+            "task " + index + ": the flush timer left rows unwritten and the next call went on");
+        tickLeftRows = false;
+      }
+    }
+
     private void close() {
       try {
         writer.closeAfterRows();
+        afterWriterCall();
       } catch (RuntimeException e) {
         keepUnread();
         throw new QueryFailure("task " + index + " failed at close: " + e, false, e);
@@ -473,6 +556,12 @@ final class RealTimeDriver {
       }
       keepUnread();
       done = true;
+    }
+
+    /** {@code fail_on_data_loss=false}: the task skips trimmed rows and reports them. */
+    private void skipped(DataLoss loss) {
+      ctx.trace("d" + id + " task " + index + " skips trimmed rows: " + loss);
+      ctx.reportedLost.add(loss);
     }
 
     private void keepUnread() {

@@ -1,8 +1,12 @@
 package io.ytstream.simulation;
 
 import io.ytstream.application.checkpoint.QueryCheckpoint;
+import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.core.plan.DataLoss;
+import io.ytstream.core.plan.DataLossPolicy;
+import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,7 +49,37 @@ final class RealTimeInvariants {
     OFFSETS_MONOTONIC("nonmonotonic offsets"),
     CORRUPT_OUTPUT("garbage write"),
     OUTPUT_ORDER("reordered writes"),
-    STUCK("liveness");
+    STUCK("liveness"),
+    /**
+     * Rows trimmed before a task read them were passed (by a committed end or the consumer) without
+     * a report ({@code fail_on_data_loss=false}) or a failure ({@code true}).
+     */
+    SILENT_DATA_LOSS("poll skip"),
+    /**
+     * The query failed for data loss under {@code fail_on_data_loss=false}, or naming rows that
+     * were not trimmed.
+     */
+    FALSE_DATA_LOSS("data loss failure without lost rows, or against the policy"),
+    /** After its queue was re-created, the consumer passed rows the old queue never held. */
+    ADVANCE_ON_UNTRUSTED_POSITIONS("stale read (consumer moved on a re-created queue)"),
+    /**
+     * A query run pulled a row of a partition again: the rows a task pulled and could not hand out
+     * before its deadline must serve the next batch's task of the partition ({@code
+     * RowsCarriedToNextTask}, taken well within its 10 s), which pulls on after them.
+     */
+    PULLED_TWICE("redundant read (carried rows dropped)"),
+    /** A run without any fault failed its query: only a bug of the shipped code fails it then. */
+    SPURIOUS_FAILURE("failure without a fault"),
+    /**
+     * The first batch of a run planned other tasks than {@code prepareForRealTimeMode} named for
+     * the engine's slot check over the same partitions.
+     */
+    SLOT_CHECK("tasks other than the slot check counted"),
+    /**
+     * The writer's flush timer ticked and rows handed to the writer stayed out of the output, yet
+     * the writer's next call did not fail (a timer write that failed must fail the next call).
+     */
+    TIMER_FLUSH("timer flush lost or never made");
 
     private final String anomaly;
 
@@ -83,6 +117,13 @@ final class RealTimeInvariants {
   private final List<Violation> violations = new ArrayList<>();
   private final TreeSet<Invariant> seen = new TreeSet<>();
   private long consumerStamp = Long.MIN_VALUE;
+
+  /** Per partition, the rows the queue held when it was re-created (null: not re-created). */
+  private long[] oldRows;
+
+  /** Per partition, the first untrimmed row when the queue was re-created. */
+  private long[] trimmedAtRecreation;
+
   private boolean outputChanged;
 
   long rowsIn;
@@ -144,7 +185,7 @@ final class RealTimeInvariants {
       committed[o] = Math.max(committed[o], e);
       if (written[o] < e) {
         violate(
-            Invariant.LOST_WRITE,
+            passedMissing(o, written[o], Invariant.LOST_WRITE),
             "batch committed to "
                 + p
                 + "@"
@@ -159,6 +200,7 @@ final class RealTimeInvariants {
   /** After every step: the output and the consumer, where they changed. */
   void afterStep() {
     readOutput();
+    advanceWritten();
     long stamp = ctx.cluster.consumerStamp(Workload.CONSUMER);
     if (stamp == consumerStamp && !outputChanged) {
       return;
@@ -177,9 +219,20 @@ final class RealTimeInvariants {
             "consumer of " + p + " went back from " + consumer[o] + " to " + c);
       }
       consumer[o] = c;
+      if (oldRows != null && c > oldRows[o]) {
+        violate(
+            Invariant.ADVANCE_ON_UNTRUSTED_POSITIONS,
+            "consumer of "
+                + p
+                + " at "
+                + c
+                + " after its queue was re-created; the old queue held "
+                + oldRows[o]
+                + " rows");
+      }
       if (c > written[o]) {
         violate(
-            Invariant.CONSUMER_AHEAD_OF_OUTPUT,
+            passedMissing(o, written[o], Invariant.CONSUMER_AHEAD_OF_OUTPUT),
             "consumer of " + p + " at " + c + " but row " + written[o] + " is not in the output");
       }
       if (c > committed[o]) {
@@ -212,7 +265,19 @@ final class RealTimeInvariants {
     for (int o = 0; o < w.partitions().size(); o++) {
       List<Integer> c = copies.get(o);
       for (int r = 0; r < c.size(); r++) {
-        if (c.get(r) == 0) {
+        if (c.get(r) == 0 && !ctx.isReportedLost(o, r)) {
+          if (oldRows != null && r >= committed[o] && r >= consumer[o]) {
+            continue; // never read, dropped with the old queue
+          }
+          if (r < trimmed(o)) {
+            // Trimmed unread: silent loss if the query passed it, else a tail it never reached.
+            if (r < committed[o] || r < consumer[o]) {
+              violate(
+                  Invariant.SILENT_DATA_LOSS,
+                  "row " + r + " of " + w.partitions().get(o) + " was trimmed, unread, unreported");
+            }
+            continue;
+          }
           lost++;
         }
       }
@@ -305,16 +370,156 @@ final class RealTimeInvariants {
     }
     for (int o = 0; o < written.length; o++) {
       List<Integer> c = copies.get(o);
-      while (written[o] < c.size() && c.get((int) written[o]) > 0) {
-        written[o]++;
-      }
       // An overwritten or removed row: the prefix shrinks back to it.
       for (int r = 0; r < written[o]; r++) {
-        if (c.get(r) <= 0) {
+        if (c.get(r) <= 0 && !ctx.isReportedLost(o, r)) {
           written[o] = r;
           break;
         }
       }
+    }
+    advanceWritten();
+  }
+
+  /** The prefix of rows in the output, or reported lost by a task (which excuses absence only). */
+  private void advanceWritten() {
+    for (int o = 0; o < written.length; o++) {
+      List<Integer> c = copies.get(o);
+      while (written[o] < c.size()
+          && (c.get((int) written[o]) > 0 || ctx.isReportedLost(o, written[o]))) {
+        written[o]++;
+      }
+    }
+  }
+
+  /** The first row of {@code ordinal}'s partition that retention has not trimmed. */
+  private long trimmed(int ordinal) {
+    if (trimmedAtRecreation != null) {
+      return trimmedAtRecreation[ordinal];
+    }
+    PartitionId p = w.partitions().get(ordinal);
+    for (PartitionBounds b : ctx.cluster.ports().queueMetadata().partitions(p.queue())) {
+      if (b.index() == p.index()) {
+        return b.trimmedRowCount();
+      }
+    }
+    return 0;
+  }
+
+  /** A row passed but not in the output: trimmed unread and unreported, or a lost write. */
+  private Invariant passedMissing(int ordinal, long row, Invariant otherwise) {
+    return row < trimmed(ordinal) && !ctx.isReportedLost(ordinal, row)
+        ? Invariant.SILENT_DATA_LOSS
+        : otherwise;
+  }
+
+  /**
+   * Every row of the partition from {@code from} on is gone unread (trimmed): none is left to read,
+   * so the consumer need not pass them (a real-time task meets the loss only at a pull that returns
+   * rows).
+   */
+  boolean goneUnread(int ordinal, long from) {
+    return oldRows != null
+        || (trimmed(ordinal) >= inputCount(ordinal) && from <= inputCount(ordinal));
+  }
+
+  /** The query failed for data loss naming {@code losses}. */
+  void onDataLossFailure(List<DataLoss> losses) {
+    if (w.dataLossPolicy() != DataLossPolicy.FAIL) {
+      violate(
+          Invariant.FALSE_DATA_LOSS,
+          "failed for data loss " + losses + " with fail_on_data_loss=false");
+      return;
+    }
+    for (DataLoss loss : losses) {
+      int o = w.ordinal(loss.partition());
+      if (o < 0 || loss.requestedOffset() >= trimmed(o)) {
+        violate(Invariant.FALSE_DATA_LOSS, "failed for data loss naming untrimmed rows: " + loss);
+      }
+    }
+  }
+
+  /** Per query run and partition: past the last row pulled. */
+  private final TreeMap<String, Long> pulledTo = new TreeMap<>();
+
+  /** A task of run {@code readId} pulled {@code rows} of {@code partition}. */
+  void onPulled(String readId, PartitionId partition, List<QueueRow> rows) {
+    if (rows.isEmpty()) {
+      return;
+    }
+    String key = readId + "/" + partition;
+    Long to = pulledTo.get(key);
+    long first = rows.get(0).rowIndex();
+    if (to != null && first < to) {
+      violate(
+          Invariant.PULLED_TWICE,
+          readId
+              + " pulled "
+              + partition
+              + " from row "
+              + first
+              + " again (it had pulled to "
+              + to
+              + ")");
+    }
+    pulledTo.put(key, Math.max(to == null ? 0 : to, rows.get(rows.size() - 1).rowIndex() + 1));
+  }
+
+  /** The run had no fault at all, and its query failed. */
+  void onSpuriousFailure(String failure) {
+    violate(Invariant.SPURIOUS_FAILURE, failure);
+  }
+
+  /** The first batch's tasks over the partitions the slot check was told of. */
+  void onFirstTasks(
+      List<? extends java.util.Set<PartitionId>> slots, List<java.util.Set<PartitionId>> tasks) {
+    if (!slots.equals(tasks)) {
+      violate(Invariant.SLOT_CHECK, "the slot check counted " + slots + ", the batch ran " + tasks);
+    }
+  }
+
+  /** Whether every row of {@code rows} (ordinal, row index) is in the output now. */
+  boolean inOutput(List<long[]> rows) {
+    readOutput();
+    for (long[] r : rows) {
+      if (copies.get((int) r[0]).get((int) r[1]) <= 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The writer's next call after a tick that left rows out of the output did not fail. */
+  void onTimerFlushLost(String detail) {
+    violate(Invariant.TIMER_FLUSH, detail);
+  }
+
+  /** The queue was dropped and created again, empty: what it held is remembered. */
+  void onQueueRecreated() {
+    afterStep();
+    int n = w.partitions().size();
+    long[] trimmedNow = new long[n];
+    oldRows = new long[n];
+    for (int o = 0; o < n; o++) {
+      trimmedNow[o] = trimmed(o);
+      oldRows[o] = inputCount(o);
+    }
+    trimmedAtRecreation = trimmedNow;
+  }
+
+  /**
+   * The run ended after the queue was re-created: the query must have stopped (naming positions the
+   * queue no longer fits) rather than run on over them.
+   */
+  void onRunEndAfterRecreation(boolean stopped) {
+    boolean fits = true;
+    for (long e : committed) {
+      fits &= e == 0; // the re-created queue is empty: only offsets 0 still fit it
+    }
+    if (!stopped && !fits) {
+      violate(
+          Invariant.STUCK,
+          "the queue was re-created and the query still runs on the old queue's positions");
     }
   }
 

@@ -31,7 +31,10 @@ final class RealTimeRun {
       long queryFailures,
       boolean stoppedOnDamagedCheckpoint,
       long steps,
-      String trace) {
+      String trace,
+      boolean stoppedOnDataLoss,
+      boolean stoppedOnUntrustedPositions,
+      long reportedLostRows) {
 
     boolean failed() {
       return !violations.isEmpty();
@@ -97,6 +100,22 @@ final class RealTimeRun {
           new FaultSchedule.Fault(
               SimFault.STALLED_ADVANCE, stalls.nextInt(40), stalls.nextInt(16)));
     }
+    // Retention trims mid-stream, in one seed in three, and a re-created queue in one in eight:
+    // each from a stream of its own, so the mix above is the same with or without them.
+    SplittableRandom trims = new SplittableRandom(seed ^ 0x1F83D9ABFB41BD6BL);
+    if (trims.nextInt(3) == 0) {
+      int n = 1 + trims.nextInt(3);
+      for (int i = 0; i < n; i++) {
+        faults.add(
+            new FaultSchedule.Fault(SimFault.QUEUE_TRIM, trims.nextInt(500), trims.nextInt(64)));
+      }
+    }
+    SplittableRandom recreations = new SplittableRandom(seed ^ 0x5BE0CD19137E2179L);
+    if (recreations.nextInt(8) == 0) {
+      faults.add(
+          new FaultSchedule.Fault(
+              SimFault.QUEUE_RECREATED, 40 + recreations.nextInt(300), recreations.nextInt(16)));
+    }
     return new FaultSchedule(faults);
   }
 
@@ -127,8 +146,9 @@ final class RealTimeRun {
     long lastTotal = -1;
     int lastMove = 0;
     int step = 0;
+    int recreatedAt = -1;
     for (; step < limit; step++) {
-      if (step < w.produceSteps() && random.nextInt(3) == 0) {
+      if (step < w.produceSteps() && recreatedAt < 0 && random.nextInt(3) == 0) {
         int o = random.nextInt(present);
         PartitionId p = w.partitions().get(o);
         int n = 1 + random.nextInt(4);
@@ -141,10 +161,21 @@ final class RealTimeRun {
         cluster.append(p.queue(), p.index(), rows);
       }
       cluster.advanceClock(1 + random.nextInt(20));
-      if (faults.fires(SimFault.RESHARD) && present < w.partitions().size()) {
+      if (faults.fires(SimFault.RESHARD) && present < w.partitions().size() && recreatedAt < 0) {
         present = w.partitions().size();
         ctx.trace("fault: reshard " + w.queue() + " to " + present + " partitions");
         cluster.reshard(w.queue(), present);
+      }
+      int trimArg = faults.tick(SimFault.QUEUE_TRIM);
+      if (trimArg >= 0 && recreatedAt < 0) {
+        trim(ctx, trimArg, present);
+      }
+      if (faults.fires(SimFault.QUEUE_RECREATED) && recreatedAt < 0) {
+        // No more rows arrive in it: the query must notice and stop, moving nothing on it.
+        ctx.trace("fault: " + w.queue() + " is dropped and created again with " + present);
+        cluster.recreateQueue(w.queue(), present);
+        checker.onQueueRecreated();
+        recreatedAt = step;
       }
       int zombieArg = faults.tick(SimFault.ZOMBIE_DRIVER);
       if (zombieArg >= 0 && live.zombie == null && live.driver.inBatch()) {
@@ -171,7 +202,11 @@ final class RealTimeRun {
         break;
       }
       checker.afterStep();
+      if (recreatedAt >= 0 && step - recreatedAt >= PROGRESS_WINDOW) {
+        break; // long enough for the query to notice: finish says whether it did
+      }
       if (step >= w.produceSteps()
+          && recreatedAt < 0
           && live.zombie == null
           && live.driver.idle()
           && allConsumed(ctx)) {
@@ -192,8 +227,16 @@ final class RealTimeRun {
         limit += PROGRESS_WINDOW;
       }
     }
+    if (schedule.faults().isEmpty() && ctx.firstFailure != null) {
+      checker.onSpuriousFailure(ctx.firstFailure);
+    }
     boolean consumedAll = allConsumed(ctx);
-    checker.finish(consumedAll, ctx.stoppedOnDamagedCheckpoint);
+    if (recreatedAt >= 0) {
+      checker.onRunEndAfterRecreation(ctx.stoppedOnUntrustedPositions || live.stopped);
+    }
+    checker.finish(
+        consumedAll,
+        ctx.stoppedOnDamagedCheckpoint || ctx.stoppedOnDataLoss || ctx.stoppedOnUntrustedPositions);
     long[] fired = new long[SimFault.values().length];
     for (SimFault f : SimFault.values()) {
       fired[f.ordinal()] = faults.fired(f);
@@ -223,7 +266,10 @@ final class RealTimeRun {
         ctx.queryFailures,
         ctx.stoppedOnDamagedCheckpoint,
         step,
-        ctx.traceText());
+        ctx.traceText(),
+        ctx.stoppedOnDataLoss,
+        ctx.stoppedOnUntrustedPositions,
+        ctx.reportedLost.stream().mapToLong(l -> l.lostRows()).sum());
   }
 
   /** The drivers of a run: the current one, restarted after each crash or failure, and a zombie. */
@@ -279,6 +325,17 @@ final class RealTimeRun {
           return;
         }
         ctx.queryFailures++;
+        if (ctx.firstFailure == null) {
+          ctx.firstFailure = "d" + actor.id + ": " + e.getMessage();
+        }
+        for (Throwable c = e; c != null; c = c.getCause()) {
+          if (c instanceof NullPointerException
+              || c instanceof IndexOutOfBoundsException
+              || c instanceof ClassCastException) {
+            // No fault makes these: only a bug in the shipped code (or the harness) does.
+            ctx.checker.onSpuriousFailure("d" + actor.id + ": " + e.getMessage());
+          }
+        }
         if (e.permanent() || ++restarts > MAX_RESTARTS) {
           actor.stop();
           stopped = true;
@@ -358,11 +415,26 @@ final class RealTimeRun {
   private static boolean allConsumed(RealTimeContext ctx) {
     long[] c = ctx.checker.consumer();
     for (int o = 0; o < c.length; o++) {
-      if (c[o] < ctx.checker.inputCount(o)) {
+      if (c[o] < ctx.checker.inputCount(o) && !ctx.checker.goneUnread(o, c[o])) {
         return false;
       }
     }
     return true;
+  }
+
+  /**
+   * Retention trims a partition: up to the consumer and 0-3 rows past it, or (one time in four) all
+   * its rows, past every task's position.
+   */
+  private static void trim(RealTimeContext ctx, int arg, int present) {
+    RealTimeWorkload w = ctx.workload;
+    int o = arg % present;
+    PartitionId p = w.partitions().get(o);
+    long c = ctx.checker.consumer()[o];
+    long total = ctx.checker.inputCount(o);
+    long target = (arg / present) % 4 == 0 ? total : Math.min(total, c + (arg / 4) % 4);
+    ctx.trace("fault: trim " + p + " to " + target + " (consumer at " + c + ")");
+    ctx.cluster.trim(p.queue(), p.index(), target);
   }
 
   static void setUp(SimCluster cluster, RealTimeWorkload w) {

@@ -2,6 +2,7 @@ package io.ytstream.simulation;
 
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
+import io.ytstream.core.plan.DataLossPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -61,6 +62,16 @@ record RealTimeWorkload(
         produce);
   }
 
+  /**
+   * {@code fail_on_data_loss}: true (the query fails, naming the trimmed rows) in half the seeds,
+   * false (the task skips them and reports them) in the other half, from a stream of its own.
+   */
+  DataLossPolicy dataLossPolicy() {
+    return new SplittableRandom(seed * 131 + 17).nextBoolean()
+        ? DataLossPolicy.FAIL
+        : DataLossPolicy.SKIP_AND_REPORT;
+  }
+
   int ordinal(PartitionId p) {
     return partitions.indexOf(p);
   }
@@ -86,6 +97,8 @@ record RealTimeWorkload(
         + " outputTablets="
         + outputTablets
         + " produceSteps="
-        + produceSteps;
+        + produceSteps
+        + " dataLoss="
+        + dataLossPolicy();
   }
 }

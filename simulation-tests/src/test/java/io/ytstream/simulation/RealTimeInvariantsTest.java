@@ -1,15 +1,20 @@
 package io.ytstream.simulation;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ytstream.application.checkpoint.OffsetLogEntry;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.core.plan.DataLoss;
+import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
@@ -165,5 +170,108 @@ class RealTimeInvariantsTest {
   void rowsNeverConsumedAreStuck() {
     checker.finish(false);
     assertEquals(new TreeSet<>(List.of(RealTimeInvariants.Invariant.STUCK)), found());
+  }
+
+  private static QueueRow pulled(long r) {
+    return new QueueRow(0, r, row(r), OptionalLong.empty(), OptionalLong.empty());
+  }
+
+  private static Set<PartitionId> tasksOf(int... tablets) {
+    TreeSet<PartitionId> out = new TreeSet<>();
+    for (int t : tablets) {
+      out.add(new PartitionId(queue(), t));
+    }
+    return out;
+  }
+
+  @Test
+  void trimmedRowsPassedUnreportedAreSilentDataLoss() {
+    output(0, 10);
+    output(2, 12);
+    cluster.trim(queue(), 0, 2);
+    committed(0, 3);
+    assertEquals(new TreeSet<>(List.of(RealTimeInvariants.Invariant.SILENT_DATA_LOSS)), found());
+  }
+
+  @Test
+  void trimmedRowsReportedLostExcuseTheirAbsence() {
+    output(0, 10);
+    output(2, 12);
+    cluster.trim(queue(), 0, 2);
+    ctx.reportedLost.add(new DataLoss(partitions().get(0), 1, 2));
+    committed(0, 3);
+    consumerAt(3);
+    checker.afterStep();
+    checker.finish(true);
+    assertEquals(new TreeSet<>(), found());
+  }
+
+  @Test
+  void aTrimmedTailNoTaskReachedIsNeitherLostNorStuck() {
+    output(0, 10);
+    committed(0, 1);
+    consumerAt(1);
+    checker.afterStep();
+    cluster.trim(queue(), 0, 3);
+    assertTrue(checker.goneUnread(0, 1), "nothing is left to read past the consumer");
+    checker.finish(true);
+    assertEquals(new TreeSet<>(), found());
+  }
+
+  @Test
+  void aDataLossFailureNamingUntrimmedRowsIsFalse() {
+    checker.onDataLossFailure(List.of(new DataLoss(partitions().get(0), 0, 2)));
+    assertEquals(new TreeSet<>(List.of(RealTimeInvariants.Invariant.FALSE_DATA_LOSS)), found());
+  }
+
+  @Test
+  void aConsumerPastTheOldQueuesRowsAfterItsRecreationIsAStaleRead() {
+    output(0, 10);
+    committed(0, 1);
+    checker.onQueueRecreated();
+    cluster.recreateQueue(queue(), 1);
+    consumerAt(5);
+    checker.afterStep();
+    assertTrue(
+        found().contains(RealTimeInvariants.Invariant.ADVANCE_ON_UNTRUSTED_POSITIONS),
+        found()::toString);
+  }
+
+  @Test
+  void aQueryRunningOnPositionsAReCreatedQueueNoLongerFitsIsStuck() {
+    output(0, 10);
+    committed(0, 1);
+    checker.onQueueRecreated();
+    checker.onRunEndAfterRecreation(true);
+    assertEquals(new TreeSet<>(), found(), "it stopped, naming the positions");
+    checker.onRunEndAfterRecreation(false);
+    assertEquals(new TreeSet<>(List.of(RealTimeInvariants.Invariant.STUCK)), found());
+  }
+
+  @Test
+  void aRowPulledAgainInOneRunIsRedundant() {
+    checker.onPulled("run-1", partitions().get(0), List.of(pulled(0), pulled(1)));
+    checker.onPulled("run-2", partitions().get(0), List.of(pulled(0)));
+    checker.onPulled("run-1", partitions().get(0), List.of(pulled(2)));
+    assertEquals(new TreeSet<>(), found(), "another run, and the rows after");
+    checker.onPulled("run-1", partitions().get(0), List.of(pulled(1), pulled(2)));
+    assertEquals(new TreeSet<>(List.of(RealTimeInvariants.Invariant.PULLED_TWICE)), found());
+  }
+
+  @Test
+  void tasksOtherThanTheSlotCheckCountedAreRefused() {
+    checker.onFirstTasks(List.of(tasksOf(0, 1)), List.of(tasksOf(0, 1)));
+    assertEquals(new TreeSet<>(), found());
+    checker.onFirstTasks(List.of(tasksOf(0, 1)), List.of(tasksOf(0), tasksOf(1)));
+    assertEquals(new TreeSet<>(List.of(RealTimeInvariants.Invariant.SLOT_CHECK)), found());
+  }
+
+  @Test
+  void rowsHandedToTheWriterAreInTheOutputOnlyOnceWritten() {
+    List<long[]> handed = List.of(new long[] {0, 0}, new long[] {0, 1});
+    output(0, 10);
+    assertFalse(checker.inOutput(handed));
+    output(1, 11);
+    assertTrue(checker.inOutput(handed));
   }
 }

@@ -29,6 +29,9 @@ class RealTimeSeedsTest {
     long duplicated = 0;
     long skipped = 0;
     long restarts = 0;
+    long stoppedOnDataLoss = 0;
+    long stoppedOnRecreation = 0;
+    long reportedLost = 0;
     long[] fired = new long[SimFault.values().length];
     for (long seed = 1; seed <= seeds(); seed++) {
       RealTimeRun.Result r = RealTimeRun.run(seed, mode, 0, false);
@@ -36,6 +39,9 @@ class RealTimeSeedsTest {
       duplicated += r.duplicated();
       skipped += r.skippedPushRows();
       restarts += r.queryFailures();
+      stoppedOnDataLoss += r.stoppedOnDataLoss() ? 1 : 0;
+      stoppedOnRecreation += r.stoppedOnUntrustedPositions() ? 1 : 0;
+      reportedLost += r.reportedLostRows();
       for (SimFault f : SimFault.values()) {
         fired[f.ordinal()] += r.fired(f);
       }
@@ -56,9 +62,15 @@ class RealTimeSeedsTest {
             SimFault.TASK_FAILURE,
             SimFault.ZOMBIE_DRIVER,
             SimFault.RESHARD,
-            SimFault.STALLED_ADVANCE)) {
+            SimFault.STALLED_ADVANCE,
+            SimFault.QUEUE_TRIM,
+            SimFault.QUEUE_RECREATED)) {
       assertTrue(fired[f.ordinal()] > 0, f + " fired");
     }
+    // Trims past the tasks: some queries fail for data loss, others skip and report the rows.
+    assertTrue(stoppedOnDataLoss > 0, "a query stopped for data loss (fail_on_data_loss=true)");
+    assertTrue(reportedLost > 0, "trimmed rows skipped and reported (fail_on_data_loss=false)");
+    assertTrue(stoppedOnRecreation > 0, "a query stopped on its re-created queue");
     if (mode == RealTimeMode.PRODUCER) {
       assertTrue(fired[SimFault.PUSH_REQUEST_LOST.ordinal()] > 0, "lost push requests");
       assertTrue(skipped > 0, "the producer writer's replays must be skipped by the server");
