@@ -6,6 +6,7 @@ import io.ytstream.core.model.YPath;
 import io.ytstream.ports.QueuePartitionReader;
 import io.ytstream.ports.QueueRangeReader;
 import io.ytstream.ports.QueueRow;
+import io.ytstream.ports.QueueRowBatch;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription;
 import java.util.ArrayList;
@@ -76,8 +77,39 @@ final class InMemoryQueueReader implements QueuePartitionReader, QueueRangeReade
     }
   }
 
+  /**
+   * As {@link #pullKeepingTextBytes}, read by index over the stored rows: no {@link QueueRow} per
+   * row.
+   */
+  @Override
+  public QueueRowBatch pullBatchKeepingTextBytes(
+      ConsumerId consumer, PartitionId partition, long offset, int maxRows) {
+    synchronized (cluster) {
+      return cluster
+          .faults()
+          .call(
+              ClusterOperation.PULL,
+              () -> {
+                checkConsumerRead(consumer, partition, offset, maxRows);
+                OrderedTable table = cluster.orderedTable(partition.queue().path());
+                return new StoredRowsBatch(
+                    partition.index(),
+                    stored(partition, offset, maxRows),
+                    textColumns(table),
+                    table.schema().declares(StoredSchema.TIMESTAMP),
+                    table.schema().declares(StoredSchema.CUMULATIVE_DATA_WEIGHT));
+              });
+    }
+  }
+
   private List<QueueRow> read(
       ConsumerId consumer, PartitionId partition, long offset, int maxRows, boolean textBytes) {
+    checkConsumerRead(consumer, partition, offset, maxRows);
+    return read(partition, offset, maxRows, textBytes);
+  }
+
+  private void checkConsumerRead(
+      ConsumerId consumer, PartitionId partition, long offset, int maxRows) {
     YPath queuePath = partition.queue().path();
     checkArguments(queuePath, offset, maxRows);
     cluster.checkLocal(consumer);
@@ -87,7 +119,13 @@ final class InMemoryQueueReader implements QueuePartitionReader, QueueRangeReade
     if (!cluster.registrations().isRegistered(queuePath, consumer.path())) {
       throw ClusterErrors.notRegistered(consumer.toString(), partition.queue().key());
     }
-    return read(partition, offset, maxRows, textBytes);
+  }
+
+  /** The tablet's rows from {@code max(offset, trimmed)}, at most a pull's. */
+  private List<StoredQueueRow> stored(PartitionId partition, long offset, int maxRows) {
+    cluster.checkLocal(partition.queue());
+    OrderedTablet tablet = cluster.tablet(partition.queue().path(), partition.index());
+    return tablet.read(offset, Math.min(maxRows, cluster.maxRowsPerPull()));
   }
 
   /** The table's columns whose values are text: {@code string} or {@code utf8}. */
@@ -116,11 +154,10 @@ final class InMemoryQueueReader implements QueuePartitionReader, QueueRangeReade
     checkArguments(queuePath, offset, maxRows);
     cluster.checkLocal(partition.queue());
     OrderedTable table = cluster.orderedTable(queuePath);
-    OrderedTablet tablet = cluster.tablet(queuePath, partition.index());
     boolean withTimestamp = table.schema().declares(StoredSchema.TIMESTAMP);
     boolean withWeight = table.schema().declares(StoredSchema.CUMULATIVE_DATA_WEIGHT);
     Set<String> text = textBytes ? textColumns(table) : Set.of();
-    List<StoredQueueRow> stored = tablet.read(offset, Math.min(maxRows, cluster.maxRowsPerPull()));
+    List<StoredQueueRow> stored = stored(partition, offset, maxRows);
     List<QueueRow> result = new ArrayList<>(stored.size());
     for (StoredQueueRow row : stored) {
       Row data = textBytes ? row.textBytes(text) : row.data();

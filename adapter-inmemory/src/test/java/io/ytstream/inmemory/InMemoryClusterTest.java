@@ -2,6 +2,7 @@ package io.ytstream.inmemory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,6 +14,7 @@ import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.model.YPath;
 import io.ytstream.ports.QueueRow;
+import io.ytstream.ports.QueueRowBatch;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TabletTransaction;
 import io.ytstream.ports.contract.Columns;
@@ -232,6 +234,54 @@ class InMemoryClusterTest {
         "a row's bytes are encoded once and handed again, not per pull");
     assertEquals("héllo", plain.get(0).data().get("value"));
     assertEquals(plain.get(1).rowIndex(), bytes.get(1).rowIndex());
+  }
+
+  @Test
+  void aBatchPullHoldsTheRowsOfAListPullWithTextAndInt64sUnboxed() {
+    cluster
+        .outputTables()
+        .append(
+            t.queue.path(),
+            List.of(
+                TestClusters.row(0, "héllo"), TestClusters.row(0, ""), TestClusters.row(0, "x")));
+    cluster.consumerOffsets().advance(t.consumer, t.partition(0), OptionalLong.empty(), 1);
+
+    List<QueueRow> list =
+        cluster.queueReader().pullKeepingTextBytes(t.consumer, t.partition(0), 1, 10);
+    QueueRowBatch batch =
+        cluster.queueReader().pullBatchKeepingTextBytes(t.consumer, t.partition(0), 1, 10);
+
+    assertEquals(list, batch.rows());
+    assertEquals(2, batch.size());
+    for (int r = 0; r < batch.size(); r++) {
+      QueueRow row = list.get(r);
+      assertEquals(row.rowIndex(), batch.rowIndex(r));
+      assertEquals(row.tabletIndex(), batch.tabletIndex(r));
+      assertEquals(row.timestamp(), batch.timestamp(r));
+      assertEquals(row.cumulativeDataWeight(), batch.cumulativeDataWeight(r));
+      assertEquals(row.data().layout(), batch.layout(r));
+      for (int c = 0; c < row.data().layout().size(); c++) {
+        Object value = row.data().valueAt(c);
+        if (value instanceof byte[] text) {
+          assertEquals(text.length, batch.textLength(r, c));
+          assertSame(text, batch.textArray(r, c), "the stored row's bytes, not a copy");
+          assertEquals(0, batch.textOffset(r, c));
+        } else {
+          assertEquals(-1, batch.textLength(r, c));
+          assertEquals(value instanceof Long, batch.hasLongAt(r, c));
+          if (value instanceof Long l) {
+            assertEquals(l, batch.longAt(r, c));
+          }
+        }
+      }
+    }
+    assertThrows(
+        RuntimeException.class,
+        () ->
+            cluster
+                .queueReader()
+                .pullBatchKeepingTextBytes(
+                    ConsumerId.of("primary", "//unregistered"), t.partition(0), 0, 10));
   }
 
   @Test
