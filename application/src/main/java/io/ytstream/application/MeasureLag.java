@@ -81,7 +81,7 @@ public final class MeasureLag {
     }
   }
 
-  private record Measured(long offset, long total, PartitionLag lag) {}
+  private record Measured(long offset, long total, long trimmed, PartitionLag lag) {}
 
   private final QueuePartitionReader reader;
   private final ConsumerId consumer;
@@ -109,12 +109,16 @@ public final class MeasureLag {
       PartitionBounds b = bounds.boundsAt(i);
       long offset = consumed.getOrDefault(p, b.trimmedRowCount());
       Measured before = last.get(p);
-      if (before != null && before.offset() == offset && before.total() == b.totalRowCount()) {
+      // A trim since changes the oldest unread row, and so the seconds behind.
+      if (before != null
+          && before.offset() == offset
+          && before.total() == b.totalRowCount()
+          && before.trimmed() == b.trimmedRowCount()) {
         out.add(before.lag());
         continue;
       }
       PartitionLag lag = measure(p, b, offset);
-      last.put(p, new Measured(offset, b.totalRowCount(), lag));
+      last.put(p, new Measured(offset, b.totalRowCount(), b.trimmedRowCount(), lag));
       out.add(lag);
     }
     return new Lag(out);

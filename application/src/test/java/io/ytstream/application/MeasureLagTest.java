@@ -170,4 +170,22 @@ class MeasureLagTest {
     MeasureLag.Lag grown = m.measure(bounds(), consumed);
     assertEquals(OptionalLong.of(4 * ROW_WEIGHT), grown.partitions().get(0).bytes());
   }
+
+  @Test
+  void aTrimOfUnreadRowsIsMeasuredAgain() {
+    queue(true);
+    produce(0, 0, 2);
+    clock.advance(Duration.ofSeconds(5));
+    produce(0, 2, 4);
+    MeasureLag m = measure(BOTH);
+    StreamOffsets consumed = StreamOffsets.of(Map.of(P0, 0L, P1, 0L));
+    assertEquals(OptionalLong.of(5), m.measure(bounds(), consumed).partitions().get(0).seconds());
+
+    // The two older unread rows are trimmed: the oldest unread row is now one of the newer ones.
+    cluster.trimRows(QUEUE, 0, 2);
+
+    MeasureLag.PartitionLag after = m.measure(bounds(), consumed).partitions().get(0);
+    assertEquals(4, after.rows());
+    assertEquals(OptionalLong.of(0), after.seconds());
+  }
 }
