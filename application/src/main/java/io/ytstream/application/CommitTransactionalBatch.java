@@ -103,6 +103,10 @@ public final class CommitTransactionalBatch {
         return Result.COMMITTED;
       }
       case UNKNOWN -> {
+        // A commit that did not land leaves the transaction open with its rows: end it first, so
+        // that the consumer read below is the outcome for good (an abort after the commit landed
+        // finds nothing to undo).
+        abortQuietly(tx);
         StreamOffsets now;
         try {
           now = StreamOffsets.empty();
@@ -111,7 +115,6 @@ public final class CommitTransactionalBatch {
           }
         } catch (RuntimeException readError) {
           error.addSuppressed(readError);
-          abortQuietly(tx);
           throw new BatchNotCommittedException(
               CommitOutcome.RETRY_LATER,
               "batch "
@@ -124,7 +127,6 @@ public final class CommitTransactionalBatch {
         if (state.state() == TransactionalBatchCommit.State.COMMITTED) {
           return Result.COMMITTED;
         }
-        abortQuietly(tx);
         throw new BatchNotCommittedException(
             state.state() == TransactionalBatchCommit.State.FENCED
                 ? CommitOutcome.FENCED

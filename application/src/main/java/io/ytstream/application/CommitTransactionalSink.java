@@ -139,14 +139,13 @@ public final class CommitTransactionalSink {
       }
       throw e;
     }
-    if (batch.ranges().isEmpty()) {
+    return switch (result) {
+      case COMMITTED -> Result.COMMITTED;
+      case ALREADY_APPLIED -> Result.ALREADY_APPLIED;
       // No yt source rows in this batch (a no-data batch, or the query reads another source):
       // the output alone is committed, with no consumer to decide recovery.
-      return Result.COMMITTED_WITHOUT_SOURCE;
-    }
-    return result == CommitTransactionalBatch.Result.ALREADY_APPLIED
-        ? Result.ALREADY_APPLIED
-        : Result.COMMITTED;
+      case NO_SOURCE_ROWS -> Result.COMMITTED_WITHOUT_SOURCE;
+    };
   }
 
   /** The usual cause of a lost consumer row, worded as at-least-once mode words it. */
