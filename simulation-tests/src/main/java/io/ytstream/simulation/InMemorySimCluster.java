@@ -26,23 +26,25 @@ final class InMemorySimCluster implements SimCluster {
     return cluster;
   }
 
-  /**
-   * A queue row's data weight: 1, three int64 values of 8, and 8 for {@code
-   * $cumulative_data_weight} itself ({@code ordered_dynamic_store.cpp}, {@code WriteRow}), which
-   * the queue declares so that batches can be capped by bytes.
-   */
-  static final long QUEUE_ROW_WEIGHT = 1 + 3 * 8 + 8;
+  /** Whether queues created from now on declare {@code $timestamp}. */
+  private boolean queueTimestamps;
+
+  @Override
+  public void declareQueueTimestamps() {
+    queueTimestamps = true;
+  }
 
   @Override
   public void createQueue(QueueId queue, int partitions) {
-    cluster.createOrderedTable(
-        queue.path(),
-        List.of(
-            new Column("q", "int64", false, true),
-            new Column("k", "int64", false, true),
-            new Column("v", "int64", false, true),
-            new Column("$cumulative_data_weight", "int64", false, false)),
-        partitions);
+    List<Column> columns = new ArrayList<>();
+    columns.add(new Column("q", "int64", false, true));
+    columns.add(new Column("k", "int64", false, true));
+    columns.add(new Column("v", "int64", false, true));
+    columns.add(new Column("$cumulative_data_weight", "int64", false, false));
+    if (queueTimestamps) {
+      columns.add(new Column("$timestamp", "uint64", false, false));
+    }
+    cluster.createOrderedTable(queue.path(), columns, partitions);
   }
 
   @Override

@@ -19,6 +19,9 @@ interface SimCluster {
 
   void createQueue(QueueId queue, int partitions);
 
+  /** Queues created (or re-created) from now on declare {@code $timestamp}. */
+  void declareQueueTimestamps();
+
   void createConsumer(ConsumerId consumer, List<QueueId> queues);
 
   void createOrderedTable(YPath table, List<String> columns);

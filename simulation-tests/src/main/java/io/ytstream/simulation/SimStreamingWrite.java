@@ -75,10 +75,15 @@ final class SimStreamingWrite {
         reports.add(r);
       }
     }
+    long[] before = ctx.verifier.consumer();
     try {
       CommitTransactionalSink.Result result = sink.commit(batch.id, batch.tx, reports);
       if (ctx.tracing()) {
         ctx.trace("d" + driverId + " batch " + batch.id + " " + result);
+      }
+      if (!zombie) {
+        ctx.verifier.onSinkCommitted(
+            batch.id, batch.start, batch.end, before, batch.tx.id(), result);
       }
     } catch (RuntimeException e) {
       if (!zombie && !(e instanceof SimulatedCrash)) {
@@ -89,7 +94,8 @@ final class SimStreamingWrite {
         for (WriterReport r : reports) {
           rows += r.rowsPerTablet()[0];
         }
-        ctx.verifier.onBatchRefused(batch.id, rows, maxRowsPerTablet);
+        ctx.verifier.onBatchRefused(
+            batch.id, rows, maxRowsPerTablet, batch.start, batch.end, e.getMessage());
       }
       if (e instanceof BatchNotCommittedException || e instanceof ConsumerFencedException) {
         throw new QueryFailure(e.getMessage(), false, e);

@@ -419,6 +419,9 @@ final class SimulationRun {
   }
 
   private static void setUp(SimCluster cluster, Workload w) {
+    if (w.queueTimestamps()) {
+      cluster.declareQueueTimestamps();
+    }
     for (QueueId q : w.queues()) {
       cluster.createQueue(q, w.initialPartitions(q));
     }

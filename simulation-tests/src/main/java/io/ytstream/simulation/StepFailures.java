@@ -10,8 +10,8 @@ import java.util.List;
  * How a step's exception ends the query, as Spark's {@code StreamExecution.runStream} ends it: a
  * crash stays a crash; data loss, positions that no longer fit the queue and a batch the sink
  * refuses fail the query with the fix named, again after every restart (permanent); anything else
- * fails the query and a restart goes on. A zombie's failures reach nobody: its query was
- * superseded.
+ * fails the query and a restart goes on; a null pointer is a bug of the shipped code whatever
+ * follows. A zombie's failures reach nobody: its query was superseded.
  */
 final class StepFailures {
 
@@ -20,6 +20,9 @@ final class StepFailures {
   static RuntimeException end(SimContext ctx, Step s, RuntimeException e, boolean zombie) {
     if (e instanceof SimulatedCrash || e instanceof QueryFailure) {
       return e;
+    }
+    if (e instanceof NullPointerException && !zombie) {
+      ctx.verifier.onSpuriousFailure(s.toString(), e);
     }
     if (e instanceof DataLossException loss) {
       return dataLoss(ctx, loss.losses(), zombie);

@@ -1,5 +1,6 @@
 package io.ytstream.simulation;
 
+import io.ytstream.application.CommitTransactionalSink;
 import io.ytstream.application.MeasureLag;
 import io.ytstream.application.PlanMicroBatch;
 import io.ytstream.application.ServiceColumns;
@@ -10,8 +11,10 @@ import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.core.model.YtTimestamps;
 import io.ytstream.core.plan.DataLoss;
 import io.ytstream.core.plan.DataLossPolicy;
+import io.ytstream.ports.QueuePartitionReader;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.TransactionId;
 import java.time.Duration;
@@ -23,6 +26,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The invariant checkers. They read the cluster directly (no faults), compare with what the
@@ -112,7 +117,20 @@ final class Verifier {
      * renewals in a row lost), or the driver renewed it more often than a third of its timeout (at
      * least 100 ms), a flood of pings on the proxy.
      */
-    TRANSACTION_LEASE("lease lapsed under a live owner, or renewed too often");
+    TRANSACTION_LEASE("lease lapsed under a live owner, or renewed too often"),
+    /**
+     * The sink's commit returned an outcome other than what it did: committed, though an earlier
+     * attempt had applied the batch (the consumer already stood at its end), or applied earlier,
+     * though it committed now; or it returned with its transaction still open, or the consumer
+     * short of the batch's end. The Spark adapter logs the outcome: an operator reading "applied by
+     * an earlier attempt" must be able to trust it.
+     */
+    COMMIT_OUTCOME("commit outcome misreported"),
+    /**
+     * A step failed with a null pointer: no fault makes one (faults answer with the cluster's
+     * errors, lost answers and crashes), so only a bug of the shipped code does.
+     */
+    SPURIOUS_FAILURE("failure without a fault");
 
     private final String anomaly;
 
@@ -365,7 +383,7 @@ final class Verifier {
     // Every queue row weighs the same: bytes behind, where reported, are rows behind times that.
     String bytes = metrics.get("totalBytesBehindLatest");
     if (bytes != null) {
-      long weight = InMemorySimCluster.QUEUE_ROW_WEIGHT;
+      long weight = w.queueRowWeight();
       ok &=
           Long.parseLong(bytes) == sum * weight
               && Long.parseLong(metrics.get("minBytesBehindLatest")) == min * weight
@@ -373,7 +391,8 @@ final class Verifier {
               && String.format(Locale.ROOT, "%.1f", (double) sum * weight / n)
                   .equals(metrics.get("avgBytesBehindLatest"));
     }
-    ok &= !metrics.containsKey("avgSecondsBehindLatest");
+    // Seconds behind are judged against the rows' timestamps after the report (onLastLag).
+    ok &= w.queueTimestamps() || !metrics.containsKey("avgSecondsBehindLatest");
     if (!ok) {
       violate(
           Invariant.PROGRESS_MISREPORTED,
@@ -481,6 +500,77 @@ final class Verifier {
     }
   }
 
+  /**
+   * Batch {@code batch} ({@code start} to {@code end}) committed through the sink with {@code
+   * result}, the consumer at {@code before} (by ordinal) when the commit began.
+   */
+  void onSinkCommitted(
+      long batch,
+      StreamOffsets start,
+      StreamOffsets end,
+      long[] before,
+      TransactionId tx,
+      CommitTransactionalSink.Result result) {
+    long[] after = consumer();
+    boolean appliedBefore = true;
+    boolean fromStart = true;
+    boolean reached = true;
+    boolean rows = false;
+    for (int i = 0; i < end.size(); i++) {
+      int o = w.ordinal(end.partitionAt(i));
+      OptionalLong from = start.get(end.partitionAt(i));
+      if (o < 0 || from.isEmpty()) {
+        continue; // a partition the batch places at its start reads no rows
+      }
+      long upper = end.offsetAt(i);
+      long lower = from.getAsLong();
+      rows |= upper > lower;
+      appliedBefore &= before[o] == upper;
+      fromStart &= before[o] == lower;
+      reached &= after[o] >= upper; // a driver that took over mid-commit may have gone on
+    }
+    String wrong = null;
+    if (result == null) {
+      wrong = "no outcome";
+    } else if (cluster.transactionLive(tx)) {
+      wrong = result + ", but its transaction " + tx + " is still open";
+    } else {
+      wrong =
+          switch (result) {
+            case COMMITTED ->
+                !fromStart || !reached
+                    ? "COMMITTED, but the consumer went from "
+                        + Arrays.toString(before)
+                        + " to "
+                        + Arrays.toString(after)
+                        + " for a batch from "
+                        + start
+                        + " to "
+                        + end
+                    : null;
+            case ALREADY_APPLIED ->
+                !appliedBefore
+                    ? "ALREADY_APPLIED, but the consumer stood at "
+                        + Arrays.toString(before)
+                        + ", short of the batch's end "
+                        + end
+                    : null;
+            case COMMITTED_WITHOUT_SOURCE ->
+                rows
+                    ? "COMMITTED_WITHOUT_SOURCE for a batch that read rows: " + start + " to " + end
+                    : null;
+          };
+    }
+    if (wrong != null) {
+      violate(Invariant.COMMIT_OUTCOME, "batch " + batch + ": " + wrong);
+    }
+  }
+
+  /** Step {@code step} failed with {@code e}, which no fault makes. */
+  void onSpuriousFailure(String step, RuntimeException e) {
+    violate(Invariant.SPURIOUS_FAILURE, step + " failed: " + e);
+  }
+
   /** The query fails for data loss naming {@code losses}. */
   void onDataLossFailure(List<DataLoss> losses) {
     if (losses.isEmpty() || w.dataLossPolicy() != DataLossPolicy.FAIL) {
@@ -528,6 +618,9 @@ final class Verifier {
               + (shown ? " show them" : " do not show them whole"));
       return;
     }
+    if (!secondsShownAsKept(lag.get())) {
+      return;
+    }
     for (MeasureLag.PartitionLag p : lag.get().partitions()) {
       OptionalLong at = end.get(p.partition());
       OptionalLong seen = latest.get(p.partition());
@@ -547,30 +640,113 @@ final class Verifier {
   }
 
   /**
+   * The report's seconds behind are the kept lag's spread (min, max, average), shown exactly where
+   * every partition's seconds are known.
+   */
+  private boolean secondsShownAsKept(MeasureLag.Lag lag) {
+    String wrong = null;
+    boolean shown =
+        reportedMetrics.containsKey("minSecondsBehindLatest")
+            && reportedMetrics.containsKey("maxSecondsBehindLatest")
+            && reportedMetrics.containsKey("avgSecondsBehindLatest");
+    if (lag.secondsKnown() != shown) {
+      wrong = "every partition's seconds behind known: " + lag.secondsKnown();
+    } else if (shown && !lag.partitions().isEmpty()) {
+      long min = Long.MAX_VALUE;
+      long max = 0;
+      long sum = 0;
+      for (MeasureLag.PartitionLag p : lag.partitions()) {
+        long v = p.seconds().getAsLong();
+        min = Math.min(min, v);
+        max = Math.max(max, v);
+        sum += v;
+      }
+      String avg = String.format(Locale.ROOT, "%.1f", (double) sum / lag.partitions().size());
+      if (!Long.toString(min).equals(reportedMetrics.get("minSecondsBehindLatest"))
+          || !Long.toString(max).equals(reportedMetrics.get("maxSecondsBehindLatest"))
+          || !avg.equals(reportedMetrics.get("avgSecondsBehindLatest"))) {
+        wrong = "kept seconds behind min " + min + ", max " + max + ", avg " + avg;
+      }
+    }
+    if (wrong != null) {
+      violate(
+          Invariant.PROGRESS_MISREPORTED,
+          wrong + ", but the metrics " + new TreeMap<>(reportedMetrics));
+      return false;
+    }
+    return true;
+  }
+
+  /**
    * Bytes behind, from {@code $cumulative_data_weight}, which every simulated queue declares: as
    * every queue row weighs the same, a partition's bytes behind are its rows behind times that
    * weight. They are unknown only where the last consumed row (the base of the difference) or the
-   * newest row was trimmed, or where the lag columns could not be read for this report. No
-   * simulated queue declares {@code $timestamp}, so no partition has seconds behind.
+   * newest row was trimmed, or where the lag columns could not be read for this report. Seconds
+   * behind: as {@link #secondsBehindError} reads them from the queue where it declares {@code
+   * $timestamp}, else none.
    */
   private boolean checkBytesBehind(MeasureLag.PartitionLag p, long offset, boolean unreadable) {
     String wrong = null;
     if (p.bytes().isPresent()) {
-      long want = p.rows() * InMemorySimCluster.QUEUE_ROW_WEIGHT;
+      long want = p.rows() * w.queueRowWeight();
       if (p.bytes().getAsLong() != want) {
         wrong = p.bytes().getAsLong() + " bytes behind for " + p.rows() + " rows, want " + want;
       }
     } else if (!unreadable && !baseOrNewestTrimmed(p.partition(), offset, offset + p.rows())) {
       wrong = "no bytes behind, though its last consumed row and its newest row are readable";
     }
-    if (wrong == null && p.seconds().isPresent()) {
+    if (wrong == null && !w.queueTimestamps() && p.seconds().isPresent()) {
       wrong = p.seconds().getAsLong() + " seconds behind, but the queue declares no $timestamp";
+    }
+    if (wrong == null && w.queueTimestamps()) {
+      wrong = secondsBehindError(p, offset, unreadable);
     }
     if (wrong != null) {
       violate(Invariant.PROGRESS_MISREPORTED, p.partition() + " kept " + wrong);
       return false;
     }
     return true;
+  }
+
+  /**
+   * What is wrong with a partition's seconds behind, or null. They are the newest row's second
+   * ({@code offset + rows - 1}, the source's end when it measured) minus the oldest unread row's
+   * (the first readable at or after {@code offset}), at least 0; 0 with no rows behind; unknown
+   * where either row was trimmed. Where rows at or after {@code offset} are trimmed by now, the
+   * source may have measured before the trim, from an older row: then at least the figure now.
+   */
+  private String secondsBehindError(MeasureLag.PartitionLag p, long offset, boolean unreadable) {
+    OptionalLong want = OptionalLong.empty();
+    boolean trimmedSince = false;
+    if (p.rows() == 0) {
+      want = OptionalLong.of(0);
+    } else {
+      long newestIndex = offset + p.rows() - 1;
+      QueuePartitionReader reader = cluster.ports().queueReader();
+      List<QueueRow> oldest = reader.pull(Workload.CONSUMER, p.partition(), offset, 1);
+      List<QueueRow> newest = reader.pull(Workload.CONSUMER, p.partition(), newestIndex, 1);
+      trimmedSince = oldest.isEmpty() || oldest.get(0).rowIndex() > offset;
+      if (!oldest.isEmpty()
+          && !newest.isEmpty()
+          && oldest.get(0).rowIndex() <= newestIndex
+          && newest.get(0).rowIndex() == newestIndex) {
+        want =
+            OptionalLong.of(
+                Math.max(
+                    0,
+                    YtTimestamps.toEpochSecond(newest.get(0).timestamp().getAsLong())
+                        - YtTimestamps.toEpochSecond(oldest.get(0).timestamp().getAsLong())));
+      }
+    }
+    boolean ok;
+    if (p.seconds().isEmpty()) {
+      ok = want.isEmpty() || unreadable || trimmedSince;
+    } else if (trimmedSince) {
+      ok = want.isEmpty() || p.seconds().getAsLong() >= want.getAsLong();
+    } else {
+      ok = p.seconds().equals(want);
+    }
+    return ok ? null : p.seconds() + " seconds behind for " + p.rows() + " rows, want " + want;
   }
 
   /** {@code end}: the partition's end as the source measured it (rows may have come since). */
@@ -584,7 +760,13 @@ final class Verifier {
   }
 
   /** The sink refused batch {@code batch} as too large, with {@code rows} rows for its tablet. */
-  void onBatchRefused(long batch, long rows, long maxRowsPerTablet) {
+  void onBatchRefused(
+      long batch,
+      long rows,
+      long maxRowsPerTablet,
+      StreamOffsets start,
+      StreamOffsets end,
+      String message) {
     if (rows <= maxRowsPerTablet) {
       violate(
           Invariant.BATCH_BOUND,
@@ -594,7 +776,67 @@ final class Verifier {
               + rows
               + " rows for a tablet that takes "
               + maxRowsPerTablet);
+      return;
     }
+    String wrong = refusalAdviceError(rows, maxRowsPerTablet, start, end, message);
+    if (wrong != null) {
+      violate(Invariant.BATCH_BOUND, "batch " + batch + "'s refusal " + wrong + ": " + message);
+    }
+  }
+
+  private static final Pattern REFUSAL =
+      Pattern.compile(
+          "would write (\\d+) rows into .* (\\d+) of them into one tablet.*"
+              + "needs at least (\\d+) tablets \\(it has (\\d+)\\).*"
+              + "read up to (\\d+) rows from each of (\\d+) queue partitions.*"
+              + "max_rows_per_partition=(\\d+) fits the output",
+          Pattern.DOTALL);
+
+  /**
+   * What is wrong in the advice of a too-large refusal, or null: the rows it names are the batch's
+   * (the simulated output has one tablet); the tablets it asks for take the rows and are more than
+   * the output has, one fewer would not do (unless one more than the output has is the least); the
+   * ranges it describes are the batch's; and the {@code max_rows_per_partition} it proposes is the
+   * largest whose batch of one row per row read fits the output, at least 1.
+   */
+  private static String refusalAdviceError(
+      long rows, long limit, StreamOffsets start, StreamOffsets end, String message) {
+    Matcher m = REFUSAL.matcher(message == null ? "" : message);
+    if (!m.find()) {
+      return "does not name the rows, the tablets needed and a max_rows_per_partition that fits";
+    }
+    long total = Long.parseLong(m.group(1));
+    long worst = Long.parseLong(m.group(2));
+    long needed = Long.parseLong(m.group(3));
+    long tablets = Long.parseLong(m.group(4));
+    long largest = Long.parseLong(m.group(5));
+    long partitions = Long.parseLong(m.group(6));
+    long fits = Long.parseLong(m.group(7));
+    long wantLargest = 0;
+    long wantPartitions = 0;
+    for (int i = 0; i < end.size(); i++) {
+      OptionalLong from = start.get(end.partitionAt(i));
+      if (from.isPresent() && end.offsetAt(i) > from.getAsLong()) {
+        wantLargest = Math.max(wantLargest, end.offsetAt(i) - from.getAsLong());
+        wantPartitions++;
+      }
+    }
+    if (total != rows || worst != rows || tablets != 1) {
+      return "names " + total + " rows, " + worst + " in one tablet of " + tablets;
+    }
+    if (needed <= tablets
+        || needed * limit < total
+        || (needed > tablets + 1 && (needed - 1) * limit >= total)) {
+      return "asks for " + needed + " tablets";
+    }
+    if (largest != wantLargest || partitions != wantPartitions) {
+      return "describes " + partitions + " ranges of up to " + largest + " rows";
+    }
+    long room = limit * tablets;
+    if (fits < 1 || (fits > 1 && fits * partitions > room) || (fits + 1) * partitions <= room) {
+      return "proposes max_rows_per_partition=" + fits;
+    }
+    return null;
   }
 
   /** A write request to the output ({@code call}) carried {@code rows} rows. */
@@ -710,7 +952,7 @@ final class Verifier {
     }
     // Every queue row weighs the same, so a batch's bytes are its rows times that; only a batch
     // of one row may weigh more than the cap.
-    long bytes = rows * InMemorySimCluster.QUEUE_ROW_WEIGHT;
+    long bytes = rows * w.queueRowWeight();
     if (w.trigger().maxBytes().isPresent()
         && bytes > w.trigger().maxBytes().getAsLong()
         && rows > 1) {

@@ -31,7 +31,8 @@ record Workload(
     int addedPartitions,
     int outputTablets,
     TriggerLimit trigger,
-    boolean availableNow) {
+    boolean availableNow,
+    boolean queueTimestamps) {
 
   static final ConsumerId CONSUMER = ConsumerId.of("primary", "//sim/consumer");
   static final YPath OUTPUT = YPath.of("//sim/output");
@@ -121,11 +122,12 @@ record Workload(
     // that those stay as they were for every seed: under one row's weight (every batch is one row
     // larger than the cap), or one or two rows' weight (a trigger usually finds a step's few
     // rows), most not a whole number of rows.
+    // The queues declare $timestamp in one seed in three, from a stream of its own: seconds
+    // behind are measured only then. It makes every queue row 8 bytes heavier.
+    boolean queueTimestamps = new SplittableRandom(seed * 197 + 11).nextInt(3) == 0;
+    long rowWeight = rowWeight(queueTimestamps);
     if (!trigger.equals(TriggerLimit.none()) && triggers.nextInt(3) == 0) {
-      long bytes =
-          InMemorySimCluster.QUEUE_ROW_WEIGHT * triggers.nextInt(3)
-              + 1
-              + triggers.nextInt((int) InMemorySimCluster.QUEUE_ROW_WEIGHT - 1);
+      long bytes = rowWeight * triggers.nextInt(3) + 1 + triggers.nextInt((int) rowWeight - 1);
       trigger =
           new TriggerLimit(
               trigger.maxRows(), trigger.minRows(), trigger.maxDelayMs(), OptionalLong.of(bytes));
@@ -145,7 +147,8 @@ record Workload(
         added,
         outputTablets,
         trigger,
-        availableNow);
+        availableNow,
+        queueTimestamps);
   }
 
   /**
@@ -171,7 +174,22 @@ record Workload(
         addedPartitions,
         outputTablets,
         trigger,
-        availableNow);
+        availableNow,
+        queueTimestamps);
+  }
+
+  /**
+   * A queue row's data weight: 1, three int64 values of 8, and 8 for each system column the queue
+   * declares ({@code $cumulative_data_weight} always, so that batches can be capped by bytes;
+   * {@code $timestamp} where {@link #queueTimestamps}), each counting its own weight ({@code
+   * ordered_dynamic_store.cpp}, {@code WriteRow}).
+   */
+  long queueRowWeight() {
+    return rowWeight(queueTimestamps);
+  }
+
+  private static long rowWeight(boolean timestamps) {
+    return 1 + 3 * 8 + 8 + (timestamps ? 8 : 0);
   }
 
   /** The partitions a queue has before any reshard. */

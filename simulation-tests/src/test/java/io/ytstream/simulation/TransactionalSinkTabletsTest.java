@@ -1,0 +1,181 @@
+package io.ytstream.simulation;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ytstream.application.BatchTooLargeException;
+import io.ytstream.application.CommitTransactionalSink;
+import io.ytstream.application.OutputTarget;
+import io.ytstream.application.WriterReport;
+import io.ytstream.application.checkpoint.QueryCheckpoint;
+import io.ytstream.application.checkpoint.SourceRecord;
+import io.ytstream.application.offsets.OffsetsJson;
+import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.model.QueueId;
+import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.core.model.YPath;
+import io.ytstream.ports.Row;
+import io.ytstream.ports.TabletTransaction;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The transactional sink over outputs of several tablets, which the seeded runs do not have (their
+ * output has one): the per-tablet row limit of one transaction holds in each tablet of an ordered
+ * output, whose writers count rows per tablet, and over the whole of a sorted one, whose keys place
+ * rows on tablets the writers do not know. A batch over the limit is refused by the sink itself,
+ * before anything reaches the cluster (the refusal has no cluster error as its cause); one within
+ * it commits. Each runs the shipped {@link CommitTransactionalSink} over the simulation's in-memory
+ * cluster and checkpoint files.
+ */
+class TransactionalSinkTabletsTest {
+
+  private static final QueueId QUEUE = QueueId.of("primary", "//sim/queue0");
+  private static final PartitionId PARTITION = new PartitionId(QUEUE, 0);
+  private static final long BATCH_ROWS = 20;
+  private static final long PER_TABLET = 4;
+  private static final int TABLETS = 3;
+  private static final YPath ORDERED = YPath.of("//sim/ordered");
+  private static final YPath SORTED = YPath.of("//sim/sorted");
+
+  private final InMemorySimCluster cluster = new InMemorySimCluster();
+  private final QueryCheckpoint checkpoint;
+
+  TransactionalSinkTabletsTest() {
+    cluster.createQueue(QUEUE, 1);
+    cluster.createConsumer(Workload.CONSUMER, List.of(QUEUE));
+    List<Row> input = new ArrayList<>();
+    for (long r = 0; r < BATCH_ROWS; r++) {
+      input.add(Row.of("q", 0L, "k", r, "v", r));
+    }
+    cluster.append(QUEUE, 0, input);
+    cluster.createOutputQueue(ORDERED, List.of("p", "r", "i", "v"), TABLETS);
+    cluster.createSortedTable(SORTED, List.of("k"), List.of("v"));
+    TreeMap<String, byte[]> files = new TreeMap<>();
+    files.put(
+        "sources/0/" + SourceRecord.FILE,
+        new SourceRecord(Workload.CONSUMER, StreamOffsets.of(Map.of(PARTITION, 0L)))
+            .serialize()
+            .getBytes(StandardCharsets.UTF_8));
+    files.put(
+        "offsets/0",
+        ("v1\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":0,\"conf\":{}}\n"
+                + OffsetsJson.write(StreamOffsets.of(Map.of(PARTITION, BATCH_ROWS))))
+            .getBytes(StandardCharsets.UTF_8));
+    checkpoint =
+        new QueryCheckpoint(
+            new CheckpointCodecChecks.MapCheckpointFiles(files, "yt://sim/tablets"));
+  }
+
+  private CommitTransactionalSink sink(YPath output, boolean sorted) {
+    return new CommitTransactionalSink(
+        cluster.ports().consumerOffsets(),
+        cluster.ports().transactions(),
+        Duration.ofSeconds(30),
+        checkpoint,
+        new OutputTarget(output, sorted, TABLETS),
+        PER_TABLET);
+  }
+
+  /** Inserts {@code perTablet[t]} rows into tablet t of the ordered output; the writer's report. */
+  private static WriterReport writeOrdered(TabletTransaction tx, long... perTablet) {
+    List<Row> rows = new ArrayList<>();
+    for (int t = 0; t < perTablet.length; t++) {
+      for (long r = 0; r < perTablet[t]; r++) {
+        rows.add(Row.of("$tablet_index", (long) t, "p", 0L, "r", r, "i", (long) t, "v", r));
+      }
+    }
+    tx.insertRows(ORDERED, rows);
+    return new WriterReport(0, tx.id().value(), perTablet, null);
+  }
+
+  /** Inserts {@code n} keyed rows into the sorted output; the writer's report (one counter). */
+  private static WriterReport writeSorted(TabletTransaction tx, long n) {
+    List<Row> rows = new ArrayList<>();
+    for (long k = 0; k < n; k++) {
+      rows.add(Row.of("k", k, "v", k));
+    }
+    tx.insertRows(SORTED, rows);
+    return new WriterReport(0, tx.id().value(), new long[] {n}, null);
+  }
+
+  private long consumer() {
+    return cluster
+        .ports()
+        .consumerOffsets()
+        .read(Workload.CONSUMER, QUEUE)
+        .getOrDefault(PARTITION, 0);
+  }
+
+  @Test
+  void anOrderedOutputTakesTheLimitInEveryTablet() {
+    cluster.setMaxRowsPerTabletTransaction(PER_TABLET);
+    CommitTransactionalSink sink = sink(ORDERED, false);
+    TabletTransaction tx = sink.openBatch();
+    WriterReport report = writeOrdered(tx, PER_TABLET, PER_TABLET, PER_TABLET);
+
+    assertEquals(CommitTransactionalSink.Result.COMMITTED, sink.commit(0, tx, List.of(report)));
+    assertEquals(BATCH_ROWS, consumer());
+    assertEquals(PER_TABLET * TABLETS, cluster.ports().outputTables().readAll(ORDERED).size());
+  }
+
+  @Test
+  void anOrderedOutputRefusesOneTabletOverTheLimitBeforeTheCommit() {
+    cluster.setMaxRowsPerTabletTransaction(PER_TABLET);
+    CommitTransactionalSink sink = sink(ORDERED, false);
+    TabletTransaction tx = sink.openBatch();
+    // Two writers, each within the limit in every tablet, together over it in the middle one.
+    WriterReport one = writeOrdered(tx, 1, PER_TABLET - 1, 0);
+    WriterReport two = writeOrdered(tx, 0, 2, 1);
+
+    BatchTooLargeException e =
+        assertThrows(BatchTooLargeException.class, () -> sink.commit(0, tx, List.of(one, two)));
+
+    assertNull(e.getCause(), "refused by the sink's own count, not by the cluster: " + e);
+    assertTrue(
+        e.getMessage().contains((PER_TABLET + 1) + " of them into one tablet"), e::getMessage);
+    assertNothingWritten(tx, ORDERED);
+  }
+
+  @Test
+  void aSortedOutputTakesTheLimitTimesItsTablets() {
+    // The keys, not the writers, place a sorted output's rows: the sink can only bound the whole.
+    cluster.setMaxRowsPerTabletTransaction(PER_TABLET * TABLETS);
+    CommitTransactionalSink sink = sink(SORTED, true);
+    TabletTransaction tx = sink.openBatch();
+    WriterReport report = writeSorted(tx, PER_TABLET * TABLETS);
+
+    assertEquals(CommitTransactionalSink.Result.COMMITTED, sink.commit(0, tx, List.of(report)));
+    assertEquals(BATCH_ROWS, consumer());
+    assertEquals(PER_TABLET * TABLETS, cluster.ports().outputTables().readAll(SORTED).size());
+  }
+
+  @Test
+  void aSortedOutputRefusesMoreThanTheLimitTimesItsTabletsBeforeTheCommit() {
+    cluster.setMaxRowsPerTabletTransaction(PER_TABLET * TABLETS + 1);
+    CommitTransactionalSink sink = sink(SORTED, true);
+    TabletTransaction tx = sink.openBatch();
+    WriterReport report = writeSorted(tx, PER_TABLET * TABLETS + 1);
+
+    BatchTooLargeException e =
+        assertThrows(BatchTooLargeException.class, () -> sink.commit(0, tx, List.of(report)));
+
+    assertNull(e.getCause(), "refused by the sink's own count, not by the cluster: " + e);
+    assertTrue(e.getMessage().contains("needs at least 4 tablets (it has 3)"), e::getMessage);
+    assertNothingWritten(tx, SORTED);
+  }
+
+  private void assertNothingWritten(TabletTransaction tx, YPath output) {
+    assertFalse(cluster.transactionLive(tx.id()), "the batch transaction is aborted");
+    assertEquals(0, consumer());
+    assertEquals(0, cluster.ports().outputTables().readAll(output).size());
+  }
+}
