@@ -160,16 +160,21 @@ class TransactionalSinkTabletsTest {
 
   @Test
   void aSortedOutputRefusesMoreThanTheLimitTimesItsTabletsBeforeTheCommit() {
-    cluster.setMaxRowsPerTabletTransaction(PER_TABLET * TABLETS + 1);
+    // Two rows written per row read (a flat map): 40 rows, where the output takes 12.
+    long rows = 2 * BATCH_ROWS;
+    cluster.setMaxRowsPerTabletTransaction(rows);
     CommitTransactionalSink sink = sink(SORTED, true);
     TabletTransaction tx = sink.openBatch();
-    WriterReport report = writeSorted(tx, PER_TABLET * TABLETS + 1);
+    WriterReport report = writeSorted(tx, rows);
 
     BatchTooLargeException e =
         assertThrows(BatchTooLargeException.class, () -> sink.commit(0, tx, List.of(report)));
 
     assertNull(e.getCause(), "refused by the sink's own count, not by the cluster: " + e);
-    assertTrue(e.getMessage().contains("needs at least 4 tablets (it has 3)"), e::getMessage);
+    // 40 rows at 4 per tablet need 10 tablets; 12 rows from the one partition read fit.
+    assertTrue(e.getMessage().contains("needs at least 10 tablets (it has 3)"), e::getMessage);
+    assertTrue(e.getMessage().contains("max_rows_per_partition=12 fits"), e::getMessage);
+    assertTrue(e.getMessage().contains("read up to 20 rows from each of 1 queue"), e::getMessage);
     assertNothingWritten(tx, SORTED);
   }
 
