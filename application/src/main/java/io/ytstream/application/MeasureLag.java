@@ -37,8 +37,8 @@ import java.util.TreeMap;
  *
  * <p>Cost: nothing for a partition with nothing unread or a queue that declares neither column;
  * otherwise one pull of two rows at the last consumed row (it and the oldest unread one) and, when
- * the newest row is not among them, one pull of one row at the end. A partition whose offset and
- * end did not change since the last measurement is not read again.
+ * the newest row is not among them, one pull of one row at the end. A partition whose offset, end
+ * and first readable row did not change since the last measurement is not read again.
  */
 public final class MeasureLag {
 
