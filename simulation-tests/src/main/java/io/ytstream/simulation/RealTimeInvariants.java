@@ -478,11 +478,16 @@ final class RealTimeInvariants {
     }
   }
 
-  /** Whether every row of {@code rows} (ordinal, row index) is in the output now. */
+  /**
+   * Whether every row of {@code rows} (ordinal, row index) is in the output now or was reported
+   * lost. A stalled run may still hold rows, carried from before a trim, that a newer run skipped
+   * and reported; the newer run's producer session has moved past their sequence numbers, so the
+   * server skips them as already written and the writer rightly goes on.
+   */
   boolean inOutput(List<long[]> rows) {
     readOutput();
     for (long[] r : rows) {
-      if (copies.get((int) r[0]).get((int) r[1]) <= 0) {
+      if (copies.get((int) r[0]).get((int) r[1]) <= 0 && !ctx.isReportedLost((int) r[0], r[1])) {
         return false;
       }
     }

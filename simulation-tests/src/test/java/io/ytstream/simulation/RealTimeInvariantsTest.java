@@ -274,4 +274,13 @@ class RealTimeInvariantsTest {
     output(1, 11);
     assertTrue(checker.inOutput(handed));
   }
+
+  @Test
+  void aHandedRowReportedLostNeedNotBeInTheOutput() {
+    List<long[]> handed = List.of(new long[] {0, 0}, new long[] {0, 1});
+    output(0, 10);
+    ctx.reportedLost.add(new DataLoss(partitions().get(0), 1, 2));
+    assertTrue(checker.inOutput(handed));
+    assertFalse(checker.inOutput(List.of(new long[] {0, 2})), "row 2 was not reported lost");
+  }
 }

@@ -95,6 +95,32 @@ class RealTimeSeedsTest {
   }
 
   /**
+   * A stalled run's task hands the producer writer rows it carried from before a trim; the newer
+   * run skipped and reported them, and its session passed their sequence numbers, so the server
+   * skips the push and the writer goes on. Before the flush check allowed for reported loss, this
+   * seed of the 10,000-seed soak failed TIMER_FLUSH.
+   */
+  @Test
+  void carriedRowsANewerRunReportedLostAreNotAFlushLost() {
+    RealTimeRun.Result r =
+        RealTimeRun.run(
+            5993,
+            RealTimeMode.PRODUCER,
+            0,
+            FaultSchedule.parse(
+                "CRASH_AFTER_STEP@0:14,QUEUE_TRIM@305:23,ZOMBIE_DRIVER@311:5,STALLED_ADVANCE@0:2,"
+                    + "SESSION_TAKEN_OVER@28:0,SESSION_TAKEN_OVER@86:15"),
+            true);
+    assertEquals(List.of(), r.violations());
+    assertTrue(
+        r.trace().contains("d6 plan skips trimmed rows: primary://sim/queue0#3: rows [58, 67)"),
+        "the newer run reports the trimmed rows");
+    assertTrue(
+        r.trace().contains("d5 task 1 starts primary://sim/queue0#3 with 2 carried rows"),
+        "the stalled run still holds rows from before the trim");
+  }
+
+  /**
    * Seeds a 20,000-seed soak failed on before the fixes: a stalled run writing {@code commits/N}
    * after its successor purged {@code offsets/N} stops the query with that reason (no restart can
    * resume such a checkpoint, in Spark either); a slow consumer that still moves is not stuck.
