@@ -216,7 +216,11 @@ public final class CommitTransactionalSink {
             + read.describe()
             + ". Lower option max_rows_per_partition"
             + (read.largestRange() > 1
-                ? " (now at least " + read.largestRange() + "; try " + read.largestRange() / 4 + ")"
+                ? " (now at least "
+                    + read.largestRange()
+                    + "; try "
+                    + Math.max(1, read.largestRange() / 4)
+                    + ")"
                 : "")
             + ", or give executors more memory (spark.executor.memory). Nothing was written"
             + " and the consumer did not move.",

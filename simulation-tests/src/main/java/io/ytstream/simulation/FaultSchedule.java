@@ -61,8 +61,8 @@ public final class FaultSchedule {
    * SimFault#STALLED_ADVANCE} is drawn apart from the mix, from a stream of its own, in about one
    * seed in four of the others: its frequency is its own, and whether a seed stalls leaves the mix
    * of the other kinds as it is. {@link SimFault#QUEUE_RECREATED}, {@link SimFault#COMMIT_LOST} and
-   * (transactional mode) {@link SimFault#SLOW_TASK} are drawn the same way, each from a stream of
-   * its own.
+   * (transactional mode) {@link SimFault#SLOW_TASK} and {@link SimFault#EXECUTOR_MEMORY} are drawn
+   * the same way, each from a stream of its own.
    */
   public static FaultSchedule generate(long seed, int batches, SimMode mode) {
     SplittableRandom random = new SplittableRandom(seed ^ 0x5DEECE66DL);
@@ -119,6 +119,12 @@ public final class FaultSchedule {
       faults.add(
           new Fault(SimFault.SLOW_TASK, slowTasks.nextInt(batches * 3), slowTasks.nextInt(16)));
     }
+    SplittableRandom memory = new SplittableRandom(seed ^ 0x3C6EF372FE94F82BL);
+    if (mode == SimMode.TRANSACTIONAL && memory.nextInt(8) == 0) {
+      // From a stream of its own, as above; only transactional tasks keep their rows in memory.
+      faults.add(
+          new Fault(SimFault.EXECUTOR_MEMORY, memory.nextInt(batches * 3), memory.nextInt(16)));
+    }
     return new FaultSchedule(faults);
   }
 
@@ -130,6 +136,7 @@ public final class FaultSchedule {
           && kind != SimFault.QUEUE_RECREATED
           && kind != SimFault.COMMIT_LOST
           && kind != SimFault.SLOW_TASK
+          && kind != SimFault.EXECUTOR_MEMORY
           && (producer || !push)) {
         kinds.add(kind);
       }

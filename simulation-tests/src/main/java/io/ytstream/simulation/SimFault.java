@@ -72,7 +72,14 @@ public enum SimFault {
    * Transactional mode: a task runs for longer than the batch transaction's timeout while the
    * driver lives and its pinger renews the transaction's lease ({@link SlowTask}).
    */
-  SLOW_TASK("task");
+  SLOW_TASK("task"),
+  /**
+   * Transactional mode: a write task the commit coordinator authorized runs out of Spark's
+   * execution memory for the rows it keeps until the batch commits, as {@code
+   * TransactionalDataWriter}'s row buffer does: it inserts nothing and reports why, with its rows
+   * counted (counted over authorized transactional write attempts).
+   */
+  EXECUTOR_MEMORY("task");
 
   private final String event;
 

@@ -70,9 +70,11 @@ final class SimStreamingWrite {
       return;
     }
     List<WriterReport> reports = new ArrayList<>();
+    String notKept = null;
     for (WriterReport r : batch.reports) {
       if (r != null) {
         reports.add(r);
+        notKept = notKept == null ? r.notKept() : notKept;
       }
     }
     long[] before = ctx.verifier.consumer();
@@ -81,7 +83,9 @@ final class SimStreamingWrite {
       if (ctx.tracing()) {
         ctx.trace("d" + driverId + " batch " + batch.id + " " + result);
       }
-      if (!zombie) {
+      if (!zombie && notKept != null) {
+        ctx.verifier.onRowsNotKept(batch.id, notKept, batch.start, batch.end, before, null);
+      } else if (!zombie) {
         ctx.verifier.onSinkCommitted(
             batch.id, batch.start, batch.end, before, batch.tx.id(), result);
       }
@@ -94,8 +98,14 @@ final class SimStreamingWrite {
         for (WriterReport r : reports) {
           rows += r.rowsPerTablet()[0];
         }
-        ctx.verifier.onBatchRefused(
-            batch.id, rows, maxRowsPerTablet, batch.start, batch.end, e.getMessage());
+        // The sink checks the rows per tablet first, then whether every task kept its rows.
+        if (rows <= maxRowsPerTablet && notKept != null) {
+          ctx.verifier.onRowsNotKept(
+              batch.id, notKept, batch.start, batch.end, before, e.getMessage());
+        } else {
+          ctx.verifier.onBatchRefused(
+              batch.id, rows, maxRowsPerTablet, batch.start, batch.end, e.getMessage());
+        }
       }
       if (e instanceof BatchNotCommittedException || e instanceof ConsumerFencedException) {
         throw new QueryFailure(e.getMessage(), false, e);

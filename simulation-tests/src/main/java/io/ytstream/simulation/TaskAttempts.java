@@ -32,6 +32,10 @@ final class TaskAttempts {
   /** The timeout of a producer share's transaction (the simulation's clock never expires it). */
   private static final Duration SHARE_TRANSACTION_TIMEOUT = Duration.ofSeconds(30);
 
+  /** Why a task kept no rows under {@link SimFault#EXECUTOR_MEMORY}, worded as the shipped one. */
+  static final String NO_MEMORY =
+      "Spark's execution memory for the task had no room for more than 0 MiB of buffered rows";
+
   private final SimContext ctx;
   private final Workload w;
   private final int id;
@@ -145,6 +149,17 @@ final class TaskAttempts {
         return;
       }
       TransactionId tx = new TransactionId(batch.tx.id().value());
+      if (ctx.faults.fires(SimFault.EXECUTOR_MEMORY)) {
+        // TransactionalDataWriter.commit once its buffer stopped: nothing inserted, rows counted.
+        ctx.trace("d" + id + " task " + task + " has no execution memory left for its rows");
+        batch.reports[batch.slot(stage, task)] =
+            new WriterReport(
+                batch.id,
+                tx.value(),
+                new long[] {out.size()},
+                "partition " + task + " stopped at row 0: " + NO_MEMORY);
+        return;
+      }
       try {
         inserts.insert(tx, Workload.OUTPUT, chunked(out));
       } catch (RuntimeException e) {

@@ -26,8 +26,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The invariant checkers. They read the cluster directly (no faults), compare with what the
@@ -767,76 +765,40 @@ final class Verifier {
       StreamOffsets start,
       StreamOffsets end,
       String message) {
-    if (rows <= maxRowsPerTablet) {
-      violate(
-          Invariant.BATCH_BOUND,
-          "batch "
-              + batch
-              + " was refused as too large with "
-              + rows
-              + " rows for a tablet that takes "
-              + maxRowsPerTablet);
-      return;
-    }
-    String wrong = refusalAdviceError(rows, maxRowsPerTablet, start, end, message);
+    String wrong =
+        SinkRefusalChecks.tabletRefusalError(rows, maxRowsPerTablet, start, end, message);
     if (wrong != null) {
-      violate(Invariant.BATCH_BOUND, "batch " + batch + "'s refusal " + wrong + ": " + message);
+      violate(Invariant.BATCH_BOUND, "batch " + batch + wrong + ": " + message);
     }
   }
 
-  private static final Pattern REFUSAL =
-      Pattern.compile(
-          "would write (\\d+) rows into .* (\\d+) of them into one tablet.*"
-              + "needs at least (\\d+) tablets \\(it has (\\d+)\\).*"
-              + "read up to (\\d+) rows from each of (\\d+) queue partitions.*"
-              + "max_rows_per_partition=(\\d+) fits the output",
-          Pattern.DOTALL);
-
   /**
-   * What is wrong in the advice of a too-large refusal, or null: the rows it names are the batch's
-   * (the simulated output has one tablet); the tablets it asks for take the rows and are more than
-   * the output has, one fewer would not do (unless one more than the output has is the least); the
-   * ranges it describes are the batch's; and the {@code max_rows_per_partition} it proposes is the
-   * largest whose batch of one row per row read fits the output, at least 1.
+   * The sink's commit of batch {@code batch} ended (refused when {@code message} is not null) while
+   * a task reported it kept none of its rows ({@code notKept}), the consumer at {@code before} (by
+   * ordinal) when the commit began.
    */
-  private static String refusalAdviceError(
-      long rows, long limit, StreamOffsets start, StreamOffsets end, String message) {
-    Matcher m = REFUSAL.matcher(message == null ? "" : message);
-    if (!m.find()) {
-      return "does not name the rows, the tablets needed and a max_rows_per_partition that fits";
+  void onRowsNotKept(
+      long batch,
+      String notKept,
+      StreamOffsets start,
+      StreamOffsets end,
+      long[] before,
+      String message) {
+    if (message == null) {
+      violate(
+          Invariant.LOST_ROW,
+          "batch " + batch + " committed though a task kept none of its rows (" + notKept + ")");
+      return;
     }
-    long total = Long.parseLong(m.group(1));
-    long worst = Long.parseLong(m.group(2));
-    long needed = Long.parseLong(m.group(3));
-    long tablets = Long.parseLong(m.group(4));
-    long largest = Long.parseLong(m.group(5));
-    long partitions = Long.parseLong(m.group(6));
-    long fits = Long.parseLong(m.group(7));
-    long wantLargest = 0;
-    long wantPartitions = 0;
-    for (int i = 0; i < end.size(); i++) {
-      OptionalLong from = start.get(end.partitionAt(i));
-      if (from.isPresent() && end.offsetAt(i) > from.getAsLong()) {
-        wantLargest = Math.max(wantLargest, end.offsetAt(i) - from.getAsLong());
-        wantPartitions++;
-      }
+    if (!java.util.Arrays.equals(before, consumer())) {
+      violate(
+          Invariant.CONSUMER_AHEAD_OF_OUTPUT,
+          "batch " + batch + " was refused for executor memory, but the consumer moved");
     }
-    if (total != rows || worst != rows || tablets != 1) {
-      return "names " + total + " rows, " + worst + " in one tablet of " + tablets;
+    String wrong = SinkRefusalChecks.memoryRefusalError(notKept, start, end, message);
+    if (wrong != null) {
+      violate(Invariant.BATCH_BOUND, "batch " + batch + wrong + ": " + message);
     }
-    if (needed <= tablets
-        || needed * limit < total
-        || (needed > tablets + 1 && (needed - 1) * limit >= total)) {
-      return "asks for " + needed + " tablets";
-    }
-    if (largest != wantLargest || partitions != wantPartitions) {
-      return "describes " + partitions + " ranges of up to " + largest + " rows";
-    }
-    long room = limit * tablets;
-    if (fits < 1 || (fits > 1 && fits * partitions > room) || (fits + 1) * partitions <= room) {
-      return "proposes max_rows_per_partition=" + fits;
-    }
-    return null;
   }
 
   /** A write request to the output ({@code call}) carried {@code rows} rows. */

@@ -47,6 +47,7 @@ class TransactionalSinkTabletsTest {
   private static final YPath SORTED = YPath.of("//sim/sorted");
 
   private final InMemorySimCluster cluster = new InMemorySimCluster();
+  private final TreeMap<String, byte[]> files = new TreeMap<>();
   private final QueryCheckpoint checkpoint;
 
   TransactionalSinkTabletsTest() {
@@ -59,20 +60,24 @@ class TransactionalSinkTabletsTest {
     cluster.append(QUEUE, 0, input);
     cluster.createOutputQueue(ORDERED, List.of("p", "r", "i", "v"), TABLETS);
     cluster.createSortedTable(SORTED, List.of("k"), List.of("v"));
-    TreeMap<String, byte[]> files = new TreeMap<>();
     files.put(
         "sources/0/" + SourceRecord.FILE,
         new SourceRecord(Workload.CONSUMER, StreamOffsets.of(Map.of(PARTITION, 0L)))
             .serialize()
             .getBytes(StandardCharsets.UTF_8));
-    files.put(
-        "offsets/0",
-        ("v1\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":0,\"conf\":{}}\n"
-                + OffsetsJson.write(StreamOffsets.of(Map.of(PARTITION, BATCH_ROWS))))
-            .getBytes(StandardCharsets.UTF_8));
+    logBatch(0, BATCH_ROWS);
     checkpoint =
         new QueryCheckpoint(
             new CheckpointCodecChecks.MapCheckpointFiles(files, "yt://sim/tablets"));
+  }
+
+  /** Writes {@code offsets/N} with the partition's end. */
+  private void logBatch(long batch, long end) {
+    files.put(
+        "offsets/" + batch,
+        ("v1\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":0,\"conf\":{}}\n"
+                + OffsetsJson.write(StreamOffsets.of(Map.of(PARTITION, end))))
+            .getBytes(StandardCharsets.UTF_8));
   }
 
   private CommitTransactionalSink sink(YPath output, boolean sorted) {
@@ -176,6 +181,42 @@ class TransactionalSinkTabletsTest {
     assertTrue(e.getMessage().contains("max_rows_per_partition=12 fits"), e::getMessage);
     assertTrue(e.getMessage().contains("read up to 20 rows from each of 1 queue"), e::getMessage);
     assertNothingWritten(tx, SORTED);
+  }
+
+  @Test
+  void aTaskWithoutMemoryForItsRowsFailsTheBatchWithAMaxRowsPerPartitionThatIsSmaller() {
+    CommitTransactionalSink sink = sink(ORDERED, false);
+    TabletTransaction tx = sink.openBatch();
+    WriterReport kept = writeOrdered(tx, 1, 1, 0);
+    WriterReport notKept =
+        new WriterReport(0, tx.id().value(), new long[] {1, 0, 1}, "partition 1 ran out");
+
+    BatchTooLargeException e =
+        assertThrows(
+            BatchTooLargeException.class, () -> sink.commit(0, tx, List.of(kept, notKept)));
+
+    assertTrue(e.getMessage().contains("for the executors' memory"), e::getMessage);
+    assertTrue(e.getMessage().contains("partition 1 ran out"), e::getMessage);
+    assertTrue(e.getMessage().contains("(now at least 20; try 5)"), e::getMessage);
+    assertNothingWritten(tx, ORDERED);
+  }
+
+  @Test
+  void aBatchOfTwoRowsWithoutMemoryIsToldToReadOneRowAPartition() {
+    cluster.append(
+        QUEUE,
+        0,
+        List.of(Row.of("q", 0L, "k", 20L, "v", 20L), Row.of("q", 0L, "k", 21L, "v", 21L)));
+    logBatch(1, BATCH_ROWS + 2);
+    CommitTransactionalSink sink = sink(ORDERED, false);
+    TabletTransaction tx = sink.openBatch();
+    WriterReport notKept = new WriterReport(1, tx.id().value(), new long[] {1, 1, 0}, "no room");
+
+    BatchTooLargeException e =
+        assertThrows(BatchTooLargeException.class, () -> sink.commit(1, tx, List.of(notKept)));
+
+    assertTrue(e.getMessage().contains("(now at least 2; try 1)"), e::getMessage);
+    assertFalse(cluster.transactionLive(tx.id()), "the batch transaction is aborted");
   }
 
   private void assertNothingWritten(TabletTransaction tx, YPath output) {

@@ -1,0 +1,140 @@
+package io.ytstream.simulation;
+
+import io.ytstream.core.model.StreamOffsets;
+import java.util.OptionalLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What is wrong, if anything, in the transactional sink's refusal of a batch as too large: for the
+ * output's rows per tablet, or for the executors' memory. A user reads the refusal to fix the
+ * query, so its figures are checked by property (the tablets it asks for take the rows, the {@code
+ * max_rows_per_partition} it proposes fits or is smaller), not by the sink's formula.
+ */
+final class SinkRefusalChecks {
+
+  private SinkRefusalChecks() {}
+
+  /**
+   * The refusal of a batch with {@code rows} rows for the output's one tablet, which takes {@code
+   * maxRowsPerTablet}; null when it is right.
+   */
+  static String tabletRefusalError(
+      long rows, long maxRowsPerTablet, StreamOffsets start, StreamOffsets end, String message) {
+    if (rows <= maxRowsPerTablet) {
+      return " was refused as too large with "
+          + rows
+          + " rows for a tablet that takes "
+          + maxRowsPerTablet;
+    }
+    String wrong = tabletAdviceError(rows, maxRowsPerTablet, start, end, message);
+    return wrong == null ? null : "'s refusal " + wrong;
+  }
+
+  private static final Pattern MEMORY =
+      Pattern.compile(
+          "too large for the executors' memory.*"
+              + "read up to (\\d+) rows from each of (\\d+) queue partitions.*"
+              + "Lower option max_rows_per_partition(?: \\(now at least (\\d+); try (\\d+)\\))?,"
+              + " or give executors more memory \\(spark\\.executor\\.memory\\)",
+          Pattern.DOTALL);
+
+  /**
+   * The refusal of a batch ({@code start} to {@code end}) one of whose tasks kept none of its rows
+   * ({@code notKept}); null when it is right: it says why the task stopped, describes the batch's
+   * ranges, and proposes a {@code max_rows_per_partition} of at least 1 and below the largest range
+   * (when that has more than one row), or more executor memory.
+   */
+  static String memoryRefusalError(
+      String notKept, StreamOffsets start, StreamOffsets end, String message) {
+    String text = message == null ? "" : message;
+    Matcher m = MEMORY.matcher(text);
+    if (!m.find()) {
+      return "'s refusal does not name the executors' memory, the ranges, max_rows_per_partition"
+          + " and spark.executor.memory";
+    }
+    if (!text.contains(notKept)) {
+      return "'s refusal does not say why the task stopped";
+    }
+    long largest = Long.parseLong(m.group(1));
+    long partitions = Long.parseLong(m.group(2));
+    long[] want = largestRange(start, end);
+    if (largest != want[0] || partitions != want[1]) {
+      return "'s refusal describes " + partitions + " ranges of up to " + largest + " rows";
+    }
+    if ((m.group(3) != null) != (largest > 1)) {
+      return "'s refusal proposes a max_rows_per_partition for ranges of " + largest + " rows";
+    }
+    if (m.group(3) != null) {
+      long now = Long.parseLong(m.group(3));
+      long proposed = Long.parseLong(m.group(4));
+      if (now != largest || proposed < 1 || proposed >= largest) {
+        return "'s refusal proposes max_rows_per_partition=" + proposed + " (now " + now + ")";
+      }
+    }
+    return null;
+  }
+
+  /** The batch's largest range in rows and how many of its ranges hold rows. */
+  private static long[] largestRange(StreamOffsets start, StreamOffsets end) {
+    long largest = 0;
+    long partitions = 0;
+    for (int i = 0; i < end.size(); i++) {
+      OptionalLong from = start.get(end.partitionAt(i));
+      if (from.isPresent() && end.offsetAt(i) > from.getAsLong()) {
+        largest = Math.max(largest, end.offsetAt(i) - from.getAsLong());
+        partitions++;
+      }
+    }
+    return new long[] {largest, partitions};
+  }
+
+  private static final Pattern REFUSAL =
+      Pattern.compile(
+          "would write (\\d+) rows into .* (\\d+) of them into one tablet.*"
+              + "needs at least (\\d+) tablets \\(it has (\\d+)\\).*"
+              + "read up to (\\d+) rows from each of (\\d+) queue partitions.*"
+              + "max_rows_per_partition=(\\d+) fits the output",
+          Pattern.DOTALL);
+
+  /**
+   * What is wrong in the advice of a too-large refusal, or null: the rows it names are the batch's
+   * (the simulated output has one tablet); the tablets it asks for take the rows and are more than
+   * the output has, one fewer would not do (unless one more than the output has is the least); the
+   * ranges it describes are the batch's; and the {@code max_rows_per_partition} it proposes is the
+   * largest whose batch of one row per row read fits the output, at least 1.
+   */
+  private static String tabletAdviceError(
+      long rows, long limit, StreamOffsets start, StreamOffsets end, String message) {
+    Matcher m = REFUSAL.matcher(message == null ? "" : message);
+    if (!m.find()) {
+      return "does not name the rows, the tablets needed and a max_rows_per_partition that fits";
+    }
+    long total = Long.parseLong(m.group(1));
+    long worst = Long.parseLong(m.group(2));
+    long needed = Long.parseLong(m.group(3));
+    long tablets = Long.parseLong(m.group(4));
+    long largest = Long.parseLong(m.group(5));
+    long partitions = Long.parseLong(m.group(6));
+    long fits = Long.parseLong(m.group(7));
+    long[] want = largestRange(start, end);
+    long wantLargest = want[0];
+    long wantPartitions = want[1];
+    if (total != rows || worst != rows || tablets != 1) {
+      return "names " + total + " rows, " + worst + " in one tablet of " + tablets;
+    }
+    if (needed <= tablets
+        || needed * limit < total
+        || (needed > tablets + 1 && (needed - 1) * limit >= total)) {
+      return "asks for " + needed + " tablets";
+    }
+    if (largest != wantLargest || partitions != wantPartitions) {
+      return "describes " + partitions + " ranges of up to " + largest + " rows";
+    }
+    long room = limit * tablets;
+    if (fits < 1 || (fits > 1 && fits * partitions > room) || (fits + 1) * partitions <= room) {
+      return "proposes max_rows_per_partition=" + fits;
+    }
+    return null;
+  }
+}
