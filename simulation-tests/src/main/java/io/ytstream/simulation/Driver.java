@@ -218,6 +218,7 @@ final class Driver {
       nextStart = source.initialOffset().offsets();
     }
     long nowMs = ctx.cluster.ports().time().nowMillis();
+    ctx.verifier.beforePlan();
     PlanMicroBatch.PlannedEnd planned = source.latestOffset(nextStart, w.trigger(), nowMs);
     ctx.verifier.onPaced(nextStart, planned, ranBatch ? nowMs - lastBatchAtMs : Long.MAX_VALUE);
     if (!planned.heldBack() && !planned.end().equals(nextStart)) {

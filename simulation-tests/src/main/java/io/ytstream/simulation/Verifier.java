@@ -18,6 +18,7 @@ import io.ytstream.ports.QueuePartitionReader;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.TransactionId;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
@@ -61,6 +62,11 @@ final class Verifier {
      * max_rows_per_trigger, or more bytes than max_bytes_per_trigger in more than one row.
      */
     BATCH_BOUND("batch over its row bound"),
+    /**
+     * A batch planned while the queues stood still holds fewer rows than its caps (rows per
+     * partition, rows and bytes per trigger) allow: the stream falls behind for no reason.
+     */
+    BATCH_UNDERFILLED("batch smaller than its caps allow"),
     /** An output row matches no input row, or has the wrong value. */
     CORRUPT_OUTPUT("garbage write"),
     /** The query stopped making progress without reporting why (liveness). */
@@ -167,6 +173,8 @@ final class Verifier {
 
   /** Producer mode's session checks; null in the other modes. */
   private final ProducerSessionChecks sessions;
+
+  private long[] boundsAtPlan;
 
   private long[] consumerCache;
   private long consumerCacheStamp;
@@ -852,12 +860,6 @@ final class Verifier {
   }
 
   /**
-   * The source planned the batch from {@code start}: under {@code max_rows_per_trigger} it holds at
-   * most that many rows over all partitions, and under {@code max_bytes_per_trigger} at most that
-   * many bytes unless it is one row (trimmed rows it skipped do not count; a batch that places new
-   * partitions holds none).
-   */
-  /**
    * A trigger was planned {@code sinceLastMs} after the last batch with rows this source ran
    * ({@link Long#MAX_VALUE} before its first): it must be held back exactly when {@code
    * min_rows_per_trigger} is set, the run is not Trigger.AvailableNow, the delay has not passed and
@@ -902,15 +904,41 @@ final class Verifier {
     }
   }
 
-  void onPlanned(StreamOffsets start, PlanMicroBatch.PlannedEnd planned) {
-    if ((w.trigger().maxRows().isEmpty() && w.trigger().maxBytes().isEmpty())
-        || planned.placesNewPartitions()) {
-      return;
+  /** The queues' bounds as a plan begins, to tell whether they moved while it ran. */
+  void beforePlan() {
+    boundsAtPlan = boundsNow();
+  }
+
+  private long[] boundsNow() {
+    List<Long> all = new ArrayList<>();
+    for (QueueId q : w.queues()) {
+      for (PartitionBounds b : cluster.ports().queueMetadata().partitions(q)) {
+        all.add((long) b.index());
+        all.add(b.trimmedRowCount());
+        all.add(b.totalRowCount());
+      }
     }
+    return all.stream().mapToLong(Long::longValue).toArray();
+  }
+
+  /**
+   * The source planned the batch from {@code start}: under {@code max_rows_per_trigger} it holds at
+   * most that many rows over all partitions, and under {@code max_bytes_per_trigger} at most that
+   * many bytes unless it is one row (trimmed rows it skipped do not count; a batch that places new
+   * partitions holds none). And it is no smaller than the caps allow ({@link #checkFilled}).
+   */
+  void onPlanned(StreamOffsets start, PlanMicroBatch.PlannedEnd planned) {
     long rows = -planned.lostRowCount();
     StreamOffsets end = planned.end();
     for (int i = 0; i < end.size(); i++) {
       rows += end.offsetAt(i) - start.getOrDefault(end.partitionAt(i), end.offsetAt(i));
+    }
+    if (!planned.placesNewPartitions()) {
+      checkFilled(start, planned, rows);
+    }
+    if ((w.trigger().maxRows().isEmpty() && w.trigger().maxBytes().isEmpty())
+        || planned.placesNewPartitions()) {
+      return;
     }
     // Every queue row weighs the same, so a batch's bytes are its rows times that; only a batch
     // of one row may weigh more than the cap.
@@ -946,6 +974,59 @@ final class Verifier {
               + end
               + ", max_rows_per_trigger is "
               + max);
+    }
+  }
+
+  /**
+   * A batch planned while the queues stood still holds as many rows as the caps allow: per
+   * partition the rows past the start up to {@code max_rows_per_partition}, over all of them at
+   * most {@code max_rows_per_trigger}, and under {@code max_bytes_per_trigger} as many whole rows
+   * as its bytes take (at least one). Every queue row weighs the same, so the byte cap is a row
+   * count. Not judged where trimmed rows meet the batch (its first row's weight may be unknown,
+   * which makes the batch one row), under Trigger.AvailableNow (its end bounds the batch) or when a
+   * trigger is held back.
+   */
+  private void checkFilled(StreamOffsets start, PlanMicroBatch.PlannedEnd planned, long rows) {
+    if (w.availableNow()
+        || planned.heldBack()
+        || boundsAtPlan == null
+        || !Arrays.equals(boundsAtPlan, boundsNow())) {
+      return;
+    }
+    long room = 0;
+    for (QueueId q : w.queues()) {
+      for (PartitionBounds b : cluster.ports().queueMetadata().partitions(q)) {
+        OptionalLong from = start.get(new PartitionId(q, b.index()));
+        if (from.isEmpty()
+            || from.getAsLong() > b.totalRowCount()
+            || (b.trimmedRowCount() > 0 && b.trimmedRowCount() >= from.getAsLong())) {
+          return;
+        }
+        room += Math.min(b.totalRowCount() - from.getAsLong(), w.maxRowsPerPartition());
+      }
+    }
+    if (w.trigger().maxRows().isPresent()) {
+      room = Math.min(room, w.trigger().maxRows().getAsLong());
+    }
+    if (w.trigger().maxBytes().isPresent() && room > 0) {
+      room = Math.min(room, Math.max(1, w.trigger().maxBytes().getAsLong() / w.queueRowWeight()));
+    }
+    if (rows < room) {
+      violate(
+          Invariant.BATCH_UNDERFILLED,
+          "a batch of "
+              + rows
+              + " rows from "
+              + start
+              + " to "
+              + planned.end()
+              + " where the caps allow "
+              + room
+              + " (max_rows_per_partition "
+              + w.maxRowsPerPartition()
+              + ", trigger "
+              + w.trigger()
+              + ")");
     }
   }
 
