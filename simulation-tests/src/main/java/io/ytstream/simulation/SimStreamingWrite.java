@@ -45,7 +45,7 @@ final class SimStreamingWrite {
             ctx.io,
             TRANSACTION_TIMEOUT,
             checkpoint,
-            new OutputTarget(Workload.OUTPUT, false, 1),
+            new OutputTarget(Workload.OUTPUT, false, ctx.workload.outputTablets()),
             maxRowsPerTablet);
   }
 
@@ -94,17 +94,21 @@ final class SimStreamingWrite {
         ctx.verifier.onFailedWrite("batch " + batch.id + "'s sink commit", List.of(batch.tx.id()));
       }
       if (!zombie && e instanceof BatchTooLargeException) {
-        long rows = 0; // the simulated output has one tablet
+        long[] perTablet = new long[ctx.workload.outputTablets()];
+        long worst = 0;
         for (WriterReport r : reports) {
-          rows += r.rowsPerTablet()[0];
+          for (int t = 0; t < perTablet.length; t++) {
+            perTablet[t] += r.rowsPerTablet()[t];
+            worst = Math.max(worst, perTablet[t]);
+          }
         }
         // The sink checks the rows per tablet first, then whether every task kept its rows.
-        if (rows <= maxRowsPerTablet && notKept != null) {
+        if (worst <= maxRowsPerTablet && notKept != null) {
           ctx.verifier.onRowsNotKept(
               batch.id, notKept, batch.start, batch.end, before, e.getMessage());
         } else {
           ctx.verifier.onBatchRefused(
-              batch.id, rows, maxRowsPerTablet, batch.start, batch.end, e.getMessage());
+              batch.id, perTablet, maxRowsPerTablet, batch.start, batch.end, e.getMessage());
         }
       }
       if (e instanceof BatchNotCommittedException || e instanceof ConsumerFencedException) {

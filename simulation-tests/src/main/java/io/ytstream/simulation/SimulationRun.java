@@ -78,8 +78,14 @@ final class SimulationRun {
       cluster.setMaxRowsPerTabletTransaction(rowLimit);
       faults.markFired(SimFault.ROW_LIMIT);
     }
-    // As the sink's refusal tells a user: a max_rows_per_partition whose batch fits one tablet.
-    Workload w = rowLimit > 0 ? drawn.fittingOneTablet(rowLimit) : drawn;
+    // As the sink's refusal tells a user: a max_rows_per_partition whose batch fits the output;
+    // where the fault's arg is a multiple of 4 the user has not lowered it yet, so a batch may be
+    // refused.
+    boolean lowered = true;
+    for (FaultSchedule.Fault f : schedule.faults()) {
+      lowered &= f.kind() != SimFault.ROW_LIMIT || f.arg() % 4 != 0;
+    }
+    Workload w = rowLimit > 0 && lowered ? drawn.fittingTheOutput(rowLimit) : drawn;
     SimContext ctx =
         new SimContext(w, cluster, faults, options.mutant(), rowLimit, options.tracing());
     Verifier verifier = new Verifier(ctx);

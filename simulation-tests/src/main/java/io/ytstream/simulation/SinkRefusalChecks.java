@@ -16,18 +16,29 @@ final class SinkRefusalChecks {
   private SinkRefusalChecks() {}
 
   /**
-   * The refusal of a batch with {@code rows} rows for the output's one tablet, which takes {@code
-   * maxRowsPerTablet}; null when it is right.
+   * The refusal of a batch with {@code perTablet[t]} rows for tablet t of the output, each of which
+   * takes {@code maxRowsPerTablet}; null when it is right.
    */
   static String tabletRefusalError(
-      long rows, long maxRowsPerTablet, StreamOffsets start, StreamOffsets end, String message) {
-    if (rows <= maxRowsPerTablet) {
+      long[] perTablet,
+      long maxRowsPerTablet,
+      StreamOffsets start,
+      StreamOffsets end,
+      String message) {
+    long total = 0;
+    long worst = 0;
+    for (long rows : perTablet) {
+      total += rows;
+      worst = Math.max(worst, rows);
+    }
+    if (worst <= maxRowsPerTablet) {
       return " was refused as too large with "
-          + rows
+          + worst
           + " rows for a tablet that takes "
           + maxRowsPerTablet;
     }
-    String wrong = tabletAdviceError(rows, maxRowsPerTablet, start, end, message);
+    String wrong =
+        tabletAdviceError(total, worst, perTablet.length, maxRowsPerTablet, start, end, message);
     return wrong == null ? null : "'s refusal " + wrong;
   }
 
@@ -98,14 +109,21 @@ final class SinkRefusalChecks {
           Pattern.DOTALL);
 
   /**
-   * What is wrong in the advice of a too-large refusal, or null: the rows it names are the batch's
-   * (the simulated output has one tablet); the tablets it asks for take the rows and are more than
-   * the output has, one fewer would not do (unless one more than the output has is the least); the
-   * ranges it describes are the batch's; and the {@code max_rows_per_partition} it proposes is the
-   * largest whose batch of one row per row read fits the output, at least 1.
+   * What is wrong in the advice of a too-large refusal, or null: the rows it names are the batch's,
+   * in all and in its fullest tablet, of the output's tablets; the tablets it asks for take the
+   * rows and are more than the output has, one fewer would not do (unless one more than the output
+   * has is the least); the ranges it describes are the batch's; and the {@code
+   * max_rows_per_partition} it proposes is the largest whose batch of one row per row read fits the
+   * output, at least 1.
    */
   private static String tabletAdviceError(
-      long rows, long limit, StreamOffsets start, StreamOffsets end, String message) {
+      long rows,
+      long worstTablet,
+      int outputTablets,
+      long limit,
+      StreamOffsets start,
+      StreamOffsets end,
+      String message) {
     Matcher m = REFUSAL.matcher(message == null ? "" : message);
     if (!m.find()) {
       return "does not name the rows, the tablets needed and a max_rows_per_partition that fits";
@@ -120,7 +138,7 @@ final class SinkRefusalChecks {
     long[] want = largestRange(start, end);
     long wantLargest = want[0];
     long wantPartitions = want[1];
-    if (total != rows || worst != rows || tablets != 1) {
+    if (total != rows || worst != worstTablet || tablets != outputTablets) {
       return "names " + total + " rows, " + worst + " in one tablet of " + tablets;
     }
     if (needed <= tablets

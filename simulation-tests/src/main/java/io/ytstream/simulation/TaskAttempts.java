@@ -3,6 +3,7 @@ package io.ytstream.simulation;
 import io.ytstream.application.BatchShareOutcome;
 import io.ytstream.application.ChunkedTaskWriter;
 import io.ytstream.application.InsertIntoBatchTransaction;
+import io.ytstream.application.OutputTablets;
 import io.ytstream.application.ProducerTaskWriter;
 import io.ytstream.application.PushBatchShare;
 import io.ytstream.application.ReadRanges;
@@ -149,6 +150,15 @@ final class TaskAttempts {
         return;
       }
       TransactionId tx = new TransactionId(batch.tx.id().value());
+      // TransactionalDataWriter places row k of task p on tablet (p + k) mod tablets and counts it.
+      int tablets = w.outputTablets();
+      long[] perTablet = new long[tablets];
+      List<Row> placed = new ArrayList<>(out.size());
+      for (int k = 0; k < out.size(); k++) {
+        int tablet = OutputTablets.forRow(task, k, tablets);
+        perTablet[tablet]++;
+        placed.add(tablets == 1 ? out.get(k) : out.get(k).with("$tablet_index", (long) tablet));
+      }
       if (ctx.faults.fires(SimFault.EXECUTOR_MEMORY)) {
         // TransactionalDataWriter.commit once its buffer stopped: nothing inserted, rows counted.
         ctx.trace("d" + id + " task " + task + " has no execution memory left for its rows");
@@ -156,18 +166,18 @@ final class TaskAttempts {
             new WriterReport(
                 batch.id,
                 tx.value(),
-                new long[] {out.size()},
+                perTablet,
                 "partition " + task + " stopped at row 0: " + NO_MEMORY);
         return;
       }
       try {
-        inserts.insert(tx, Workload.OUTPUT, chunked(out));
+        inserts.insert(tx, Workload.OUTPUT, chunked(placed));
       } catch (RuntimeException e) {
         batch.authorizedAttemptFailed(stage, task);
         throw e;
       }
       batch.reports[batch.slot(stage, task)] =
-          new WriterReport(batch.id, tx.value(), new long[] {out.size()}, null);
+          new WriterReport(batch.id, tx.value(), perTablet, null);
       return;
     }
     if (w.mode() == SimMode.PRODUCER) {

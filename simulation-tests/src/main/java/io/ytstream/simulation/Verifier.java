@@ -765,16 +765,16 @@ final class Verifier {
     return true;
   }
 
-  /** The sink refused batch {@code batch} as too large, with {@code rows} rows for its tablet. */
+  /** The sink refused batch {@code batch} as too large, with {@code perTablet} rows per tablet. */
   void onBatchRefused(
       long batch,
-      long rows,
+      long[] perTablet,
       long maxRowsPerTablet,
       StreamOffsets start,
       StreamOffsets end,
       String message) {
     String wrong =
-        SinkRefusalChecks.tabletRefusalError(rows, maxRowsPerTablet, start, end, message);
+        SinkRefusalChecks.tabletRefusalError(perTablet, maxRowsPerTablet, start, end, message);
     if (wrong != null) {
       violate(Invariant.BATCH_BOUND, "batch " + batch + wrong + ": " + message);
     }

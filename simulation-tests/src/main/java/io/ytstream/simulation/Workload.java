@@ -93,12 +93,15 @@ record Workload(
     int writeChunk = 1 + random.nextInt(5);
     int pullLimit = 1 + random.nextInt(8);
     int reduceTasks = 1 + random.nextInt(2);
-    // The output queue of producer mode, and the ordered output table of at-least-once mode: 1-3
-    // tablets, from a stream of its own (as the added partitions).
+    // The output queue of producer mode, the ordered output table of at-least-once mode and the
+    // output queue of transactional mode (but an aggregate's table): 1-3 tablets, from streams of
+    // their own (as the added partitions).
     int outputTablets =
         mode == SimMode.PRODUCER || mode == SimMode.AT_LEAST_ONCE
             ? 1 + new SplittableRandom(seed * 131 + 3).nextInt(3)
-            : 1;
+            : mode == SimMode.TRANSACTIONAL && query != QueryKind.AGGREGATE
+                ? 1 + new SplittableRandom(seed * 139 + 7).nextInt(3)
+                : 1;
     // The trigger's size and kind, from a stream of their own as well: max_rows_per_trigger,
     // min_rows_per_trigger with max_trigger_delay, or neither; and Trigger.AvailableNow runs that
     // a scheduler starts again when they end.
@@ -153,12 +156,16 @@ record Workload(
 
   /**
    * This workload with {@code max_rows_per_partition} lowered so that a batch over every partition
-   * writes at most {@code maxRowsPerTablet} rows into the one tablet of the output, as the
-   * transactional sink's refusal of a larger batch suggests; at least 1.
+   * writes at most {@code maxRowsPerTablet} rows into each tablet of the output, if the rows spread
+   * evenly, as the transactional sink's refusal of a larger batch suggests; at least 1.
    */
-  Workload fittingOneTablet(long maxRowsPerTablet) {
+  Workload fittingTheOutput(long maxRowsPerTablet) {
     long fits =
-        Math.max(1, maxRowsPerTablet / ((long) partitions.size() * query.maxRowsPerInputRow()));
+        Math.max(
+            1,
+            maxRowsPerTablet
+                * outputTablets
+                / ((long) partitions.size() * query.maxRowsPerInputRow()));
     return new Workload(
         mode,
         queues,
