@@ -9,7 +9,6 @@ import io.ytstream.application.PushBatchShare;
 import io.ytstream.application.ReadRanges;
 import io.ytstream.application.WriteChunk;
 import io.ytstream.application.WriterReport;
-import io.ytstream.core.model.OffsetRange;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.plan.TaskAssignment;
 import io.ytstream.ports.QueueRow;
@@ -75,24 +74,34 @@ final class TaskAttempts {
     this.shares = new PushBatchShare(ctx.io, ctx.io);
   }
 
-  /** The partition reader of each of the task's ranges, in order. */
+  /**
+   * The task's partition reader, as {@code YtPartitionReader} reads: one {@link
+   * ReadRanges#keepingTextBytes} over the task's ranges, walked with {@code advance}, each row read
+   * from the pull's batch at its index.
+   */
   List<QueueRow> read(TaskAssignment task) {
+    ReadRanges read =
+        ReadRanges.keepingTextBytes(
+            ctx.io,
+            ctx.io,
+            Workload.CONSUMER,
+            task.ranges(),
+            w.pullLimit(),
+            w.dataLossPolicy(),
+            loss ->
+                losses.report(loss.partition(), loss.requestedOffset(), loss.firstAvailableRow()));
     List<QueueRow> rows = new ArrayList<>();
-    for (OffsetRange range : task.ranges()) {
-      List<QueueRow> read =
-          new ReadRanges(
-                  ctx.io,
-                  ctx.io,
-                  Workload.CONSUMER,
-                  List.of(range),
-                  w.pullLimit(),
-                  w.dataLossPolicy(),
-                  loss ->
-                      losses.report(
-                          loss.partition(), loss.requestedOffset(), loss.firstAvailableRow()))
-              .readAll();
-      ctx.verifier.onRangeRead(range, read.size());
-      rows.addAll(read);
+    long[] perRange = new long[task.ranges().size()];
+    int at = 0;
+    while (read.advance()) {
+      while (!task.ranges().get(at).equals(read.currentRange())) {
+        at++;
+      }
+      perRange[at]++;
+      rows.add(read.batch().row(read.index()));
+    }
+    for (int i = 0; i < perRange.length; i++) {
+      ctx.verifier.onRangeRead(task.ranges().get(i), perRange[i]);
     }
     return rows;
   }
