@@ -223,7 +223,8 @@ public final class CommitTransactionalSink {
                     + ")"
                 : "")
             + ", or give executors more memory (spark.executor.memory). Nothing was written"
-            + " and the consumer did not move.",
+            + " and the consumer did not move. "
+            + sameRowsAgain(epochId, "give executors more memory"),
         null);
   }
 
@@ -265,7 +266,22 @@ public final class CommitTransactionalSink {
             + read.describe()
             + "."
             + fit
-            + " Nothing was written and the consumer did not move.",
+            + " Nothing was written and the consumer did not move. "
+            + sameRowsAgain(epochId, "reshard the output"),
         cause);
+  }
+
+  /**
+   * Spark logged the batch's range in the checkpoint before running it, and a restarted query runs
+   * a logged batch again as it is: a new {@code max_rows_per_partition} sizes later batches only.
+   */
+  private static String sameRowsAgain(long epochId, String fix) {
+    return "Batch "
+        + epochId
+        + "'s range is already in the checkpoint's offset log, so a restarted query runs it again"
+        + " with the same rows: a lower max_rows_per_partition sizes the batches after it; for"
+        + " this one, "
+        + fix
+        + ".";
   }
 }

@@ -67,6 +67,9 @@ final class SinkRefusalChecks {
     if (!text.contains(notKept)) {
       return "'s refusal does not say why the task stopped";
     }
+    if (!text.endsWith("for this one, give executors more memory.")) {
+      return "'s refusal does not say that only more memory helps the logged batch";
+    }
     long largest = Long.parseLong(m.group(1));
     long partitions = Long.parseLong(m.group(2));
     long[] want = largestRange(start, end);
@@ -127,6 +130,9 @@ final class SinkRefusalChecks {
     Matcher m = REFUSAL.matcher(message == null ? "" : message);
     if (!m.find()) {
       return "does not name the rows, the tablets needed and a max_rows_per_partition that fits";
+    }
+    if (!message.endsWith("for this one, reshard the output.")) {
+      return "does not say that only a reshard helps the logged batch";
     }
     long total = Long.parseLong(m.group(1));
     long worst = Long.parseLong(m.group(2));

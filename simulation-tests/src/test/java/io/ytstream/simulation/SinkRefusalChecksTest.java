@@ -23,7 +23,10 @@ class SinkRefusalChecksTest {
         + " rows from each of 1 queue partitions (option max_rows_per_partition caps that; its"
         + " default is 100000). Lower option max_rows_per_partition"
         + advice
-        + ", or give executors more memory (spark.executor.memory). Nothing was written.";
+        + ", or give executors more memory (spark.executor.memory). Nothing was written. Batch 3's"
+        + " range is already in the checkpoint's offset log, so a restarted query runs it again"
+        + " with the same rows: a lower max_rows_per_partition sizes the batches after it; for"
+        + " this one, give executors more memory.";
   }
 
   private static String check(long rows, String message) {
@@ -53,5 +56,8 @@ class SinkRefusalChecksTest {
         check(20, refusal(20, " (now at least 20; try 5)").replace("partition 0 ran out", "?")));
     assertNotNull(
         check(20, refusal(20, " (now at least 20; try 5)").replace("spark.executor.memory", "")));
+    assertNotNull(
+        check(20, refusal(20, " (now at least 20; try 5)").replace("for this one", "")),
+        "the logged batch needs more memory");
   }
 }

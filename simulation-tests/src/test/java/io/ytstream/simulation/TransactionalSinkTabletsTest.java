@@ -180,6 +180,10 @@ class TransactionalSinkTabletsTest {
     assertTrue(e.getMessage().contains("needs at least 10 tablets (it has 3)"), e::getMessage);
     assertTrue(e.getMessage().contains("max_rows_per_partition=12 fits"), e::getMessage);
     assertTrue(e.getMessage().contains("read up to 20 rows from each of 1 queue"), e::getMessage);
+    assertTrue(
+        e.getMessage().contains("Batch 0's range is already in the checkpoint's offset log")
+            && e.getMessage().endsWith("for this one, reshard the output."),
+        e::getMessage);
     assertNothingWritten(tx, SORTED);
   }
 
@@ -198,6 +202,10 @@ class TransactionalSinkTabletsTest {
     assertTrue(e.getMessage().contains("for the executors' memory"), e::getMessage);
     assertTrue(e.getMessage().contains("partition 1 ran out"), e::getMessage);
     assertTrue(e.getMessage().contains("(now at least 20; try 5)"), e::getMessage);
+    assertTrue(
+        e.getMessage().contains("runs it again with the same rows")
+            && e.getMessage().endsWith("for this one, give executors more memory."),
+        e::getMessage);
     assertNothingWritten(tx, ORDERED);
   }
 
