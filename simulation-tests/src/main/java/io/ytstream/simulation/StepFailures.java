@@ -10,8 +10,9 @@ import java.util.List;
  * How a step's exception ends the query, as Spark's {@code StreamExecution.runStream} ends it: a
  * crash stays a crash; data loss, positions that no longer fit the queue and a batch the sink
  * refuses fail the query with the fix named, again after every restart (permanent); anything else
- * fails the query and a restart goes on; a null pointer is a bug of the shipped code whatever
- * follows. A zombie's failures reach nobody: its query was superseded.
+ * fails the query and a restart goes on; a null pointer, an index out of bounds, a bad cast or an
+ * arithmetic error ({@link #isShippedBug}) is a bug of the shipped code whatever follows. A
+ * zombie's failures reach nobody: its query was superseded.
  */
 final class StepFailures {
 
@@ -21,7 +22,7 @@ final class StepFailures {
     if (e instanceof SimulatedCrash || e instanceof QueryFailure) {
       return e;
     }
-    if (e instanceof NullPointerException && !zombie) {
+    if (!zombie && isShippedBug(e)) {
       ctx.verifier.onSpuriousFailure(s.toString(), e);
     }
     if (e instanceof DataLossException loss) {
@@ -41,6 +42,23 @@ final class StepFailures {
       return new QueryFailure(s + " failed: " + e.getMessage(), true, e);
     }
     return new QueryFailure(s + " failed: " + e.getMessage(), false, e);
+  }
+
+  /**
+   * Whether {@code e} or one of its causes is a null pointer, an index out of bounds, a bad cast or
+   * an arithmetic error: no fault makes these (faults answer with the cluster's errors, lost
+   * answers and crashes), only a bug of the shipped code does.
+   */
+  static boolean isShippedBug(Throwable e) {
+    for (Throwable c = e; c != null; c = c.getCause()) {
+      if (c instanceof NullPointerException
+          || c instanceof IndexOutOfBoundsException
+          || c instanceof ClassCastException
+          || c instanceof ArithmeticException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static QueryFailure dataLoss(SimContext ctx, List<DataLoss> losses, boolean zombie) {

@@ -88,7 +88,7 @@ final class TaskScheduler {
     } catch (QueryFailure | SimulatedCrash | DataLossException e) {
       throw e;
     } catch (RuntimeException e) {
-      failed(batch, Kind.TASK, t, 0, e);
+      failed(batch, Kind.TASK, t, 0, e, zombie);
     }
   }
 
@@ -110,11 +110,15 @@ final class TaskScheduler {
     } catch (QueryFailure | SimulatedCrash e) {
       throw e;
     } catch (RuntimeException e) {
-      failed(batch, Kind.REDUCE_TASK, r, 1, e);
+      failed(batch, Kind.REDUCE_TASK, r, 1, e, zombie);
     }
   }
 
-  private void failed(BatchInFlight batch, Kind kind, int task, int stage, RuntimeException e) {
+  private void failed(
+      BatchInFlight batch, Kind kind, int task, int stage, RuntimeException e, boolean zombie) {
+    if (!zombie && StepFailures.isShippedBug(e)) {
+      ctx.verifier.onSpuriousFailure(kind + "(" + task + ")", e);
+    }
     int slot = batch.slot(stage, task);
     ctx.trace("d" + driverId + " " + kind + "(" + task + ") failed: " + e.getMessage());
     if (batch.done[slot]) {
