@@ -131,9 +131,9 @@ final class Verifier {
      */
     COMMIT_OUTCOME("commit outcome misreported"),
     /**
-     * A step or a live driver's task failed with a null pointer, an index out of bounds, a bad
-     * cast or an arithmetic error: no fault makes one (faults answer with the cluster's errors,
-     * lost answers and crashes), so only a bug of the shipped code does.
+     * A step or a live driver's task failed with a null pointer, an index out of bounds, a bad cast
+     * or an arithmetic error: no fault makes one (faults answer with the cluster's errors, lost
+     * answers and crashes), so only a bug of the shipped code does.
      */
     SPURIOUS_FAILURE("failure without a fault");
 
