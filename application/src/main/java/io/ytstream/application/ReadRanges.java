@@ -57,17 +57,6 @@ public final class ReadRanges {
   private int bufferEnd;
   private int current = -1;
 
-  public ReadRanges(
-      QueuePartitionReader reader,
-      QueueMetadata metadata,
-      ConsumerId consumer,
-      List<OffsetRange> ranges,
-      int pullRows,
-      DataLossPolicy policy,
-      LostRows lostRows) {
-    this(pullOf(reader, consumer), metadata, ranges, pullRows, policy, lostRows);
-  }
-
   /** A static read's task: the same reads with {@code pull_queue}, no consumer. */
   public static ReadRanges withoutConsumer(
       QueueRangeReader reader,
@@ -87,9 +76,10 @@ public final class ReadRanges {
   }
 
   /**
-   * As the constructor, each pull through {@link QueuePartitionReader#pullBatchKeepingTextBytes}:
-   * for a caller that walks the rows with {@link #advance} and reads them from {@link #batch()}, so
-   * an adapter's flat answer is never turned into a row object per row.
+   * A streaming task's reads through {@code consumer}, each pull through {@link
+   * QueuePartitionReader#pullBatchKeepingTextBytes}: for a caller that walks the rows with {@link
+   * #advance} and reads them from {@link #batch()}, so an adapter's flat answer is never turned
+   * into a row object per row.
    */
   public static ReadRanges keepingTextBytes(
       QueuePartitionReader reader,
@@ -109,13 +99,6 @@ public final class ReadRanges {
         pullRows,
         policy,
         lostRows);
-  }
-
-  private static Pull pullOf(QueuePartitionReader reader, ConsumerId consumer) {
-    Objects.requireNonNull(reader, "reader");
-    Objects.requireNonNull(consumer, "consumer");
-    return (partition, offset, maxRows) ->
-        QueueRowBatch.of(reader.pull(consumer, partition, offset, maxRows));
   }
 
   private ReadRanges(

@@ -121,7 +121,7 @@ class UseCasesOverTheInMemoryClusterTest {
     PartitionId p = new PartitionId(Q, 0);
     List<DataLoss> reported = new ArrayList<>();
     ReadRanges read =
-        new ReadRanges(
+        ReadRanges.keepingTextBytes(
             cluster.queueReader(),
             cluster.queueMetadata(),
             CONSUMER,
@@ -165,7 +165,7 @@ class UseCasesOverTheInMemoryClusterTest {
     queue(1, 10);
     cluster.trimRows(QUEUE, 0, 4);
     ReadRanges read =
-        new ReadRanges(
+        ReadRanges.keepingTextBytes(
             cluster.queueReader(),
             cluster.queueMetadata(),
             CONSUMER,
