@@ -799,7 +799,7 @@ final class Verifier {
           "batch " + batch + " committed though a task kept none of its rows (" + notKept + ")");
       return;
     }
-    if (!java.util.Arrays.equals(before, consumer())) {
+    if (!Arrays.equals(before, consumer())) {
       violate(
           Invariant.CONSUMER_AHEAD_OF_OUTPUT,
           "batch " + batch + " was refused for executor memory, but the consumer moved");
