@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * The invariant checkers. They read the cluster directly (no faults), compare with what the
@@ -615,11 +616,12 @@ final class Verifier {
             && reportedMetrics.containsKey("maxBytesBehindLatest")
             && reportedMetrics.containsKey("avgBytesBehindLatest")
             && reportedMetrics.containsKey("totalBytesBehindLatest");
-    if (lag.get().bytesKnown() != shown) {
+    boolean known = everyPartitionHas(lag.get(), MeasureLag.PartitionLag::bytes);
+    if (known != shown) {
       violate(
           Invariant.PROGRESS_MISREPORTED,
           "every partition's bytes behind known: "
-              + lag.get().bytesKnown()
+              + known
               + ", but the metrics "
               + new TreeMap<>(reportedMetrics)
               + (shown ? " show them" : " do not show them whole"));
@@ -656,8 +658,9 @@ final class Verifier {
         reportedMetrics.containsKey("minSecondsBehindLatest")
             && reportedMetrics.containsKey("maxSecondsBehindLatest")
             && reportedMetrics.containsKey("avgSecondsBehindLatest");
-    if (lag.secondsKnown() != shown) {
-      wrong = "every partition's seconds behind known: " + lag.secondsKnown();
+    boolean known = everyPartitionHas(lag, MeasureLag.PartitionLag::seconds);
+    if (known != shown) {
+      wrong = "every partition's seconds behind known: " + known;
     } else if (shown && !lag.partitions().isEmpty()) {
       long min = Long.MAX_VALUE;
       long max = 0;
@@ -680,6 +683,23 @@ final class Verifier {
           Invariant.PROGRESS_MISREPORTED,
           wrong + ", but the metrics " + new TreeMap<>(reportedMetrics));
       return false;
+    }
+    return true;
+  }
+
+  /**
+   * Whether the kept lag has a figure for every partition (and at least one partition), read from
+   * the partitions themselves, each judged on its own below, not from the lag's own summary.
+   */
+  private static boolean everyPartitionHas(
+      MeasureLag.Lag lag, Function<MeasureLag.PartitionLag, OptionalLong> figure) {
+    if (lag.partitions().isEmpty()) {
+      return false;
+    }
+    for (MeasureLag.PartitionLag p : lag.partitions()) {
+      if (figure.apply(p).isEmpty()) {
+        return false;
+      }
     }
     return true;
   }
