@@ -46,7 +46,8 @@ public final class CommitTransactionalBatch {
    * consumers} (by queue), in {@code tx}. Returns normally when the batch's rows and offsets are in
    * the output exactly once.
    *
-   * @throws BatchNotCommittedException when the batch did not commit; {@code tx} is aborted
+   * @throws BatchNotCommittedException when the batch did not commit; {@code tx} is aborted (on
+   *     every failure but the query stopping, the caller need not abort it again)
    */
   public Result commit(
       long batchId,
@@ -54,7 +55,11 @@ public final class CommitTransactionalBatch {
       List<OffsetRange> ranges,
       Map<QueueId, ConsumerId> consumers) {
     if (ranges.isEmpty()) {
-      tx.commit();
+      try {
+        tx.commit();
+      } catch (RuntimeException e) {
+        throw ended(tx, e);
+      }
       return Result.NO_SOURCE_ROWS;
     }
     TreeMap<QueueId, ConsumerId> byQueue = new TreeMap<>(consumers);
@@ -62,8 +67,12 @@ public final class CommitTransactionalBatch {
     state.transactionStarted();
     state.rowsWritten();
     StreamOffsets snapshot = StreamOffsets.empty();
-    for (Map.Entry<QueueId, ConsumerId> e : byQueue.entrySet()) {
-      snapshot = snapshot.overlay(tx.readConsumer(e.getValue(), e.getKey()));
+    try {
+      for (Map.Entry<QueueId, ConsumerId> e : byQueue.entrySet()) {
+        snapshot = snapshot.overlay(tx.readConsumer(e.getValue(), e.getKey()));
+      }
+    } catch (RuntimeException e) {
+      throw ended(tx, e);
     }
     RecoveryVerdict verdict = state.consumerRead(snapshot);
     switch (verdict.decision()) {
@@ -164,6 +173,17 @@ public final class CommitTransactionalBatch {
       }
     }
     throw new AssertionError(outcome);
+  }
+
+  /**
+   * {@code error} leaves {@code tx} aborted, unless it is the query stopping: then the restart
+   * resolves the outcome, and the transaction expires if nothing commits it.
+   */
+  private static RuntimeException ended(TabletTransaction tx, RuntimeException error) {
+    if (!Interruptions.isInterruption(error)) {
+      abortQuietly(tx);
+    }
+    return error;
   }
 
   /** Aborts, ignoring a failure: an expired or already aborted transaction has nothing to undo. */

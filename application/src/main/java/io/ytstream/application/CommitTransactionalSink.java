@@ -77,15 +77,21 @@ public final class CommitTransactionalSink {
    * the transaction is aborted and the error thrown.
    */
   public Result commit(long epochId, TabletTransaction tx, List<WriterReport> reports) {
+    Checked checked;
     try {
-      return commitOrThrow(epochId, tx, reports);
+      checked = check(epochId, tx, reports);
     } catch (RuntimeException e) {
       CommitTransactionalBatch.abortQuietly(tx);
       throw e;
     }
+    // From here CommitTransactionalBatch owns the transaction: it ends it on every failure.
+    return commitChecked(epochId, tx, checked);
   }
 
-  private Result commitOrThrow(long epochId, TabletTransaction tx, List<WriterReport> reports) {
+  /** What the checks before the commit found: the batch's ranges and its rows per tablet. */
+  private record Checked(BatchRanges batch, BatchSize read, long[] perTablet) {}
+
+  private Checked check(long epochId, TabletTransaction tx, List<WriterReport> reports) {
     long[] perTablet = new long[output.sorted() ? 1 : output.tabletCount()];
     for (WriterReport m : reports) {
       if (!tx.id().value().equals(m.transactionId()) || m.epochId() != epochId) {
@@ -109,7 +115,11 @@ public final class CommitTransactionalSink {
     BatchSize read = BatchSize.of(batch);
     checkTabletLimit(epochId, perTablet, read);
     checkEveryRowKept(epochId, reports, read);
+    return new Checked(batch, read, perTablet);
+  }
 
+  private Result commitChecked(long epochId, TabletTransaction tx, Checked checked) {
+    BatchRanges batch = checked.batch();
     CommitTransactionalBatch.Result result;
     try {
       result = protocol.commit(epochId, tx, batch.ranges(), batch.consumers());
@@ -117,7 +127,7 @@ public final class CommitTransactionalSink {
       if (e.outcome() == CommitOutcome.FAILED
           && e.getCause() instanceof YtException yt
           && yt.hasCode(YtErrorCode.TOO_MANY_ROWS_IN_TRANSACTION)) {
-        throw tooManyRows(epochId, perTablet, read, e.getCause());
+        throw tooManyRows(epochId, checked.perTablet(), checked.read(), e.getCause());
       }
       if (e.outcome() == CommitOutcome.FENCED) {
         throw new IllegalStateException(e.getMessage() + "; " + sharedConsumer(batch), e);
