@@ -102,6 +102,11 @@ public final class AdvanceConsumer {
                   .read(consumer, advance.partition().queue())
                   .getOrDefault(advance.partition(), 0);
         } catch (RuntimeException readError) {
+          if (Interruptions.isInterruption(readError)) {
+            // The query is stopping: Spark ends the stop cleanly only on the interruption itself.
+            readError.addSuppressed(e);
+            throw readError;
+          }
           e.addSuppressed(readError);
           throw e;
         }

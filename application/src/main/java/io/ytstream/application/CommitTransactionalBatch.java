@@ -123,6 +123,11 @@ public final class CommitTransactionalBatch {
             now = now.overlay(offsets.read(e.getValue(), e.getKey()));
           }
         } catch (RuntimeException readError) {
+          if (Interruptions.isInterruption(readError)) {
+            // The query is stopping: the restart resolves the outcome; Spark must see the stop.
+            readError.addSuppressed(error);
+            throw readError;
+          }
           error.addSuppressed(readError);
           throw new BatchNotCommittedException(
               CommitOutcome.RETRY_LATER,

@@ -275,7 +275,8 @@ public final class StreamingSource {
    * min/max/avg/totalBytesBehindLatest}) where every queue declares {@code
    * $cumulative_data_weight}, and seconds behind ({@code min/max/avgSecondsBehindLatest}) where
    * every queue declares {@code $timestamp} ({@link MeasureLag}). A failed read of the lag columns
-   * leaves bytes and seconds out: a report without them beats a failed query.
+   * leaves bytes and seconds out: a report without them beats a failed query. A read interrupted
+   * because the query is stopping is thrown, for Spark to end the stop cleanly.
    *
    * @param latest the bounds to measure against (Real-time Mode passes the freshest it has); empty
    *     for the last the source planned with
@@ -322,6 +323,10 @@ public final class StreamingSource {
     try {
       measured = lagMeasure().measure(bounds, consumed);
     } catch (RuntimeException e) {
+      if (Interruptions.isInterruption(e)) {
+        // The query is stopping: not a lag read to warn about, and Spark ends the stop cleanly.
+        throw e;
+      }
       lastLag = new MeasureLag.Lag(rowsOnly);
       lagUnreadable.accept(e);
       return out;

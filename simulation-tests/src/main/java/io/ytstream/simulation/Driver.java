@@ -156,10 +156,23 @@ final class Driver {
     if (ctx.faults.fires(SimFault.CRASH_BEFORE_STEP)) {
       throw new SimulatedCrash("before " + s);
     }
+    boolean driverSide = !zombie && s.kind() != Kind.TASK && s.kind() != Kind.REDUCE_TASK;
+    boolean callsBefore = ctx.io.driverCalls(driverSide);
+    RuntimeException failure = null;
     try {
       execute(s);
     } catch (RuntimeException e) {
-      throw StepFailures.end(ctx, s, e, zombie);
+      failure = e;
+    } finally {
+      ctx.io.driverCalls(callsBefore);
+    }
+    if (driverSide && ctx.io.takeStop()) {
+      // Read and clear the flag: the user's restart runs on a thread nobody interrupted.
+      ctx.verifier.onQueryStopped(s.toString(), failure, Thread.interrupted());
+      throw new SimulatedCrash("stopped by the user during " + s);
+    }
+    if (failure != null) {
+      throw StepFailures.end(ctx, s, failure, zombie);
     }
     if (ctx.faults.fires(SimFault.CRASH_AFTER_STEP)) {
       throw new SimulatedCrash("after " + s);

@@ -61,8 +61,8 @@ public final class FaultSchedule {
    * SimFault#STALLED_ADVANCE} is drawn apart from the mix, from a stream of its own, in about one
    * seed in four of the others: its frequency is its own, and whether a seed stalls leaves the mix
    * of the other kinds as it is. {@link SimFault#QUEUE_RECREATED}, {@link SimFault#COMMIT_LOST} and
-   * (transactional mode) {@link SimFault#SLOW_TASK} and {@link SimFault#EXECUTOR_MEMORY} are drawn
-   * the same way, each from a stream of its own.
+   * (transactional mode) {@link SimFault#SLOW_TASK} and {@link SimFault#EXECUTOR_MEMORY}, and
+   * {@link SimFault#QUERY_STOPPED} are drawn the same way, each from a stream of its own.
    */
   public static FaultSchedule generate(long seed, int batches, SimMode mode) {
     SplittableRandom random = new SplittableRandom(seed ^ 0x5DEECE66DL);
@@ -125,6 +125,12 @@ public final class FaultSchedule {
       faults.add(
           new Fault(SimFault.EXECUTOR_MEMORY, memory.nextInt(batches * 3), memory.nextInt(16)));
     }
+    SplittableRandom stops = new SplittableRandom(seed ^ 0x1F83D9ABFB41BD6BL);
+    if (stops.nextInt(8) == 0) {
+      // From a stream of its own, as above (drawn by none of the recorded traces' seeds); "driver
+      // call": a dozen or so per batch.
+      faults.add(new Fault(SimFault.QUERY_STOPPED, stops.nextInt(batches * 12), stops.nextInt(16)));
+    }
     return new FaultSchedule(faults);
   }
 
@@ -137,6 +143,7 @@ public final class FaultSchedule {
           && kind != SimFault.COMMIT_LOST
           && kind != SimFault.SLOW_TASK
           && kind != SimFault.EXECUTOR_MEMORY
+          && kind != SimFault.QUERY_STOPPED
           && (producer || !push)) {
         kinds.add(kind);
       }

@@ -25,6 +25,8 @@ import io.ytstream.ports.Row;
 import io.ytstream.ports.TabletTransaction;
 import io.ytstream.ports.TabletTransactions;
 import io.ytstream.ports.TransactionId;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,6 +80,12 @@ final class FaultyPorts
 
   /** Hears a commit the cluster refused for too many rows in a tablet. */
   private Consumer<YtException> onTooManyRows = e -> {};
+
+  /** Whether calls now are the live driver's, outside tasks ({@link SimFault#QUERY_STOPPED}). */
+  private boolean driverCalls;
+
+  /** Whether {@link SimFault#QUERY_STOPPED} fired since the last {@link #takeStop}. */
+  private boolean stopped;
 
   /** What runs when {@link SimFault#STALLED_ADVANCE} fires; null while a zombie runs. */
   private TakeOver stall;
@@ -158,7 +166,25 @@ final class FaultyPorts
     }
   }
 
+  /**
+   * Sets whether the calls from now on are the live driver's, outside tasks: only those can meet
+   * {@link SimFault#QUERY_STOPPED}. Returns the setting it replaces, for the caller to put back.
+   */
+  boolean driverCalls(boolean live) {
+    boolean before = driverCalls;
+    driverCalls = live;
+    return before;
+  }
+
+  /** Whether {@link SimFault#QUERY_STOPPED} fired since the last call; resets it. */
+  boolean takeStop() {
+    boolean fired = stopped;
+    stopped = false;
+    return fired;
+  }
+
   private void call(String what) {
+    refuseIfInterrupted(what);
     IntConsumer other = interleave;
     if (other != null) {
       int arg = faults.tick(SimFault.INTERLEAVE);
@@ -174,6 +200,25 @@ final class FaultyPorts
     if (faults.fires(SimFault.PROXY_ERROR)) {
       throw new YtException(
           YtErrorCode.HTTP_SERVICE_UNAVAILABLE, "simulated proxy error in " + what);
+    }
+    if (driverCalls && faults.fires(SimFault.QUERY_STOPPED)) {
+      stopped = true;
+      Thread.currentThread().interrupt();
+      refuseIfInterrupted(what);
+    }
+  }
+
+  /**
+   * A call on an interrupted thread fails before its request is sent, as {@code YtHttpClient}'s:
+   * {@code HttpClient.send} throws {@link InterruptedException}, which the client rethrows as an
+   * {@link UncheckedIOException} around an {@link InterruptedIOException}, the flag left set.
+   */
+  private static void refuseIfInterrupted(String what) {
+    if (Thread.currentThread().isInterrupted()) {
+      InterruptedIOException interrupted =
+          new InterruptedIOException(what + " to the simulated proxy: interrupted");
+      interrupted.initCause(new InterruptedException());
+      throw new UncheckedIOException(interrupted.getMessage(), interrupted);
     }
   }
 
@@ -475,6 +520,7 @@ final class FaultyPorts
     @Override
     public void abort() {
       abortAsked.add(delegate.id().value());
+      refuseIfInterrupted("abort_transaction");
       delegate.abort();
     }
   }

@@ -79,7 +79,14 @@ public enum SimFault {
    * TransactionalDataWriter}'s row buffer does: it inserts nothing and reports why, with its rows
    * counted (counted over authorized transactional write attempts).
    */
-  EXECUTOR_MEMORY("task");
+  EXECUTOR_MEMORY("task"),
+  /**
+   * The user stops the query ({@code StreamingQuery.stop()}, which interrupts the driver's thread)
+   * while the driver waits on a cluster call: the call ends as the HTTP client ends a call on an
+   * interrupted thread, before its request is sent, and so does every later call of the thread
+   * while its interrupt flag stays set (counted over the live driver's calls outside tasks).
+   */
+  QUERY_STOPPED("driver call");
 
   private final String event;
 
@@ -88,8 +95,8 @@ public enum SimFault {
   }
 
   /**
-   * What the fault's occurrence counter counts: step, commit, task, call, zombie call, advance,
-   * push or run.
+   * What the fault's occurrence counter counts: step, commit, task, call, driver call, zombie call,
+   * advance, push or run.
    */
   public String event() {
     return event;

@@ -105,6 +105,7 @@ final class Verifier {
      * started open, without even asking to abort it: it holds its rows until the timeout.
      */
     TRANSACTION_LEFT_OPEN("transaction left open after a failure"),
+    STOP_NOT_CLEAN("a query stopped by its user would not end cleanly"),
     /**
      * {@code min_rows_per_trigger}: a trigger was held back though its rows were there, its delay
      * had passed, it was the source's first, or the run is Trigger.AvailableNow; or a trigger with
@@ -571,6 +572,27 @@ final class Verifier {
     }
     if (wrong != null) {
       violate(Invariant.COMMIT_OUTCOME, "batch " + batch + ": " + wrong);
+    }
+  }
+
+  /**
+   * The user stopped the query during {@code step}, which then ended with {@code failure} (null: it
+   * returned), the thread's interrupt flag set or not. Spark's {@code stop()} waits for the query's
+   * thread, so the flag must stay set for the calls after it to fail too; and the thread must end
+   * with an error Spark takes for an interruption, or the stopped query ends failed.
+   */
+  void onQueryStopped(String step, RuntimeException failure, boolean interruptFlagSet) {
+    if (!interruptFlagSet) {
+      violate(
+          Invariant.STOP_NOT_CLEAN,
+          step + " cleared the thread's interrupt flag after the stop: the query goes on running");
+    } else if (failure != null && !SparkInterruptions.isInterruption(failure)) {
+      violate(
+          Invariant.STOP_NOT_CLEAN,
+          step
+              + " ended with "
+              + failure
+              + ", which Spark does not take for an interruption: the stopped query ends failed");
     }
   }
 
