@@ -24,7 +24,9 @@ import java.util.TreeSet;
  * Spark writes {@code offsets/N} before the batch runs), the writers' reports are checked against
  * the batch transaction, the per-tablet row limit and the executors' memory, and {@link
  * CommitTransactionalBatch} advances, commits and resolves. On any failure the batch transaction is
- * aborted: nothing is written and the consumer does not move. Errors say what to change.
+ * aborted: nothing is written and the consumer does not move. Errors say what to change. A query
+ * stopping mid-commit is the exception: no request leaves its interrupted thread, so the
+ * transaction expires, and the restart resolves whether the commit landed.
  */
 @DrivingUseCase
 public final class CommitTransactionalSink {
@@ -74,7 +76,8 @@ public final class CommitTransactionalSink {
 
   /**
    * Returns normally when the batch's rows and offsets are in the output exactly once; otherwise
-   * the transaction is aborted and the error thrown.
+   * the transaction is aborted (by the checks here, or by {@link CommitTransactionalBatch} once it
+   * has the transaction) and the error thrown.
    */
   public Result commit(long epochId, TabletTransaction tx, List<WriterReport> reports) {
     Checked checked;

@@ -105,6 +105,11 @@ final class Verifier {
      * started open, without even asking to abort it: it holds its rows until the timeout.
      */
     TRANSACTION_LEFT_OPEN("transaction left open after a failure"),
+    /**
+     * After {@code StreamingQuery.stop()} interrupted the driver mid-call, the step ended with an
+     * error Spark does not take for an interruption (the stopped query ends failed), or with the
+     * thread's interrupt flag cleared (the query goes on).
+     */
     STOP_NOT_CLEAN("a query stopped by its user would not end cleanly"),
     /**
      * {@code min_rows_per_trigger}: a trigger was held back though its rows were there, its delay
