@@ -52,7 +52,8 @@ public final class AdvanceConsumer {
    * @throws ConsumerFencedException when another writer moved the consumer
    */
   public StreamOffsets bringLevel(StreamOffsets durableEnd) {
-    // The batch is already durable in Spark's commit log when we get here: replay the states.
+    // The batch is already durable in Spark's commit log when we get here: replay the states up to
+    // the consumer read, which decides the advances; nothing reads the state after them.
     OutOfTransactionBatch batch =
         new OutOfTransactionBatch(DeliveryMode.AT_LEAST_ONCE, -1, durableEnd);
     batch.writing();
@@ -71,13 +72,11 @@ public final class AdvanceConsumer {
     for (ConsumerAdvance advance : advances) {
       String fenced = advance(advance);
       if (fenced != null) {
-        batch.consumerAdvanced(true, fenced);
         throw new ConsumerFencedException(
             "consumer " + consumer + " was moved by another writer: " + fenced);
       }
       after = after.with(advance.partition(), advance.newOffset());
     }
-    batch.consumerAdvanced(false, "");
     return after;
   }
 

@@ -24,12 +24,10 @@ public record BatchShareOutcome(BatchShareDecision decision, Optional<ProducerPu
 
   /**
    * The rows of this share that were not written because the session already held them: every row
-   * of a share {@code ALREADY_PUSHED} (not pushed again), or those the server skipped.
+   * of a share {@code ALREADY_PUSHED} (not pushed again). A share is pushed only into a session
+   * that holds nothing of its batch, so a pushed share skips none.
    */
   public long skippedRowCount() {
-    if (decision.action() == BatchShareDecision.Action.ALREADY_PUSHED) {
-      return decision.rowCount();
-    }
-    return pushed.map(ProducerPushOutcome::skippedRowCount).orElse(0L);
+    return decision.action() == BatchShareDecision.Action.ALREADY_PUSHED ? decision.rowCount() : 0;
   }
 }

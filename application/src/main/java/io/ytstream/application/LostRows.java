@@ -11,9 +11,4 @@ public interface LostRows {
 
   /** Rows {@code [loss.requestedOffset(), loss.firstAvailableRow())} were skipped. */
   void skipped(DataLoss loss);
-
-  /** Drops every report (for callers that count losses elsewhere). */
-  static LostRows ignored() {
-    return loss -> {};
-  }
 }

@@ -18,7 +18,6 @@ import io.ytstream.core.plan.QueuePositions;
 import io.ytstream.core.plan.StartOffsetResolver;
 import io.ytstream.core.plan.TaskAssignment;
 import io.ytstream.core.plan.TriggerLimit;
-import io.ytstream.ports.ConsumerOffsets;
 import io.ytstream.ports.QueueMetadata;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,13 +35,13 @@ import java.util.TreeMap;
  * <p>A partition the start offsets do not know (the queue was resharded) first gets an end of its
  * own with no rows: the batch that places it records where it starts, so the lower bound of every
  * later range is in the offset log and a range never has to guess a start. A start the queue no
- * longer fits (fewer partitions, or a partition ending before its offset) stops planning before
- * anything is read or moved ({@link QueuePositions}).
+ * longer fits (fewer partitions, or a partition ending before its offset) is refused by {@link
+ * #checkPositions} ({@link QueuePositions}), which the source calls before the consumer follows the
+ * start and before it plans.
  */
 public final class PlanMicroBatch {
 
   private final QueueMetadata metadata;
-  private final ConsumerOffsets consumers;
   private final ConsumerId consumer;
   private final List<QueueId> queues;
   private final PlanLimits limits;
@@ -71,12 +70,8 @@ public final class PlanMicroBatch {
   }
 
   public PlanMicroBatch(
-      QueueMetadata metadata,
-      ConsumerOffsets consumers,
-      ConsumerId consumer,
-      List<QueueId> queues,
-      PlanLimits limits) {
-    this(metadata, consumers, consumer, queues, limits, null);
+      QueueMetadata metadata, ConsumerId consumer, List<QueueId> queues, PlanLimits limits) {
+    this(metadata, consumer, queues, limits, null);
   }
 
   /**
@@ -85,14 +80,12 @@ public final class PlanMicroBatch {
    */
   public PlanMicroBatch(
       QueueMetadata metadata,
-      ConsumerOffsets consumers,
       ConsumerId consumer,
       List<QueueId> queues,
       PlanLimits limits,
       CapBatchBytes bytes) {
     this.bytes = bytes;
     this.metadata = Objects.requireNonNull(metadata, "metadata");
-    this.consumers = Objects.requireNonNull(consumers, "consumers");
     this.consumer = Objects.requireNonNull(consumer, "consumer");
     this.queues = List.copyOf(queues);
     this.limits = Objects.requireNonNull(limits, "limits");
@@ -105,15 +98,6 @@ public final class PlanMicroBatch {
       byQueue.put(queue, metadata.partitions(queue));
     }
     return QueueBounds.of(byQueue);
-  }
-
-  /** The consumer's offsets over every queue (a missing row is offset 0). */
-  public StreamOffsets readConsumer() {
-    StreamOffsets all = StreamOffsets.empty();
-    for (QueueId queue : queues) {
-      all = all.overlay(consumers.read(consumer, queue));
-    }
-    return all;
   }
 
   /** Where a query with no checkpoint starts: the consumer's offsets, 0 where it has none. */
@@ -169,40 +153,23 @@ public final class PlanMicroBatch {
   }
 
   /**
-   * The end of the batch that starts at {@code start} (the end of the last committed batch). New
-   * partitions are placed first, with no rows; otherwise the end is core's plan under the limits.
-   *
-   * @throws io.ytstream.core.plan.UntrustedPositionsException when the queue no longer fits {@code
-   *     start} ({@link #checkPositions})
-   * @throws io.ytstream.core.plan.DataLossException when rows were trimmed before being read and
-   *     the policy is to fail
-   */
-  public PlannedEnd plan(StreamOffsets start, QueueBounds bounds, StreamOffsets consumerNow) {
-    return plan(start, bounds, consumerNow, TriggerLimit.none(), 0);
-  }
-
-  /**
-   * As {@link #plan(StreamOffsets, QueueBounds, StreamOffsets)}, sized by the trigger's limit: at
-   * most its {@code maxRows} over all partitions, and no batch ({@code end == start}, {@link
+   * The end of the batch that starts at {@code start} (the end of the last committed batch), sized
+   * by the trigger's limit. New partitions are placed first, with no rows, and that is never held
+   * back; otherwise the end is core's plan under the limits and at most the trigger's {@code
+   * maxRows} over all partitions, and no batch ({@code end == start}, {@link
    * PlannedEnd#heldBack()}) while fewer than its {@code minRows} wait and the last batch was less
-   * than its delay ago. Placing new partitions is never held back.
+   * than its delay ago. Then, when {@code capBytes}, the caps by data weight ({@code
+   * max_bytes_per_partition} and the trigger's {@code maxBytes}, {@link CapBatchBytes}) after the
+   * caps by rows. Real-time Mode passes false: its batch ends where its tasks stop, not where
+   * planning says.
+   *
+   * <p>{@code start} must fit {@code bounds}: the caller checks it ({@link #checkPositions}) before
+   * the consumer follows {@code start}, as {@link StreamingSource#latestOffset} and {@link
+   * RealTimeBatchBoundary#atLatestOffset} do.
    *
    * @param msSinceLastBatch time since the last batch that was not held back (the caller's clock)
-   */
-  public PlannedEnd plan(
-      StreamOffsets start,
-      QueueBounds bounds,
-      StreamOffsets consumerNow,
-      TriggerLimit trigger,
-      long msSinceLastBatch) {
-    return plan(start, bounds, consumerNow, trigger, msSinceLastBatch, true);
-  }
-
-  /**
-   * As {@link #plan(StreamOffsets, QueueBounds, StreamOffsets, TriggerLimit, long)}; then, when
-   * {@code capBytes}, the caps by data weight ({@code max_bytes_per_partition} and the trigger's
-   * {@code maxBytes}, {@link CapBatchBytes}) after the caps by rows. Real-time Mode passes false:
-   * its batch ends where its tasks stop, not where planning says.
+   * @throws io.ytstream.core.plan.DataLossException when rows were trimmed before being read and
+   *     the policy is to fail
    */
   public PlannedEnd plan(
       StreamOffsets start,
@@ -211,7 +178,6 @@ public final class PlanMicroBatch {
       TriggerLimit trigger,
       long msSinceLastBatch,
       boolean capBytes) {
-    checkPositions(start, bounds);
     StreamOffsets resolved = startOffsets(start, bounds, consumerNow);
     TreeMap<PartitionId, Long> added = new TreeMap<>();
     List<DataLoss> trimmedBeforePlaced = new ArrayList<>();

@@ -144,7 +144,6 @@ public final class PushBatchShare {
     private long rowCount;
     private Row heldBack;
     private long pushedRowCount;
-    private long skippedRowCount;
     private TabletTransaction transaction;
     private boolean ended;
 
@@ -279,8 +278,7 @@ public final class PushBatchShare {
     pushIntoTransaction(share, last, Optional.of(record.toUserMeta()));
     share.ended = true;
     ProducerPushOutcome pushed =
-        new ProducerPushOutcome(
-            decision.lastSequenceNumber(), share.rowCount, share.skippedRowCount);
+        new ProducerPushOutcome(decision.lastSequenceNumber(), share.rowCount, 0);
     return commit(share, decision, pushed);
   }
 
@@ -360,15 +358,11 @@ public final class PushBatchShare {
       } else {
         new TransactionLease(share.transaction).renew();
       }
-      ProducerPushOutcome pushed =
-          pushes.pushInTransaction(
-              share.transaction.id(), session.id(), session.epoch(), base, rows, userMeta);
+      // The server's skipped count is not the share's: a share pushes only into a session that
+      // holds nothing of its batch, so what it skips is a repeat of a push whose answer was lost.
+      pushes.pushInTransaction(
+          share.transaction.id(), session.id(), session.epoch(), base, rows, userMeta);
       share.pushedRowCount += rows.size();
-      // A repeat of a push whose answer was lost is skipped as a copy of it, not as rows the
-      // session held; only a session holding this batch or a later one makes rows not land.
-      if (!BatchShareNumbering.holdsNothingOf(share.batchId, share.session.sequenceNumber())) {
-        share.skippedRowCount += pushed.skippedRowCount();
-      }
     } catch (ProducerFencedException e) {
       abort(share);
       throw fenced(share, e);

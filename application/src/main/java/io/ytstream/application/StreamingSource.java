@@ -111,7 +111,6 @@ public final class StreamingSource {
     this.planner =
         new PlanMicroBatch(
             ports.metadata(),
-            ports.consumers(),
             consumer,
             queues,
             limits,
@@ -347,11 +346,6 @@ public final class StreamingSource {
    */
   public Optional<MeasureLag.Lag> lastLag() {
     return Optional.ofNullable(lastLag);
-  }
-
-  /** The bounds the source planned with last, if it planned. */
-  public Optional<QueueBounds> lastBounds() {
-    return Optional.ofNullable(lastBounds);
   }
 
   private RealTimeBatchBoundary boundary() {

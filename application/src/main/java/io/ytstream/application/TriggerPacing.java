@@ -23,21 +23,9 @@ public final class TriggerPacing {
     this.planner = Objects.requireNonNull(planner, "planner");
   }
 
-  /** Plans this trigger's batch and remembers when one ran. */
-  public PlanMicroBatch.PlannedEnd plan(
-      StreamOffsets start,
-      QueueBounds bounds,
-      StreamOffsets consumerNow,
-      TriggerLimit asked,
-      boolean availableNow,
-      long nowMs) {
-    return plan(start, bounds, consumerNow, asked, availableNow, nowMs, true);
-  }
-
   /**
-   * As {@link #plan(StreamOffsets, QueueBounds, StreamOffsets, TriggerLimit, boolean, long)}, with
-   * the caps by bytes only when {@code capBytes} ({@link PlanMicroBatch#plan(StreamOffsets,
-   * QueueBounds, StreamOffsets, TriggerLimit, long, boolean)}). The pacing is by rows either way.
+   * Plans this trigger's batch and remembers when one ran; the caps by bytes only when {@code
+   * capBytes} ({@link PlanMicroBatch#plan}). The pacing is by rows either way.
    */
   public synchronized PlanMicroBatch.PlannedEnd plan(
       StreamOffsets start,

@@ -81,10 +81,14 @@ class CapBatchBytesTest {
     return sum;
   }
 
+  /** The consumer's offsets now (a missing row is offset 0). */
+  private StreamOffsets consumerNow() {
+    return cluster.consumerOffsets().read(CONSUMER, Q);
+  }
+
   private PlanMicroBatch planner(PlanLimits limits) {
     return new PlanMicroBatch(
         cluster.queueMetadata(),
-        cluster.consumerOffsets(),
         CONSUMER,
         List.of(Q),
         limits,
@@ -110,7 +114,7 @@ class CapBatchBytesTest {
 
   private StreamOffsets plan(PlanMicroBatch planner, StreamOffsets start, TriggerLimit limit) {
     QueueBounds bounds = planner.readBounds();
-    return planner.plan(start, bounds, planner.readConsumer(), limit, 0).end();
+    return planner.plan(start, bounds, consumerNow(), limit, 0, true).end();
   }
 
   @Test
@@ -219,9 +223,10 @@ class CapBatchBytesTest {
             .plan(
                 StreamOffsets.of(Map.of(P0, 0L)),
                 before,
-                planner.readConsumer(),
+                consumerNow(),
                 TriggerLimit.none(),
-                0)
+                0,
+                true)
             .end();
     assertEquals(StreamOffsets.of(Map.of(P0, 5L)), first);
     // Had 162 been kept as row 4's value, [5, 8) would measure 54 and pass a cap of 60 with its
@@ -260,13 +265,13 @@ class CapBatchBytesTest {
         new TriggerLimit(OptionalLong.empty(), OptionalLong.of(5), 60_000, OptionalLong.of(60));
     StreamOffsets start = StreamOffsets.of(Map.of(P0, 0L));
     PlanMicroBatch.PlannedEnd first =
-        pacing.plan(start, planner.readBounds(), planner.readConsumer(), limit, false, 0);
+        pacing.plan(start, planner.readBounds(), consumerNow(), limit, false, 0, true);
     assertEquals(StreamOffsets.of(Map.of(P0, 2L)), first.end(), "the first never waits; 60 bytes");
     PlanMicroBatch.PlannedEnd held =
-        pacing.plan(first.end(), planner.readBounds(), planner.readConsumer(), limit, false, 1_000);
+        pacing.plan(first.end(), planner.readBounds(), consumerNow(), limit, false, 1_000, true);
     assertTrue(held.heldBack(), "1 row < 5 within the delay");
     PlanMicroBatch.PlannedEnd now =
-        pacing.plan(first.end(), planner.readBounds(), planner.readConsumer(), limit, true, 1_000);
+        pacing.plan(first.end(), planner.readBounds(), consumerNow(), limit, true, 1_000, true);
     assertFalse(now.heldBack());
     assertEquals(StreamOffsets.of(Map.of(P0, 3L)), now.end());
   }
@@ -281,7 +286,7 @@ class CapBatchBytesTest {
         planner.plan(
             StreamOffsets.of(Map.of(P0, 0L)),
             planner.readBounds(),
-            planner.readConsumer(),
+            consumerNow(),
             TriggerLimit.none(),
             0,
             false);

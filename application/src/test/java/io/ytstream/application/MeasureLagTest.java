@@ -76,11 +76,7 @@ class MeasureLagTest {
 
   private QueueBounds bounds() {
     return new PlanMicroBatch(
-            cluster.queueMetadata(),
-            cluster.consumerOffsets(),
-            CONSUMER,
-            List.of(Q),
-            PlanLimits.of(100, DataLossPolicy.FAIL))
+            cluster.queueMetadata(), CONSUMER, List.of(Q), PlanLimits.of(100, DataLossPolicy.FAIL))
         .readBounds();
   }
 

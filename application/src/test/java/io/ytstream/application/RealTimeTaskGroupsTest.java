@@ -136,7 +136,6 @@ class RealTimeTaskGroupsTest {
     PlanMicroBatch planner =
         new PlanMicroBatch(
             cluster.queueMetadata(),
-            cluster.consumerOffsets(),
             CONSUMER,
             List.of(Q1),
             PlanLimits.of(100, DataLossPolicy.FAIL));

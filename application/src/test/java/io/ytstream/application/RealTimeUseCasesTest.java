@@ -77,11 +77,7 @@ class RealTimeUseCasesTest {
               : cluster.queueMetadata().partitions(queue);
         };
     return new PlanMicroBatch(
-        counted,
-        cluster.consumerOffsets(),
-        CONSUMER,
-        List.of(Q),
-        PlanLimits.of(100, DataLossPolicy.FAIL));
+        counted, CONSUMER, List.of(Q), PlanLimits.of(100, DataLossPolicy.FAIL));
   }
 
   private AdvanceConsumer advancer() {
@@ -113,7 +109,7 @@ class RealTimeUseCasesTest {
   @Test
   void aRealTimeTaskReadsRowsAsTheyComeAndAnEmptyPullIsNoNews() {
     queue(1, 2);
-    ReadRealTimePartition read = reader(0, List.of(), DataLossPolicy.FAIL, LostRows.ignored());
+    ReadRealTimePartition read = reader(0, List.of(), DataLossPolicy.FAIL, loss -> {});
     assertEquals(2, read.pull());
     assertEquals(List.of(0L, 1L), indexes(drain(read)));
     assertEquals(0, read.pull(), "nothing new yet");
@@ -130,7 +126,7 @@ class RealTimeUseCasesTest {
   void rowsTrimmedBeforeARealTimeTaskReadThemFailItOrAreReportedAndSkipped() {
     queue(1, 10);
     cluster.trimRows(QUEUE, 0, 4);
-    ReadRealTimePartition failing = reader(1, List.of(), DataLossPolicy.FAIL, LostRows.ignored());
+    ReadRealTimePartition failing = reader(1, List.of(), DataLossPolicy.FAIL, loss -> {});
     DataLossException e = assertThrows(DataLossException.class, failing::pull);
     assertEquals(List.of(new DataLoss(P0, 1, 4)), e.losses());
 
@@ -146,7 +142,7 @@ class RealTimeUseCasesTest {
   @Test
   void rowsAPredecessorLeftServeOnlyATaskThatStartsWhereTheyBegin() {
     queue(1, 6);
-    ReadRealTimePartition first = reader(0, List.of(), DataLossPolicy.FAIL, LostRows.ignored());
+    ReadRealTimePartition first = reader(0, List.of(), DataLossPolicy.FAIL, loss -> {});
     first.pull();
     assertEquals(0, first.poll().rowIndex());
     List<QueueRow> left = first.unread();
@@ -155,13 +151,13 @@ class RealTimeUseCasesTest {
 
     // The rows are trimmed after they were pulled: the next task still delivers them.
     cluster.trimRows(QUEUE, 0, 3);
-    ReadRealTimePartition next = reader(1, left, DataLossPolicy.FAIL, LostRows.ignored());
+    ReadRealTimePartition next = reader(1, left, DataLossPolicy.FAIL, loss -> {});
     assertTrue(next.hasBuffered());
     assertEquals(List.of(1L, 2L), indexes(drain(next)));
     next.pull();
     assertEquals(List.of(3L, 4L, 5L), indexes(drain(next)));
 
-    ReadRealTimePartition elsewhere = reader(2, left, DataLossPolicy.FAIL, LostRows.ignored());
+    ReadRealTimePartition elsewhere = reader(2, left, DataLossPolicy.FAIL, loss -> {});
     assertNull(elsewhere.poll(), "rows that begin elsewhere are not used");
     assertThrows(DataLossException.class, elsewhere::pull, "index 2 is trimmed by now");
   }
@@ -169,7 +165,7 @@ class RealTimeUseCasesTest {
   @Test
   void aPullWhileRowsWaitIsRefused() {
     queue(1, 6);
-    ReadRealTimePartition read = reader(0, List.of(), DataLossPolicy.FAIL, LostRows.ignored());
+    ReadRealTimePartition read = reader(0, List.of(), DataLossPolicy.FAIL, loss -> {});
     read.pull();
     assertThrows(IllegalStateException.class, read::pull);
   }

@@ -204,11 +204,7 @@ class StaticReadAndTimeStartTest {
     cluster.registerConsumer(QUEUE, CONSUMER.path(), true);
     PlanMicroBatch planner =
         new PlanMicroBatch(
-            cluster.queueMetadata(),
-            cluster.consumerOffsets(),
-            CONSUMER,
-            List.of(Q),
-            PlanLimits.of(100, DataLossPolicy.FAIL));
+            cluster.queueMetadata(), CONSUMER, List.of(Q), PlanLimits.of(100, DataLossPolicy.FAIL));
     AdvanceConsumer advancer = new AdvanceConsumer(cluster.consumerOffsets(), CONSUMER, List.of(Q));
     ResumeOrStartQuery resume =
         new ResumeOrStartQuery(

@@ -14,7 +14,6 @@ import io.ytstream.core.plan.PlanLimits;
 import io.ytstream.core.plan.QueueBounds;
 import io.ytstream.inmemory.InMemoryCluster;
 import io.ytstream.inmemory.ManualClock;
-import io.ytstream.ports.CheckpointFiles;
 import io.ytstream.ports.QueuePartitionReader;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription.Column;
@@ -42,30 +41,6 @@ class StreamingSourceLastLagTest {
 
   private final ManualClock clock = new ManualClock();
   private final InMemoryCluster cluster = new InMemoryCluster("primary", clock);
-
-  /** metrics reads no checkpoint file; a source needs a checkpoint to be made. */
-  private static final CheckpointFiles NO_FILES =
-      new CheckpointFiles() {
-        @Override
-        public Optional<byte[]> read(String path) {
-          return Optional.empty();
-        }
-
-        @Override
-        public List<String> list(String directory) {
-          return List.of();
-        }
-
-        @Override
-        public boolean createIfAbsent(String path, byte[] content) {
-          return true;
-        }
-
-        @Override
-        public String location() {
-          return "memory:///ckpt";
-        }
-      };
 
   private void queue() {
     List<Column> columns = new ArrayList<>();
@@ -97,17 +72,13 @@ class StreamingSourceLastLagTest {
         List.of(Q),
         PlanLimits.of(100, DataLossPolicy.FAIL),
         Optional.empty(),
-        new QueryCheckpoint(NO_FILES),
+        new QueryCheckpoint(new NoCheckpointFiles()),
         0);
   }
 
   private QueueBounds bounds() {
     return new PlanMicroBatch(
-            cluster.queueMetadata(),
-            cluster.consumerOffsets(),
-            CONSUMER,
-            List.of(Q),
-            PlanLimits.of(100, DataLossPolicy.FAIL))
+            cluster.queueMetadata(), CONSUMER, List.of(Q), PlanLimits.of(100, DataLossPolicy.FAIL))
         .readBounds();
   }
 

@@ -43,7 +43,6 @@ class TriggerPacingTest {
     planner =
         new PlanMicroBatch(
             cluster.queueMetadata(),
-            cluster.consumerOffsets(),
             CONSUMER,
             List.of(Q),
             PlanLimits.of(1_000, DataLossPolicy.FAIL));
@@ -60,7 +59,13 @@ class TriggerPacingTest {
 
   private PlanMicroBatch.PlannedEnd trigger(StreamOffsets start, boolean availableNow, long now) {
     return pacing.plan(
-        start, planner.readBounds(), planner.readConsumer(), MIN_5_WITHIN_60S, availableNow, now);
+        start,
+        planner.readBounds(),
+        cluster.consumerOffsets().read(CONSUMER, Q),
+        MIN_5_WITHIN_60S,
+        availableNow,
+        now,
+        true);
   }
 
   private static StreamOffsets at(long offset) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ytstream.application.checkpoint.QueryCheckpoint;
 import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
@@ -11,6 +12,7 @@ import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.model.YPath;
 import io.ytstream.core.plan.DataLossPolicy;
 import io.ytstream.core.plan.PlanLimits;
+import io.ytstream.core.plan.TriggerLimit;
 import io.ytstream.core.plan.UntrustedPositionsException;
 import io.ytstream.inmemory.InMemoryCluster;
 import io.ytstream.inmemory.ManualClock;
@@ -20,11 +22,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * A queue that shrank or was re-created under a checkpoint stops micro-batch and real-time planning
- * with a message that says what changed, before any range is planned or the consumer moves.
+ * A queue that shrank or was re-created under a checkpoint stops the source's micro-batch and
+ * real-time calls with a message that says what changed, before any range is planned or the
+ * consumer moves.
  */
 class UntrustedPositionsUseCaseTest {
 
@@ -59,11 +63,7 @@ class UntrustedPositionsUseCaseTest {
 
   private PlanMicroBatch planner() {
     return new PlanMicroBatch(
-        cluster.queueMetadata(),
-        cluster.consumerOffsets(),
-        CONSUMER,
-        List.of(Q),
-        PlanLimits.of(100, DataLossPolicy.FAIL));
+        cluster.queueMetadata(), CONSUMER, List.of(Q), PlanLimits.of(100, DataLossPolicy.FAIL));
   }
 
   private RealTimeBatchBoundary boundary() {
@@ -74,40 +74,86 @@ class UntrustedPositionsUseCaseTest {
         consumerMoves::add);
   }
 
+  private StreamingSource source() {
+    return new StreamingSource(
+        new SourcePorts(
+            cluster.queueMetadata(),
+            cluster.consumerOffsets(),
+            cluster.queueReader(),
+            cluster.queueRangeReader(),
+            cluster.tableMetadata()),
+        CONSUMER,
+        List.of(Q),
+        PlanLimits.of(100, DataLossPolicy.FAIL),
+        Optional.empty(),
+        new QueryCheckpoint(new NoCheckpointFiles()),
+        0);
+  }
+
+  /** Puts the consumer at {@code offset} in every partition of {@code partitions}. */
+  private void consumerAt(int partitions, long offset) {
+    for (int p = 0; p < partitions; p++) {
+      cluster
+          .consumerOffsets()
+          .advance(CONSUMER, new PartitionId(Q, p), OptionalLong.of(0), offset);
+    }
+  }
+
+  private StreamOffsets consumerNow() {
+    return cluster.consumerOffsets().read(CONSUMER, Q);
+  }
+
   @Test
-  void aQueueWithFewerPartitionsStopsTheMicroBatchPlan() {
+  void aQueueWithFewerPartitionsStopsTheMicroBatchBeforeTheConsumerFollows() {
     queue(2, 5);
+    consumerAt(2, 2);
     StreamOffsets start = StreamOffsets.of(Map.of(P0, 5L, P1, 5L));
     recreate(1, 9);
-    PlanMicroBatch planner = planner();
+    StreamOffsets consumerBefore = consumerNow();
     UntrustedPositionsException e =
         assertThrows(
             UntrustedPositionsException.class,
-            () -> planner.plan(start, planner.readBounds(), StreamOffsets.empty()));
+            () -> source().latestOffset(start, TriggerLimit.none(), 0));
     assertTrue(
         e.getMessage()
             .startsWith(
                 "queue //q has 1 partition(s) now, but the checkpoint holds offsets for partition"
                     + " 1 at offset 5."),
         e.getMessage());
+    assertEquals(consumerBefore, consumerNow(), "the consumer did not follow a refused start");
   }
 
   @Test
-  void aPartitionEndingBeforeItsOffsetStopsTheMicroBatchPlan() {
+  void aPartitionEndingBeforeItsOffsetStopsTheMicroBatchBeforeTheConsumerFollows() {
     queue(2, 5);
+    consumerAt(2, 1);
     StreamOffsets start = StreamOffsets.of(Map.of(P0, 5L, P1, 4L));
     recreate(2, 3);
-    PlanMicroBatch planner = planner();
+    StreamOffsets consumerBefore = consumerNow();
     UntrustedPositionsException e =
         assertThrows(
             UntrustedPositionsException.class,
-            () -> planner.plan(start, planner.readBounds(), StreamOffsets.empty()));
+            () -> source().latestOffset(start, TriggerLimit.none(), 0));
     assertTrue(
         e.getMessage()
             .startsWith(
                 "partition 0 of queue //q ends at row 3 (first readable row 0), below the"
                     + " checkpoint's offset 5; partition 1 of queue //q ends at row 3"),
         e.getMessage());
+    assertEquals(consumerBefore, consumerNow(), "the consumer did not follow a refused start");
+  }
+
+  @Test
+  void aReRunBatchWhoseLoggedEndTheQueueNoLongerFitsIsRefusedBeforeItsTasks() {
+    queue(2, 5);
+    StreamOffsets start = StreamOffsets.of(Map.of(P0, 2L, P1, 2L));
+    StreamOffsets end = StreamOffsets.of(Map.of(P0, 5L, P1, 5L));
+    recreate(2, 3);
+    // A restarted query runs the logged batch again without latestOffset.
+    UntrustedPositionsException e =
+        assertThrows(
+            UntrustedPositionsException.class, () -> source().planInputPartitions(start, end));
+    assertTrue(e.getMessage().contains("below the checkpoint's offset 5"), e.getMessage());
   }
 
   @Test

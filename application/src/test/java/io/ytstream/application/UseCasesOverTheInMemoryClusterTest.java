@@ -52,13 +52,14 @@ class UseCasesOverTheInMemoryClusterTest {
     }
   }
 
+  /** The consumer's offsets now (a missing row is offset 0). */
+  private StreamOffsets consumerNow() {
+    return cluster.consumerOffsets().read(CONSUMER, Q);
+  }
+
   private PlanMicroBatch planner(long maxRows) {
     return new PlanMicroBatch(
-        cluster.queueMetadata(),
-        cluster.consumerOffsets(),
-        CONSUMER,
-        List.of(Q),
-        PlanLimits.of(maxRows, DataLossPolicy.FAIL));
+        cluster.queueMetadata(), CONSUMER, List.of(Q), PlanLimits.of(maxRows, DataLossPolicy.FAIL));
   }
 
   @Test
@@ -70,13 +71,14 @@ class UseCasesOverTheInMemoryClusterTest {
     cluster.appendToTablet(QUEUE, 1, List.of(Row.of("v", 1L), Row.of("v", 2L)));
 
     PlanMicroBatch.PlannedEnd placing =
-        planner.plan(start, planner.readBounds(), planner.readConsumer());
+        planner.plan(start, planner.readBounds(), consumerNow(), TriggerLimit.none(), 0, true);
     assertTrue(placing.placesNewPartitions());
     assertEquals(0L, placing.end().getOrDefault(new PartitionId(Q, 1), -1));
     assertEquals(List.of(), PlanMicroBatch.ranges(start, placing.end()), "placed, nothing read");
 
     PlanMicroBatch.PlannedEnd next =
-        planner.plan(placing.end(), planner.readBounds(), planner.readConsumer());
+        planner.plan(
+            placing.end(), planner.readBounds(), consumerNow(), TriggerLimit.none(), 0, true);
     assertEquals(
         List.of(new OffsetRange(new PartitionId(Q, 1), 0, 2)),
         PlanMicroBatch.ranges(placing.end(), next.end()));
@@ -92,7 +94,7 @@ class UseCasesOverTheInMemoryClusterTest {
 
     // Backlogs 30 and 10 share the 8 rows 6:2.
     PlanMicroBatch.PlannedEnd sized =
-        planner.plan(start, planner.readBounds(), planner.readConsumer(), limit, 0);
+        planner.plan(start, planner.readBounds(), consumerNow(), limit, 0, true);
     assertEquals(
         List.of(
             new OffsetRange(new PartitionId(Q, 0), 0, 6),
@@ -103,11 +105,11 @@ class UseCasesOverTheInMemoryClusterTest {
     StreamOffsets nearEnd =
         StreamOffsets.of(Map.of(new PartitionId(Q, 0), 28L, new PartitionId(Q, 1), 28L));
     PlanMicroBatch.PlannedEnd held =
-        planner.plan(nearEnd, planner.readBounds(), planner.readConsumer(), limit, 59_999);
+        planner.plan(nearEnd, planner.readBounds(), consumerNow(), limit, 59_999, true);
     assertTrue(held.heldBack());
     assertEquals(nearEnd, held.end());
     PlanMicroBatch.PlannedEnd due =
-        planner.plan(nearEnd, planner.readBounds(), planner.readConsumer(), limit, 60_000);
+        planner.plan(nearEnd, planner.readBounds(), consumerNow(), limit, 60_000, true);
     assertEquals(
         4,
         PlanMicroBatch.ranges(nearEnd, due.end()).stream()
@@ -172,7 +174,7 @@ class UseCasesOverTheInMemoryClusterTest {
             List.of(new OffsetRange(new PartitionId(Q, 0), 0, 6)),
             100,
             DataLossPolicy.FAIL,
-            LostRows.ignored());
+            loss -> {});
     DataLossException e = assertThrows(DataLossException.class, read::readAll);
     assertEquals(4, e.losses().get(0).lostRows());
   }

@@ -65,7 +65,6 @@ class ByteCapPullsTest {
     planner =
         new PlanMicroBatch(
             cluster.queueMetadata(),
-            cluster.consumerOffsets(),
             CONSUMER,
             List.of(QUEUE),
             new PlanLimits(ROWS, DataLossPolicy.FAIL, OptionalLong.empty()),
@@ -82,7 +81,7 @@ class ByteCapPullsTest {
             OptionalLong.of(rowWeight * rows));
     StreamOffsets start = StreamOffsets.of(Map.of(P, from));
     return planner
-        .plan(start, planner.readBounds(), start, trigger, Long.MAX_VALUE)
+        .plan(start, planner.readBounds(), start, trigger, Long.MAX_VALUE, true)
         .end()
         .getOrDefault(P, -1);
   }

@@ -53,13 +53,17 @@ class TrimmedBeforePlacedTest {
     PlanMicroBatch planner =
         new PlanMicroBatch(
             cluster.queueMetadata(),
-            cluster.consumerOffsets(),
             CONSUMER,
             List.of(QUEUE),
             new PlanLimits(10, policy, OptionalLong.empty()));
     StreamOffsets start = StreamOffsets.of(Map.of(OLD, 1L));
     return planner.plan(
-        start, planner.readBounds(), planner.readConsumer(), TriggerLimit.none(), Long.MAX_VALUE);
+        start,
+        planner.readBounds(),
+        cluster.consumerOffsets().read(CONSUMER, QUEUE),
+        TriggerLimit.none(),
+        Long.MAX_VALUE,
+        true);
   }
 
   @Test
