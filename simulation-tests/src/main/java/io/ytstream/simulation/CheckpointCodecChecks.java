@@ -37,10 +37,12 @@ final class CheckpointCodecChecks {
   private static final String LOCATION = "yt://sim/checkpoint-copy";
   private static final String SOURCE_FILE = "sources/0/" + SourceRecord.FILE;
 
+  private final long seed;
   private final SplittableRandom random;
   private final Consumer<String> violate;
 
   private CheckpointCodecChecks(long seed, Consumer<String> violate) {
+    this.seed = seed;
     this.random = new SplittableRandom(seed * 0x2545F4914F6CDD1DL + 41);
     this.violate = violate;
   }
@@ -101,6 +103,7 @@ final class CheckpointCodecChecks {
             ports.queueRangeReader(),
             ports.tableMetadata());
     freshCheckpoint(ctx, sourcePorts);
+    NewQueryStartChecks.check(seed, ctx, sourcePorts, violate);
     // Each read a restarted query makes of the intact checkpoint, then of the damaged copy.
     List<Read> reads = new ArrayList<>();
     for (long n : batches) {
