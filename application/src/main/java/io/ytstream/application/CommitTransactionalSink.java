@@ -130,7 +130,7 @@ public final class CommitTransactionalSink {
       if (e.outcome() == CommitOutcome.FAILED
           && e.getCause() instanceof YtException yt
           && yt.hasCode(YtErrorCode.TOO_MANY_ROWS_IN_TRANSACTION)) {
-        throw tooManyRows(epochId, checked.perTablet(), checked.read(), e.getCause());
+        throw refusedByTheCluster(epochId, checked.perTablet(), checked.read(), e.getCause());
       }
       if (e.outcome() == CommitOutcome.FENCED) {
         throw new IllegalStateException(e.getMessage() + "; " + sharedConsumer(batch), e);
@@ -201,7 +201,7 @@ public final class CommitTransactionalSink {
     }
     long limit = output.sorted() ? maxRowsPerTablet * output.tabletCount() : maxRowsPerTablet;
     if (worst > limit) {
-      throw tooManyRows(epochId, perTablet, read, null);
+      throw tooManyRows(epochId, perTablet, read);
     }
   }
 
@@ -241,8 +241,7 @@ public final class CommitTransactionalSink {
         null);
   }
 
-  private BatchTooLargeException tooManyRows(
-      long epochId, long[] perTablet, BatchSize read, Throwable cause) {
+  private BatchTooLargeException tooManyRows(long epochId, long[] perTablet, BatchSize read) {
     long total = 0;
     long worst = 0;
     for (long rows : perTablet) {
@@ -280,6 +279,47 @@ public final class CommitTransactionalSink {
             + "."
             + fit
             + " Nothing was written and the consumer did not move. "
+            + sameRowsAgain(epochId, "reshard the output"),
+        null);
+  }
+
+  /**
+   * The cluster refused the commit for too many rows in a tablet, though every tablet's count was
+   * within {@code maxRowsPerTablet}: the cluster's limit is lower than the query was told, so the
+   * tablets needed cannot be reckoned from it; the user is told to set it to the cluster's.
+   */
+  private BatchTooLargeException refusedByTheCluster(
+      long epochId, long[] perTablet, BatchSize read, Throwable cause) {
+    long total = 0;
+    long worst = 0;
+    for (long rows : perTablet) {
+      total += rows;
+      worst = Math.max(worst, rows);
+    }
+    // A sorted output's rows go to tablets by key: only one tablet tells how many one took.
+    boolean oneTabletKnown = !output.sorted() || output.tabletCount() == 1;
+    return new BatchTooLargeException(
+        "batch "
+            + epochId
+            + " would write "
+            + total
+            + " rows into "
+            + output.path()
+            + " in one transaction"
+            + (oneTabletKnown ? ", " + worst + " of them into one tablet," : "")
+            + " and YTsaurus refused the transaction (\"Transaction affects too many rows in"
+            + " tablet\"), though this query was told it allows "
+            + maxRowsPerTablet
+            + " rows per tablet in one transaction (spark.yt.write.maxRowsPerTabletPerTransaction):"
+            + " the cluster's limit is lower, so ytstream could not refuse the batch before sending"
+            + " it. Set spark.yt.write.maxRowsPerTabletPerTransaction to the cluster's limit"
+            + (oneTabletKnown
+                ? " (at most " + (worst - 1) + ", since " + worst + " were refused)"
+                : "")
+            + "; ytstream then refuses a batch that does not fit before anything is written and"
+            + " names the tablets it needs. "
+            + read.describe()
+            + ". Nothing was written and the consumer did not move. "
             + sameRowsAgain(epochId, "reshard the output"),
         cause);
   }

@@ -84,7 +84,8 @@ final class Driver {
     this.ctx = ctx;
     this.w = ctx.workload;
     this.id = id;
-    long maxRowsPerTablet = ctx.rowLimit > 0 ? ctx.rowLimit : DEFAULT_MAX_ROWS_PER_TABLET;
+    long maxRowsPerTablet =
+        ctx.settingRowLimit > 0 ? ctx.settingRowLimit : DEFAULT_MAX_ROWS_PER_TABLET;
     this.checkpoint =
         new QueryCheckpoint(new StoreCheckpointFiles(ctx.io, Workload.CHECKPOINT, "d" + id));
     this.source =

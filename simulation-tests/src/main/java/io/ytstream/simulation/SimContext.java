@@ -15,7 +15,16 @@ final class SimContext {
   final FaultClock faults;
   final FaultyPorts io;
   final Mutant mutant;
+
+  /** The cluster's per-tablet row limit of one transaction (0: the default, never reached). */
   final long rowLimit;
+
+  /**
+   * The limit the query is told ({@code spark.yt.write.maxRowsPerTabletPerTransaction}): the
+   * cluster's, or above it where the user set it higher than the cluster allows.
+   */
+  final long settingRowLimit;
+
   private final StringBuilder trace;
 
   /** Rows the query reported as lost (partition ordinal << 40 | row index). */
@@ -45,6 +54,7 @@ final class SimContext {
       FaultClock faults,
       Mutant mutant,
       long rowLimit,
+      long settingRowLimit,
       boolean tracing) {
     this.workload = workload;
     this.cluster = cluster;
@@ -52,6 +62,7 @@ final class SimContext {
     this.io = new FaultyPorts(cluster, faults);
     this.mutant = mutant;
     this.rowLimit = rowLimit;
+    this.settingRowLimit = settingRowLimit;
     this.trace = tracing ? new StringBuilder() : null;
   }
 

@@ -8,6 +8,8 @@ import io.ytstream.application.OutputTarget;
 import io.ytstream.application.WriterReport;
 import io.ytstream.application.checkpoint.BatchEnd;
 import io.ytstream.application.checkpoint.QueryCheckpoint;
+import io.ytstream.core.error.YtErrorCode;
+import io.ytstream.core.error.YtException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -95,6 +97,9 @@ final class SimStreamingWrite {
       if (!(e instanceof SimulatedCrash) && !Thread.currentThread().isInterrupted()) {
         ctx.verifier.onFailedWrite("batch " + batch.id + "'s sink commit", List.of(batch.tx.id()));
       }
+      if (!zombie && !(e instanceof BatchTooLargeException) && refusedAsTooManyRows(e)) {
+        ctx.verifier.onClusterRefusalUnexplained(batch.id, e);
+      }
       if (!zombie && e instanceof BatchTooLargeException) {
         long[] perTablet = new long[ctx.workload.outputTablets()];
         long worst = 0;
@@ -108,6 +113,8 @@ final class SimStreamingWrite {
         if (worst <= maxRowsPerTablet && notKept != null) {
           ctx.verifier.onRowsNotKept(
               batch.id, notKept, batch.start, batch.end, before, e.getMessage());
+        } else if (worst <= maxRowsPerTablet && worst > ctx.rowLimit && ctx.rowLimit > 0) {
+          ctx.verifier.onClusterRefusedBatch(batch.id, worst, e.getMessage());
         } else {
           ctx.verifier.onBatchRefused(
               batch.id, perTablet, maxRowsPerTablet, batch.start, batch.end, e.getMessage());
@@ -118,5 +125,15 @@ final class SimStreamingWrite {
       }
       throw e;
     }
+  }
+
+  /** Whether the cluster's "too many rows in tablet" refusal is in {@code e}'s causes. */
+  private static boolean refusedAsTooManyRows(Throwable e) {
+    for (Throwable c = e; c != null; c = c.getCause()) {
+      if (c instanceof YtException yt && yt.hasCode(YtErrorCode.TOO_MANY_ROWS_IN_TRANSACTION)) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -78,6 +78,13 @@ final class SimulationRun {
       cluster.setMaxRowsPerTabletTransaction(rowLimit);
       faults.markFired(SimFault.ROW_LIMIT);
     }
+    // In one such seed in four (a stream of its own) the user set the query's limit above the
+    // cluster's: the sink cannot refuse what it cannot count, and the cluster refuses the commit.
+    long settingRowLimit = rowLimit;
+    SplittableRandom setting = new SplittableRandom(seed * 0x5851F42D4C957F2DL + 17);
+    if (rowLimit > 0 && setting.nextInt(4) == 0) {
+      settingRowLimit = rowLimit + 1 + setting.nextLong(rowLimit);
+    }
     // As the sink's refusal tells a user: a max_rows_per_partition whose batch fits the output;
     // where the fault's arg is a multiple of 4 the user has not lowered it yet, so a batch may be
     // refused.
@@ -85,9 +92,11 @@ final class SimulationRun {
     for (FaultSchedule.Fault f : schedule.faults()) {
       lowered &= f.kind() != SimFault.ROW_LIMIT || f.arg() % 4 != 0;
     }
-    Workload w = rowLimit > 0 && lowered ? drawn.fittingTheOutput(rowLimit) : drawn;
+    // The user sizes batches by the limit the query is told.
+    Workload w = rowLimit > 0 && lowered ? drawn.fittingTheOutput(settingRowLimit) : drawn;
     SimContext ctx =
-        new SimContext(w, cluster, faults, options.mutant(), rowLimit, options.tracing());
+        new SimContext(
+            w, cluster, faults, options.mutant(), rowLimit, settingRowLimit, options.tracing());
     Verifier verifier = new Verifier(ctx);
     ctx.verifier = verifier;
     ctx.io.onWrite(verifier::onWriteRequest);

@@ -42,6 +42,37 @@ final class SinkRefusalChecks {
     return wrong == null ? null : "'s refusal " + wrong;
   }
 
+  /**
+   * The refusal of a batch the cluster refused with {@code worst} rows for one tablet, where the
+   * sink was told the cluster takes {@code setting} (more than the cluster's {@code clusterLimit});
+   * null when it is right: it names the rows in the fullest tablet, the setting and its value, a
+   * bound on the cluster's limit the refusal proves, and that only a reshard helps the logged
+   * batch.
+   */
+  static String clusterRefusalError(long worst, long setting, long clusterLimit, String message) {
+    String text = message == null ? "" : message;
+    if (worst <= clusterLimit || worst > setting) {
+      return " was refused by the cluster with "
+          + worst
+          + " rows for a tablet, the cluster taking "
+          + clusterLimit
+          + " and the sink told "
+          + setting;
+    }
+    if (!text.contains(", " + worst + " of them into one tablet,")
+        || !text.contains("told it allows " + setting + " rows per tablet")
+        || !text.contains(
+            "Set spark.yt.write.maxRowsPerTabletPerTransaction to the cluster's limit")
+        || !text.contains("at most " + (worst - 1) + ",")) {
+      return "'s refusal by the cluster does not name the tablet's rows, the setting with its value"
+          + " and a limit below the rows refused";
+    }
+    if (!text.endsWith("for this one, reshard the output.")) {
+      return "'s refusal by the cluster does not say that only a reshard helps the logged batch";
+    }
+    return null;
+  }
+
   private static final Pattern MEMORY =
       Pattern.compile(
           "too large for the executors' memory.*"

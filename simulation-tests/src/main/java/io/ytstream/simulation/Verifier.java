@@ -459,6 +459,11 @@ final class Verifier {
    * itself, naming the fix, before its rows go out.
    */
   void onCommitOverTabletLimit(RuntimeException e) {
+    if (ctx.settingRowLimit > ctx.rowLimit) {
+      // The sink was told a higher limit than the cluster's: it cannot refuse what it cannot
+      // count, and its refusal is judged when the commit fails (onClusterRefusedBatch).
+      return;
+    }
     violate(
         Invariant.BATCH_BOUND,
         "a commit went to the cluster over its per-tablet row limit: " + e.getMessage());
@@ -823,6 +828,34 @@ final class Verifier {
       String message) {
     String wrong =
         SinkRefusalChecks.tabletRefusalError(perTablet, maxRowsPerTablet, start, end, message);
+    if (wrong != null) {
+      violate(Invariant.BATCH_BOUND, "batch " + batch + wrong + ": " + message);
+    }
+  }
+
+  /**
+   * The sink's commit of batch {@code batch} failed with the cluster's "too many rows in tablet"
+   * refusal in {@code e}'s causes, but not as the sink's refusal: the user gets the cluster's words
+   * without the fix, and a restart meets the same refusal.
+   */
+  void onClusterRefusalUnexplained(long batch, RuntimeException e) {
+    violate(
+        Invariant.BATCH_BOUND,
+        "batch "
+            + batch
+            + "'s commit was refused by the cluster for too many rows in a tablet, and the sink"
+            + " failed with "
+            + e
+            + " instead of refusing the batch with the fix");
+  }
+
+  /**
+   * The cluster refused batch {@code batch}'s commit as over its per-tablet limit, with {@code
+   * worst} rows for one tablet, which the limit the sink was told allows.
+   */
+  void onClusterRefusedBatch(long batch, long worst, String message) {
+    String wrong =
+        SinkRefusalChecks.clusterRefusalError(worst, ctx.settingRowLimit, ctx.rowLimit, message);
     if (wrong != null) {
       violate(Invariant.BATCH_BOUND, "batch " + batch + wrong + ": " + message);
     }

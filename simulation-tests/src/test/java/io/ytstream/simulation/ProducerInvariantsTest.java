@@ -34,7 +34,7 @@ class ProducerInvariantsTest {
   private final Workload w = Workload.forSeed(1, SimMode.PRODUCER, 1, 5);
   private final InMemorySimCluster cluster = new InMemorySimCluster();
   private final SimContext ctx =
-      new SimContext(w, cluster, new FaultClock(FaultSchedule.parse("")), Mutant.NONE, 0, false);
+      new SimContext(w, cluster, new FaultClock(FaultSchedule.parse("")), Mutant.NONE, 0, 0, false);
   private final Verifier verifier = new Verifier(ctx);
   private final PartitionId partition = w.partitions().get(0);
   private final PushBatchShare shares =

@@ -227,6 +227,33 @@ class TransactionalSinkTabletsTest {
     assertFalse(cluster.transactionLive(tx.id()), "the batch transaction is aborted");
   }
 
+  @Test
+  void aClusterWithALowerLimitThanTheSettingRefusesTheCommitAndTheSinkNamesTheSetting() {
+    // The query was told PER_TABLET; the cluster takes one row fewer in a tablet.
+    cluster.setMaxRowsPerTabletTransaction(PER_TABLET - 1);
+    CommitTransactionalSink sink = sink(ORDERED, false);
+    TabletTransaction tx = sink.openBatch();
+    WriterReport report = writeOrdered(tx, PER_TABLET, 1, 0);
+
+    BatchTooLargeException e =
+        assertThrows(BatchTooLargeException.class, () -> sink.commit(0, tx, List.of(report)));
+
+    assertTrue(e.getCause() != null, "refused by the cluster, whose error is the cause: " + e);
+    String m = e.getMessage();
+    assertTrue(m.contains(PER_TABLET + " of them into one tablet,"), m);
+    assertTrue(m.contains("told it allows " + PER_TABLET + " rows per tablet"), m);
+    assertTrue(
+        m.contains(
+            "Set spark.yt.write.maxRowsPerTabletPerTransaction to the cluster's limit (at most "
+                + (PER_TABLET - 1)
+                + ", since "
+                + PER_TABLET
+                + " were refused)"),
+        m);
+    assertTrue(m.endsWith("for this one, reshard the output."), m);
+    assertNothingWritten(tx, ORDERED);
+  }
+
   private void assertNothingWritten(TabletTransaction tx, YPath output) {
     assertFalse(cluster.transactionLive(tx.id()), "the batch transaction is aborted");
     assertEquals(0, consumer());
