@@ -8,6 +8,7 @@ import io.ytstream.application.OutputTarget;
 import io.ytstream.application.WriterReport;
 import io.ytstream.application.checkpoint.BatchEnd;
 import io.ytstream.application.checkpoint.QueryCheckpoint;
+import io.ytstream.core.commit.CommitOutcome;
 import io.ytstream.core.error.YtErrorCode;
 import io.ytstream.core.error.YtException;
 import java.time.Duration;
@@ -96,6 +97,10 @@ final class SimStreamingWrite {
       // query's cannot: its thread is interrupted, so no abort request leaves it.
       if (!(e instanceof SimulatedCrash) && !Thread.currentThread().isInterrupted()) {
         ctx.verifier.onFailedWrite("batch " + batch.id + "'s sink commit", List.of(batch.tx.id()));
+      }
+      if (e.getCause() instanceof BatchNotCommittedException b
+          && b.outcome() == CommitOutcome.FENCED) {
+        ctx.verifier.onSinkFenced(batch.id, batch.start, batch.end, e);
       }
       if (!zombie && !(e instanceof BatchTooLargeException) && refusedAsTooManyRows(e)) {
         ctx.verifier.onClusterRefusalUnexplained(batch.id, e);

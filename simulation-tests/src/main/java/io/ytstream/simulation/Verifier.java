@@ -520,6 +520,36 @@ final class Verifier {
   }
 
   /**
+   * The sink's commit of batch {@code batch} ({@code start} to {@code end}) failed as fenced by
+   * another writer: the consumer, read now, must stand elsewhere than at the batch's start, or the
+   * user is sent after a writer that does not exist while the batch simply did not land.
+   */
+  void onSinkFenced(long batch, StreamOffsets start, StreamOffsets end, RuntimeException e) {
+    long[] now = consumer();
+    boolean rows = false;
+    boolean atStart = true;
+    for (int i = 0; i < end.size(); i++) {
+      int o = w.ordinal(end.partitionAt(i));
+      OptionalLong from = start.get(end.partitionAt(i));
+      if (o < 0 || from.isEmpty() || end.offsetAt(i) == from.getAsLong()) {
+        continue;
+      }
+      rows = true;
+      atStart &= now[o] == from.getAsLong();
+    }
+    if (rows && atStart) {
+      violate(
+          Invariant.COMMIT_OUTCOME,
+          "batch "
+              + batch
+              + " failed as fenced, but the consumer stands at the batch's start "
+              + Arrays.toString(now)
+              + ": "
+              + e.getMessage());
+    }
+  }
+
+  /**
    * Batch {@code batch} ({@code start} to {@code end}) committed through the sink with {@code
    * result}, the consumer at {@code before} (by ordinal) when the commit began.
    */
