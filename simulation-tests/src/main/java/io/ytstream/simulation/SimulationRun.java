@@ -223,7 +223,7 @@ final class SimulationRun {
         kind = live.stepDriver();
       }
       if (live.stopped) {
-        verifier.afterStep(true);
+        verifier.afterStep(kind, true);
         break;
       }
       if (live.zombie != null && live.zombie.finished()) {

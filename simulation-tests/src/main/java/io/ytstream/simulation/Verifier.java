@@ -1194,6 +1194,14 @@ final class Verifier {
 
   /** After a step of {@code kind} (null: a step whose kind is not known, or none). */
   void afterStep(Step.Kind kind) {
+    afterStep(kind, kind == Step.Kind.SINK_COMMIT);
+  }
+
+  /**
+   * After a step of {@code kind}, which may have committed output when {@code mayHaveCommitted} (a
+   * step that stopped the query is judged as any other, whatever it left behind).
+   */
+  void afterStep(Step.Kind kind, boolean mayHaveCommitted) {
     long[] c = consumer();
     boolean planning = kind == Step.Kind.PLAN || kind == Step.Kind.PLAN_TASKS;
     frozen.forEach(
@@ -1212,7 +1220,7 @@ final class Verifier {
           }
         });
     frozen.replaceAll((o, at) -> c[o]);
-    afterStep(kind == Step.Kind.SINK_COMMIT);
+    afterStep(mayHaveCommitted);
   }
 
   /** After every step: monotonic offsets, and the output checks when something may have moved. */
