@@ -252,8 +252,8 @@ public final class StreamingSource {
   }
 
   /** The advance of the consumer to a durable end, for a thread of the engine's. */
-  public StreamOffsets bringConsumerLevel(StreamOffsets durableEnd) {
-    return advancer.bringLevel(durableEnd);
+  public void bringConsumerLevel(StreamOffsets durableEnd) {
+    advancer.bringLevel(durableEnd);
   }
 
   /** Spark's {@code reportLatestOffset()}: each partition's end seen last, if any was seen. */

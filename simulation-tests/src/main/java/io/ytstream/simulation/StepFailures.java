@@ -1,6 +1,7 @@
 package io.ytstream.simulation;
 
 import io.ytstream.application.BatchTooLargeException;
+import io.ytstream.application.ConsumerFencedException;
 import io.ytstream.core.plan.DataLoss;
 import io.ytstream.core.plan.DataLossException;
 import io.ytstream.core.plan.UntrustedPositionsException;
@@ -24,6 +25,9 @@ final class StepFailures {
     }
     if (!zombie && isShippedBug(e)) {
       ctx.verifier.onSpuriousFailure(s.toString(), e);
+    }
+    if (e instanceof ConsumerFencedException fenced) {
+      ctx.verifier.onConsumerFenced(s.toString(), fenced);
     }
     if (e instanceof DataLossException loss) {
       return dataLoss(ctx, loss.losses(), zombie);

@@ -1,6 +1,7 @@
 package io.ytstream.simulation;
 
 import io.ytstream.application.CommitTransactionalSink;
+import io.ytstream.application.ConsumerFencedException;
 import io.ytstream.application.MeasureLag;
 import io.ytstream.application.PlanMicroBatch;
 import io.ytstream.application.ServiceColumns;
@@ -28,6 +29,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * The invariant checkers. They read the cluster directly (no faults), compare with what the
@@ -516,6 +518,24 @@ final class Verifier {
         violate(Invariant.TRANSACTION_LEFT_OPEN, what + " failed and left " + tx + " open");
         return;
       }
+    }
+  }
+
+  private static final Pattern FENCED_AT =
+      Pattern.compile(
+          "was moved by another writer: \\S+ is at \\d+, expected \\d+ or \\d+|cannot be advanced: .+");
+
+  /**
+   * {@code step} failed because another writer moved the consumer: the error must name the consumer
+   * and say where the partition stands against what the advance expected, or why it cannot be
+   * advanced, for the user to find the other writer.
+   */
+  void onConsumerFenced(String step, ConsumerFencedException e) {
+    String m = String.valueOf(e.getMessage());
+    if (!m.contains(Workload.CONSUMER.path().value()) || !FENCED_AT.matcher(m).find()) {
+      violate(
+          Invariant.COMMIT_OUTCOME,
+          step + " failed as fenced without saying where the consumer stands: " + m);
     }
   }
 
