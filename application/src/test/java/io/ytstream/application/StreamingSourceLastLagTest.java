@@ -3,7 +3,6 @@ package io.ytstream.application;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import io.ytstream.application.checkpoint.QueryCheckpoint;
 import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
@@ -61,19 +60,7 @@ class StreamingSourceLastLagTest {
   }
 
   private StreamingSource source(QueuePartitionReader reader) {
-    return new StreamingSource(
-        new SourcePorts(
-            cluster.queueMetadata(),
-            cluster.consumerOffsets(),
-            reader,
-            cluster.queueRangeReader(),
-            cluster.tableMetadata()),
-        CONSUMER,
-        List.of(Q),
-        PlanLimits.of(100, DataLossPolicy.FAIL),
-        Optional.empty(),
-        new QueryCheckpoint(new NoCheckpointFiles()),
-        0);
+    return InMemorySources.over(cluster, reader, CONSUMER, Q);
   }
 
   private QueueBounds bounds() {

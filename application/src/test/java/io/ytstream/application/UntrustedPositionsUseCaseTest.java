@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ytstream.application.checkpoint.QueryCheckpoint;
 import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
@@ -75,19 +74,7 @@ class UntrustedPositionsUseCaseTest {
   }
 
   private StreamingSource source() {
-    return new StreamingSource(
-        new SourcePorts(
-            cluster.queueMetadata(),
-            cluster.consumerOffsets(),
-            cluster.queueReader(),
-            cluster.queueRangeReader(),
-            cluster.tableMetadata()),
-        CONSUMER,
-        List.of(Q),
-        PlanLimits.of(100, DataLossPolicy.FAIL),
-        Optional.empty(),
-        new QueryCheckpoint(new NoCheckpointFiles()),
-        0);
+    return InMemorySources.over(cluster, cluster.queueReader(), CONSUMER, Q);
   }
 
   /** Puts the consumer at {@code offset} in every partition of {@code partitions}. */
