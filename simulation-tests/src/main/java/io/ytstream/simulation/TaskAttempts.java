@@ -9,7 +9,9 @@ import io.ytstream.application.PushBatchShare;
 import io.ytstream.application.ReadRanges;
 import io.ytstream.application.WriteChunk;
 import io.ytstream.application.WriterReport;
+import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.model.QueueId;
 import io.ytstream.core.plan.TaskAssignment;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
@@ -241,6 +243,19 @@ final class TaskAttempts {
     return parts;
   }
 
+  /** The rows the output queue holds now, over all its tablets. */
+  private long outputRows() {
+    long total = 0;
+    for (PartitionBounds b :
+        ctx.cluster
+            .ports()
+            .queueMetadata()
+            .partitions(QueueId.of("primary", Workload.OUTPUT.value()))) {
+      total += b.totalRowCount();
+    }
+    return total;
+  }
+
   /**
    * Producer mode's DataWriter, as {@code YtProducerDataWriter} makes the calls: a row at a time
    * into {@link ProducerTaskWriter}, which opens the task partition's session at the first full
@@ -283,7 +298,12 @@ final class TaskAttempts {
       if (failAt == 1 || failAt == 2) {
         throw new IllegalStateException("simulated task failure before its commit");
       }
+      long before = outputRows();
       Optional<BatchShareOutcome> outcome = writer.commit();
+      if (!zombie) {
+        // Only a zombie's calls have other steps run inside them: the live commit's rows are its.
+        ctx.verifier.onShareOutcome(task, out.size(), outputRows() - before, outcome);
+      }
       ctx.verifier.onWriterReport(task, out.size(), writer.rowsPerTablet());
       trace(
           batch,

@@ -1,5 +1,6 @@
 package io.ytstream.simulation;
 
+import io.ytstream.application.BatchShareOutcome;
 import io.ytstream.application.CommitTransactionalSink;
 import io.ytstream.application.ConsumerFencedException;
 import io.ytstream.application.MeasureLag;
@@ -441,6 +442,45 @@ final class Verifier {
               + Arrays.toString(rowsPerTablet)
               + " per tablet, expected "
               + Arrays.toString(want));
+    }
+  }
+
+  /**
+   * Task {@code taskPartition}'s producer writer committed {@code handed} rows with {@code outcome}
+   * (what the Spark writer logs and reports), and the output grew by {@code added} rows: the rows
+   * it says it wrote are those that landed, and with those it says were already there they are all
+   * it was handed.
+   */
+  void onShareOutcome(
+      int taskPartition, int handed, long added, Optional<BatchShareOutcome> outcome) {
+    String wrong;
+    if (outcome.isEmpty()) {
+      wrong = handed == 0 && added == 0 ? null : "no outcome";
+    } else {
+      BatchShareOutcome o = outcome.get();
+      wrong =
+          o.rowCount() == handed
+                  && o.writtenRowCount() == added
+                  && o.writtenRowCount() + o.skippedRowCount() == handed
+              ? null
+              : o.rowCount()
+                  + " rows, "
+                  + o.writtenRowCount()
+                  + " written, "
+                  + o.skippedRowCount()
+                  + " skipped";
+    }
+    if (wrong != null) {
+      violate(
+          Invariant.WRITER_REPORT,
+          "task "
+              + taskPartition
+              + " was handed "
+              + handed
+              + " rows, the output grew by "
+              + added
+              + ", and its share reports "
+              + wrong);
     }
   }
 
