@@ -6,6 +6,7 @@ import io.ytstream.application.ConsumerFencedException;
 import io.ytstream.application.MeasureLag;
 import io.ytstream.application.PlanMicroBatch;
 import io.ytstream.application.ServiceColumns;
+import io.ytstream.core.delivery.BatchShareDecision;
 import io.ytstream.core.delivery.CheckpointRecovery;
 import io.ytstream.core.error.YtException;
 import io.ytstream.core.model.OffsetRange;
@@ -448,8 +449,9 @@ final class Verifier {
   /**
    * Task {@code taskPartition}'s producer writer committed {@code handed} rows with {@code outcome}
    * (what the Spark writer logs and reports), and the output grew by {@code added} rows: the rows
-   * it says it wrote are those that landed, and with those it says were already there they are all
-   * it was handed.
+   * it says it wrote are those that landed, and they and the rows it says were already there are
+   * what its decision calls for (all handed rows pushed, or all already pushed, or none either way
+   * when the session holds another share of the batch or a later batch).
    */
   void onShareOutcome(
       int taskPartition, int handed, long added, Optional<BatchShareOutcome> outcome) {
@@ -458,12 +460,18 @@ final class Verifier {
       wrong = handed == 0 && added == 0 ? null : "no outcome";
     } else {
       BatchShareOutcome o = outcome.get();
+      long written = o.decision().action() == BatchShareDecision.Action.PUSH ? (long) handed : 0L;
+      long skipped =
+          o.decision().action() == BatchShareDecision.Action.ALREADY_PUSHED ? (long) handed : 0L;
       wrong =
           o.rowCount() == handed
                   && o.writtenRowCount() == added
-                  && o.writtenRowCount() + o.skippedRowCount() == handed
+                  && o.writtenRowCount() == written
+                  && o.skippedRowCount() == skipped
               ? null
-              : o.rowCount()
+              : o.decision().action()
+                  + ", "
+                  + o.rowCount()
                   + " rows, "
                   + o.writtenRowCount()
                   + " written, "

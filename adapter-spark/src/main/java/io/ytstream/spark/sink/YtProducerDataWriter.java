@@ -130,8 +130,10 @@ final class YtProducerDataWriter implements DataWriter<InternalRow> {
           LOG.warn(
               "batch {}, task partition {}: an earlier attempt pushed {} rows into {} for this"
                   + " batch and this attempt has {}: the query's output for this task changed"
-                  + " between attempts (a non-deterministic expression, or rows that moved to"
-                  + " another task). Nothing pushed: the queue keeps the earlier attempt's rows",
+                  + " between attempts (a non-deterministic expression, rows that moved to another"
+                  + " task, or input rows trimmed after the earlier attempt read them, which"
+                  + " fail_on_data_loss=false skips). Nothing pushed: the queue keeps the earlier"
+                  + " attempt's rows",
               epochId,
               partitionId,
               d.earlierRowCount(),

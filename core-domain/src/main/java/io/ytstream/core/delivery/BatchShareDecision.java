@@ -27,8 +27,9 @@ public record BatchShareDecision(
     ALREADY_PUSHED,
     /**
      * An earlier attempt pushed a different number of rows for this batch: the task's output
-     * changed between attempts (a non-deterministic query). Push nothing: the queue keeps the
-     * earlier attempt's rows, which the server would partly skip and partly add.
+     * changed between attempts (a non-deterministic query, or input rows trimmed after the earlier
+     * attempt read them and skipped now). Push nothing: the queue keeps the earlier attempt's rows,
+     * which the server would partly skip and partly add.
      */
     OUTPUT_CHANGED,
     /**
