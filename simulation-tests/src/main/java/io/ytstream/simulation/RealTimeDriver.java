@@ -189,6 +189,11 @@ final class RealTimeDriver {
     return batch != null;
   }
 
+  /** The positions this run plans its next batch from, once it has them. */
+  Optional<StreamOffsets> positions() {
+    return Optional.ofNullable(nextStart);
+  }
+
   boolean idle() {
     return prepared && batch == null && background.idle();
   }

@@ -499,7 +499,9 @@ final class RealTimeInvariants {
     violate(Invariant.TIMER_FLUSH, detail);
   }
 
-  /** The queue was dropped and created again, empty: what it held is remembered. */
+  /**
+   * The queue is dropped and created again, empty, right after this: what it holds is remembered.
+   */
   void onQueueRecreated() {
     afterStep();
     int n = w.partitions().size();
@@ -514,12 +516,20 @@ final class RealTimeInvariants {
 
   /**
    * The run ended after the queue was re-created: the query must have stopped (naming positions the
-   * queue no longer fits) rather than run on over them.
+   * queue no longer fits) rather than run on over them. The positions are the live run's ({@code
+   * livePositions}): a stalled run may have committed the old queue's into the checkpoint after its
+   * successor began from earlier ones, which a restart would refuse and the successor never reads.
    */
-  void onRunEndAfterRecreation(boolean stopped) {
+  void onRunEndAfterRecreation(boolean stopped, Optional<StreamOffsets> livePositions) {
     boolean fits = true;
-    for (long e : committed) {
-      fits &= e == 0; // the re-created queue is empty: only offsets 0 still fit it
+    if (livePositions.isPresent()) {
+      for (long e : livePositions.get().asMap().values()) {
+        fits &= e == 0; // the re-created queue is empty: only offsets 0 still fit it
+      }
+    } else {
+      for (long e : committed) {
+        fits &= e == 0;
+      }
     }
     if (!stopped && !fits) {
       violate(

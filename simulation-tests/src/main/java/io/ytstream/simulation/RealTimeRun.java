@@ -1,5 +1,6 @@
 package io.ytstream.simulation;
 
+import io.ytstream.application.realtime.BoundsReadAhead;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.ports.Row;
 import java.util.ArrayList;
@@ -61,6 +62,14 @@ final class RealTimeRun {
   private static final long RESTART_DELAY_MILLIS = 1_000;
   private static final int STALL_STEPS = 20;
   private static final int PROGRESS_WINDOW = 400;
+
+  /**
+   * How long, on the simulated clock, a query has after its queue was re-created to stop: twice the
+   * age past which bounds read ahead are no longer offered, so that every boundary from then on
+   * reads in line (a batch already running and a successor's late start can take that long).
+   */
+  private static final long RECREATION_NOTICE_MS = 2 * BoundsReadAhead.MAX_AGE_MS;
+
   private static final int HARD_LIMIT = 16;
 
   private RealTimeRun() {}
@@ -147,6 +156,7 @@ final class RealTimeRun {
     int lastMove = 0;
     int step = 0;
     int recreatedAt = -1;
+    long recreatedAtMs = -1;
     for (; step < limit; step++) {
       if (step < w.produceSteps() && recreatedAt < 0 && random.nextInt(3) == 0) {
         int o = random.nextInt(present);
@@ -173,9 +183,11 @@ final class RealTimeRun {
       if (faults.fires(SimFault.QUEUE_RECREATED) && recreatedAt < 0) {
         // No more rows arrive in it: the query must notice and stop, moving nothing on it.
         ctx.trace("fault: " + w.queue() + " is dropped and created again with " + present);
-        cluster.recreateQueue(w.queue(), present);
+        // What the old queue held and had trimmed is taken before it goes.
         checker.onQueueRecreated();
+        cluster.recreateQueue(w.queue(), present);
         recreatedAt = step;
+        recreatedAtMs = ctx.now();
       }
       int zombieArg = faults.tick(SimFault.ZOMBIE_DRIVER);
       if (zombieArg >= 0 && live.zombie == null && live.driver.inBatch()) {
@@ -202,7 +214,9 @@ final class RealTimeRun {
         break;
       }
       checker.afterStep();
-      if (recreatedAt >= 0 && step - recreatedAt >= PROGRESS_WINDOW) {
+      if (recreatedAt >= 0
+          && step - recreatedAt >= PROGRESS_WINDOW
+          && ctx.now() - recreatedAtMs >= RECREATION_NOTICE_MS) {
         break; // long enough for the query to notice: finish says whether it did
       }
       if (step >= w.produceSteps()
@@ -232,7 +246,8 @@ final class RealTimeRun {
     }
     boolean consumedAll = allConsumed(ctx);
     if (recreatedAt >= 0) {
-      checker.onRunEndAfterRecreation(ctx.stoppedOnUntrustedPositions || live.stopped);
+      checker.onRunEndAfterRecreation(
+          ctx.stoppedOnUntrustedPositions || live.stopped, live.driver.positions());
     }
     checker.finish(
         consumedAll,

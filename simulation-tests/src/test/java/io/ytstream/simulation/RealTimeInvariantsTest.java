@@ -13,6 +13,7 @@ import io.ytstream.ports.Row;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
@@ -242,9 +243,23 @@ class RealTimeInvariantsTest {
     output(0, 10);
     committed(0, 1);
     checker.onQueueRecreated();
-    checker.onRunEndAfterRecreation(true);
+    checker.onRunEndAfterRecreation(true, Optional.empty());
     assertEquals(new TreeSet<>(), found(), "it stopped, naming the positions");
-    checker.onRunEndAfterRecreation(false);
+    checker.onRunEndAfterRecreation(false, Optional.empty());
+    assertEquals(new TreeSet<>(List.of(RealTimeInvariants.Invariant.STUCK)), found());
+  }
+
+  @Test
+  void theLiveRunsPositionsDecideWhetherItRunsOnTheOldQueue() {
+    output(0, 10);
+    committed(0, 1);
+    checker.onQueueRecreated();
+    // A stalled run committed the old queue's positions; its successor runs from zero ones.
+    checker.onRunEndAfterRecreation(
+        false, Optional.of(StreamOffsets.of(Map.of(partitions().get(0), 0L))));
+    assertEquals(new TreeSet<>(), found(), "zero positions fit the re-created queue");
+    checker.onRunEndAfterRecreation(
+        false, Optional.of(StreamOffsets.of(Map.of(partitions().get(0), 2L))));
     assertEquals(new TreeSet<>(List.of(RealTimeInvariants.Invariant.STUCK)), found());
   }
 

@@ -141,4 +141,43 @@ class RealTimeSeedsTest {
       assertEquals(List.of(), r.violations(), "seed " + seed);
     }
   }
+
+  /**
+   * Seeds a 100,000-seed soak failed on, with their shrunk schedules, each a fault of the harness
+   * around a re-created queue: the rows the old queue had trimmed were read after it was gone
+   * (51274: the query rightly stops for their loss), a stalled run committed the old queue's
+   * positions while its successor ran from zero ones that fit the new queue (45036), and a batch
+   * running at the re-creation plus a successor's late start took longer than 400 steps before the
+   * boundary read the bounds in line and refused the positions (54412).
+   */
+  @Test
+  void reCreatedQueueSoakSeedsStayFixed() {
+    RealTimeRun.Result trimmedBefore =
+        RealTimeRun.run(
+            51274,
+            RealTimeMode.APPEND,
+            0,
+            FaultSchedule.parse(
+                "CRASH_AFTER_STEP@0:10,QUEUE_TRIM@177:32,RESHARD@177:13,QUEUE_RECREATED@189:6"),
+            false);
+    assertEquals(List.of(), trimmedBefore.violations());
+    assertTrue(trimmedBefore.stoppedOnDataLoss(), "the query stops for the old queue's loss");
+    RealTimeRun.Result zombieCommitted =
+        RealTimeRun.run(
+            45036,
+            RealTimeMode.APPEND,
+            0,
+            FaultSchedule.parse("TASK_FAILURE@9:12,ZOMBIE_DRIVER@40:13,QUEUE_RECREATED@42:6"),
+            false);
+    assertEquals(List.of(), zombieCommitted.violations());
+    RealTimeRun.Result lateNotice =
+        RealTimeRun.run(
+            54412,
+            RealTimeMode.APPEND,
+            0,
+            FaultSchedule.parse("ZOMBIE_DRIVER@107:10,RESHARD@122:3,QUEUE_RECREATED@165:9"),
+            false);
+    assertEquals(List.of(), lateNotice.violations());
+    assertTrue(lateNotice.stoppedOnUntrustedPositions(), "the query refuses the old positions");
+  }
 }
