@@ -2,6 +2,7 @@ package io.ytstream.benchmarks.spark;
 
 import java.io.Serializable;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.SpecificInternalRow;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
@@ -10,6 +11,7 @@ import org.apache.spark.sql.connector.read.streaming.Offset;
 import org.apache.spark.sql.connector.read.streaming.ReadLimit;
 import org.apache.spark.sql.connector.read.streaming.SupportsAdmissionControl;
 import org.apache.spark.sql.connector.read.streaming.SupportsTriggerAvailableNow;
+import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * The stream of {@link BareSource}: the offset is how many rows of every partition were handed out;
@@ -21,11 +23,13 @@ final class BareMicroBatchStream
   private final String name;
   private final long perBatch;
   private final long rowsPerPartition;
+  private final boolean buildRows;
   private long availableNowEnd = -1;
 
-  BareMicroBatchStream(String name, long perBatch) {
+  BareMicroBatchStream(String name, long perBatch, boolean buildRows) {
     this.name = name;
     this.perBatch = perBatch;
+    this.buildRows = buildRows;
     this.rowsPerPartition = BareRows.rowsPerPartition(name);
   }
 
@@ -63,7 +67,7 @@ final class BareMicroBatchStream
     int partitions = BareRows.partitions(name);
     InputPartition[] out = new InputPartition[partitions];
     for (int p = 0; p < partitions; p++) {
-      out[p] = new Slice(name, p, (int) from, (int) to);
+      out[p] = new Slice(name, p, (int) from, (int) to, buildRows);
     }
     return out;
   }
@@ -98,8 +102,9 @@ final class BareMicroBatchStream
     }
   }
 
-  /** Rows {@code [from, to)} of one partition. */
-  record Slice(String name, int partition, int from, int to) implements InputPartition {}
+  /** Rows {@code [from, to)} of one partition, handed out pre-built or built from stored values. */
+  record Slice(String name, int partition, int from, int to, boolean buildRows)
+      implements InputPartition {}
 
   private static final class ReaderFactory implements PartitionReaderFactory, Serializable {
     private static final long serialVersionUID = 1L;
@@ -107,6 +112,9 @@ final class BareMicroBatchStream
     @Override
     public PartitionReader<InternalRow> createReader(InputPartition partition) {
       Slice slice = (Slice) partition;
+      if (slice.buildRows()) {
+        return new BuildingReader(slice);
+      }
       InternalRow[] rows = BareRows.partition(slice.name(), slice.partition());
       return new PartitionReader<>() {
         private int next = slice.from() - 1;
@@ -126,5 +134,41 @@ final class BareMicroBatchStream
         public void close() {}
       };
     }
+  }
+
+  /** Builds each row from the stored id and payload bytes into one row it reuses. */
+  private static final class BuildingReader implements PartitionReader<InternalRow> {
+    private final long[] ids;
+    private final byte[][] payloads;
+    private final int to;
+    private final SpecificInternalRow row = new SpecificInternalRow(BareSource.SCHEMA);
+    private int next;
+
+    BuildingReader(Slice slice) {
+      BareRows.StoredValues values = BareRows.values(slice.name());
+      this.ids = values.ids()[slice.partition()];
+      this.payloads = values.payloads()[slice.partition()];
+      this.to = slice.to();
+      this.next = slice.from() - 1;
+    }
+
+    @Override
+    public boolean next() {
+      next++;
+      if (next >= to) {
+        return false;
+      }
+      row.setLong(0, ids[next]);
+      row.update(1, UTF8String.fromBytes(payloads[next]));
+      return true;
+    }
+
+    @Override
+    public InternalRow get() {
+      return row;
+    }
+
+    @Override
+    public void close() {}
   }
 }

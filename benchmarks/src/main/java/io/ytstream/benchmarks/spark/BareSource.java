@@ -17,8 +17,10 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 /**
  * The bare DataSource V2 micro-batch source of the read-path benchmark: it reads the pre-built rows
  * of {@link BareRows} and does nothing else, so its throughput is the limit a real source is
- * measured against. Options: {@code name} (the {@link BareRows} set) and {@code rows_per_batch}
- * (rows per partition per batch; default: everything in one batch). Used as {@code
+ * measured against. Options: {@code name} (the {@link BareRows} set), {@code rows_per_batch} (rows
+ * per partition per batch; default: everything in one batch) and {@code build_rows} (true: build
+ * each Spark row from the stored values, a long and UTF-8 bytes, into one reused row, as any source
+ * that does not hold Spark's rows must; default false). Used as {@code
  * format(BareSource.class.getName())}.
  */
 public final class BareSource implements TableProvider {
@@ -59,6 +61,7 @@ public final class BareSource implements TableProvider {
     public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
       String name = options.get("name");
       long perBatch = options.getLong("rows_per_batch", Long.MAX_VALUE);
+      boolean buildRows = options.getBoolean("build_rows", false);
       return () ->
           new Scan() {
             @Override
@@ -68,7 +71,7 @@ public final class BareSource implements TableProvider {
 
             @Override
             public MicroBatchStream toMicroBatchStream(String checkpointLocation) {
-              return new BareMicroBatchStream(name, perBatch);
+              return new BareMicroBatchStream(name, perBatch, buildRows);
             }
           };
     }

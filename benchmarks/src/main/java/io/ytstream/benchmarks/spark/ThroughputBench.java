@@ -21,6 +21,8 @@ import scala.jdk.javaapi.CollectionConverters;
  *
  * <ul>
  *   <li>{@code bare}: {@link BareSource} over pre-built rows, the limit;
+ *   <li>{@code bare, rows built}: the same source building each row from stored values (a long and
+ *       UTF-8 bytes), as every source that does not hold Spark's rows must: the control;
  *   <li>{@code yt in-memory}: our source, {@code proxy=inmemory:<name>};
  *   <li>{@code yt HTTP}: our source through adapter-ytsaurus to the emulator over the same rows;
  *   <li>{@code MemoryStream}: Spark's test source with one partition per queue partition;
@@ -38,11 +40,13 @@ import scala.jdk.javaapi.CollectionConverters;
 final class ThroughputBench {
 
   static final String BARE = "bare DSv2 (limit)";
+  static final String BARE_BUILT = "bare, rows built";
   static final String YT_MEMORY = "yt in-memory";
   static final String YT_HTTP = "yt HTTP emulator";
   static final String MEMORY_STREAM = "MemoryStream";
   static final String RATE = "rate-micro-batch";
-  static final List<String> VARIANTS = List.of(BARE, YT_MEMORY, YT_HTTP, MEMORY_STREAM, RATE);
+  static final List<String> VARIANTS =
+      List.of(BARE, BARE_BUILT, YT_MEMORY, YT_HTTP, MEMORY_STREAM, RATE);
 
   private static final String QUEUE = "//bench/throughput";
   private static final String BARE_ROWS = "throughput";
@@ -65,17 +69,20 @@ final class ThroughputBench {
   }
 
   /**
-   * One round: rows per second of each variant. The pair the in-memory target compares runs twice,
-   * in the order bare, ours, ours, bare, each figure the two runs' rows over their summed time: a
-   * load that rises or falls through the round touches both alike (one run each swung the ratio
-   * from 0.6 to 0.9 between quiet rounds).
+   * One round: rows per second of each variant. The pair the in-memory target compares and its
+   * control run twice, in the order bare, built, ours, ours, built, bare, each figure the two runs'
+   * rows over their summed time: a load that rises or falls through the round touches all alike
+   * (one run each swung the ratio from 0.6 to 0.9 between quiet rounds).
    */
   Map<String, Double> round() throws Exception {
     Map<String, Double> result = new LinkedHashMap<>();
-    double bare = run(bare());
+    double bare = run(bare(false));
+    double built = run(bare(true));
     double memory = run(yt(ctx.inMemoryAddress));
     memory = together(memory, run(yt(ctx.inMemoryAddress)));
-    result.put(BARE, together(bare, run(bare())));
+    built = together(built, run(bare(true)));
+    result.put(BARE, together(bare, run(bare(false))));
+    result.put(BARE_BUILT, built);
     result.put(YT_MEMORY, memory);
     result.put(YT_HTTP, run(yt(ctx.emulator.url())));
     double[] wire = new WireControl(ctx, QUEUE).round();
@@ -97,11 +104,12 @@ final class ThroughputBench {
     BenchQueues.trimAll(ctx.cluster, QUEUE);
   }
 
-  private Dataset<Row> bare() {
+  private Dataset<Row> bare(boolean buildRows) {
     return ctx.spark
         .readStream()
         .format(BareSource.class.getName())
         .option("name", BARE_ROWS)
+        .option("build_rows", Boolean.toString(buildRows))
         .load();
   }
 
@@ -142,6 +150,9 @@ final class ThroughputBench {
     ctx.spark
         .conf()
         .set(NoIoCheckpointFileManager.SETTING, NoIoCheckpointFileManager.class.getName());
+    // No variant pays for the garbage of the one before: a young collection of this heap (every
+    // variant's rows are live) can pause a 200-ms batch for 100-500 ms.
+    System.gc();
     try {
       StreamingQuery query =
           source
