@@ -1,0 +1,39 @@
+package io.ytstream.benchmarks.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class CompilerThreadsCpuTest {
+
+  @Test
+  void aCompilerThreadCountsItsUserAndSystemTicks() {
+    String c2 =
+        "14185 (C2 CompilerThre) R 13743 13740 13308 0 -1 4194368 44910 0 0 0 5042 28 0 0 20 0 21"
+            + " 0 1251233 3815763968 124715";
+    assertEquals(5042 + 28, CompilerThreadsCpu.ticksOf(c2));
+  }
+
+  @Test
+  void anyOtherThreadCountsNothing() {
+    String executor =
+        "14190 (Executor (task) 1) R 13743 13740 13308 0 -1 4194368 44910 0 0 0 900 12 0 0 20 0";
+    assertEquals(0, CompilerThreadsCpu.ticksOf(executor));
+  }
+
+  @Test
+  void aNameWithParenthesesIsReadToTheLastOne() {
+    String c1 = "14186 (C1 CompilerThre (1)) S 1 1 1 0 -1 0 0 0 0 0 352 24 0 0 20 0";
+    assertEquals(352 + 24, CompilerThreadsCpu.ticksOf(c1));
+  }
+
+  @Test
+  void thisJvmsCompilerThreadsHaveRunWhereProcIsThere() {
+    assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "no /proc here");
+    assertTrue(CompilerThreadsCpu.nanos() > 0, "a JVM that ran tests has compiled code");
+  }
+}
