@@ -50,6 +50,9 @@ final class ModeBench implements AutoCloseable {
   /** The suffix of a round's CPU figures: {@code "<mode> cpu"}, µs per row. */
   static final String CPU = " cpu";
 
+  /** The suffix of a round's server CPU figures: {@code "<mode> server cpu"}, µs per row. */
+  static final String SERVER_CPU = " server cpu";
+
   private static final int PUSH_ROWS = 50_000;
   private static final String TRANSACTIONAL_SETTING = "spark.yt.streaming.transactional";
 
@@ -84,10 +87,16 @@ final class ModeBench implements AutoCloseable {
     for (String mode : VARIANTS) {
       result.put(mode + CPU, byMode.get(mode)[1]);
     }
+    for (String mode : VARIANTS) {
+      result.put(mode + SERVER_CPU, byMode.get(mode)[2]);
+    }
     return result;
   }
 
-  /** {rows/s over the batches, this JVM's CPU µs per row from the query's start to its end}. */
+  /**
+   * {rows/s over the batches, this JVM's CPU µs per row from the query's start to its end, the
+   * server JVM's over the same time}: on shared cores the server's work slows Spark's.
+   */
   private double[] run(String mode) throws TimeoutException, StreamingQueryException {
     String dir = "//bench/" + ctx.unique("modes");
     String queue = dir + "/queue";
@@ -138,6 +147,7 @@ final class ModeBench implements AutoCloseable {
         writer = writer.option("producer_path", producerPath);
       }
       System.gc(); // no mode pays for the garbage of the one before
+      long serverBefore = server.cpuNanos();
       long cpuBefore = os.getProcessCpuTime();
       StreamingQuery query =
           writer
@@ -146,12 +156,15 @@ final class ModeBench implements AutoCloseable {
               .start();
       query.awaitTermination();
       long cpuNanos = os.getProcessCpuTime() - cpuBefore;
+      long serverNanos = server.cpuNanos() - serverBefore;
       long written = server.rows(output, kind);
       long expected = perPartition * partitions;
       if (written != expected) {
         throw new IllegalStateException(mode + " wrote " + written + " rows, expected " + expected);
       }
-      return new double[] {QueryFigures.rowsPerSecond(query), cpuNanos / 1e3 / expected};
+      return new double[] {
+        QueryFigures.rowsPerSecond(query), cpuNanos / 1e3 / expected, serverNanos / 1e3 / expected
+      };
     } finally {
       ctx.spark.conf().unset(TRANSACTIONAL_SETTING);
       ctx.spark.conf().set("spark.hadoop.yt.proxy", ctx.inMemoryAddress);

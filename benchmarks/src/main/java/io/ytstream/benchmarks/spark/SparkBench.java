@@ -45,6 +45,8 @@ public final class SparkBench {
   final Map<String, Samples> modeCpu = new LinkedHashMap<>();
 
   final Map<String, Samples> modeCpuRatio = new LinkedHashMap<>();
+  final Map<String, Samples> modeServerCpu = new LinkedHashMap<>();
+  final Map<String, Samples> modeServerCpuRatio = new LinkedHashMap<>();
 
   /** Every mode's CPU per row at most this many times at-least-once's. */
   static final double MODE_CPU_TARGET = 1.25;
@@ -136,9 +138,11 @@ public final class SparkBench {
       }
       for (String mode : ModeBench.VARIANTS) {
         modeCpu.put(mode, modes.remove(mode + ModeBench.CPU));
+        modeServerCpu.put(mode, modes.remove(mode + ModeBench.SERVER_CPU));
       }
       ratios(modes, ModeBench.AT_LEAST_ONCE, modeRatio);
       ratios(modeCpu, ModeBench.AT_LEAST_ONCE, modeCpuRatio);
+      ratios(modeServerCpu, ModeBench.AT_LEAST_ONCE, modeServerCpuRatio);
     }
     if (options.runs(SparkBenchOptions.BATCH_OVERHEAD)) {
       BatchOverheadBench bench = new BatchOverheadBench(ctx);
@@ -285,17 +289,20 @@ public final class SparkBench {
               Locale.ROOT,
               "Delivery modes: %,d rows, yt source and sink over HTTP, the emulator in a JVM of its"
                   + " own, yt:/// checkpoints, max_rows_per_partition 100000 (AvailableNow); rows/s"
-                  + " over the batches and the Spark JVM's CPU µs per row (%s)%n",
+                  + " over the batches, the Spark JVM's CPU µs per row and the server JVM's over the"
+                  + " same time, on the same cores (%s)%n",
               options.modeRows() / options.partitions() * options.partitions(),
               runs));
       t.append(
           String.format(
               Locale.ROOT,
-              "%-18s %-30s %-18s %-24s %-18s %s%n",
+              "%-18s %-30s %-18s %-24s %-18s %-24s %-18s %s%n",
               "mode",
               "rows/s",
               "× at-least-once",
               "CPU µs/row",
+              "× at-least-once",
+              "server CPU µs/row",
               "× at-least-once",
               "target"));
       for (String v : ModeBench.VARIANTS) {
@@ -311,12 +318,14 @@ public final class SparkBench {
         t.append(
             String.format(
                 Locale.ROOT,
-                "%-18s %-30s %-18s %-24s %-18s %s%n",
+                "%-18s %-30s %-18s %-24s %-18s %-24s %-18s %s%n",
                 v,
                 modes.get(v).format("%,.0f"),
                 modeRatio.get(v).format("%.2f"),
                 modeCpu.get(v).format("%.2f"),
                 modeCpuRatio.get(v).format("%.2f"),
+                modeServerCpu.get(v).format("%.2f"),
+                modeServerCpuRatio.get(v).format("%.2f"),
                 target));
       }
       t.append('\n');
@@ -404,10 +413,12 @@ public final class SparkBench {
           String.format(
               Locale.ROOT,
               "| in-memory read path beside the bare DSv2 source | ≥ 0.8 × bare | %s× (%,.0f vs %,.0f"
-                  + " rows/s) | %s |%n",
+                  + " rows/s); control: the bare source building each row from stored values"
+                  + " (a long, UTF-8 bytes) %s× bare | %s |%n",
               r.format("%.2f"),
               throughput.get(ThroughputBench.YT_MEMORY).median(),
               throughput.get(ThroughputBench.BARE).median(),
+              throughputRatio.get(ThroughputBench.BARE_BUILT).format("%.2f"),
               PeerBench.verdict(r.median() >= 0.8)));
     }
     if (!modes.isEmpty()) {
@@ -416,10 +427,13 @@ public final class SparkBench {
           String.format(
               Locale.ROOT,
               "| idempotent receiver beside at-least-once | ≥ 0.8 × at-least-once | %s× (%,.0f vs"
-                  + " %,.0f rows/s) | %s |%n",
+                  + " %,.0f rows/s); control: Spark's CPU per row %s× at-least-once's, the"
+                  + " server's (its upserts into a sorted table, on the same cores) %s× | %s |%n",
               r.format("%.2f"),
               modes.get(ModeBench.IDEMPOTENT).median(),
               modes.get(ModeBench.AT_LEAST_ONCE).median(),
+              modeCpuRatio.get(ModeBench.IDEMPOTENT).format("%.2f"),
+              modeServerCpuRatio.get(ModeBench.IDEMPOTENT).format("%.2f"),
               PeerBench.verdict(r.median() >= 0.8)));
       Samples p = modeRatio.get(ModeBench.PRODUCER);
       t.append(

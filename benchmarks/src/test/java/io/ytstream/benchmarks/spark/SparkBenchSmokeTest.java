@@ -49,6 +49,9 @@ class SparkBenchSmokeTest {
       assertEquals(ThroughputBench.VARIANTS, List.copyOf(bench.throughput.keySet()));
       assertEquals(ModeBench.VARIANTS, List.copyOf(bench.modes.keySet()));
       assertEquals(ModeBench.VARIANTS, List.copyOf(bench.modeCpu.keySet()));
+      assertEquals(ModeBench.VARIANTS, List.copyOf(bench.modeServerCpu.keySet()));
+      bench.modeServerCpu.forEach(
+          (mode, s) -> assertTrue(s.median() > 0, mode + "'s server did work: " + s));
       assertEquals(BatchOverheadBench.VARIANTS, List.copyOf(bench.overhead.keySet()));
       for (Map<String, Samples> item :
           List.of(bench.throughput, bench.modes, bench.modeCpu, bench.overhead)) {
