@@ -48,7 +48,7 @@ class HadoopCheckpointFilesTest {
       assertEquals(
           List.of("ytstream-source-v1"),
           left.map(p -> p.getFileName().toString()).toList(),
-          "no temporary file is left behind");
+          "only the file: no temporary file left behind, no checksum file beside it");
     }
   }
 
