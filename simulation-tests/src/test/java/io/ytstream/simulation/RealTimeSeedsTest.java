@@ -128,12 +128,7 @@ class RealTimeSeedsTest {
   @Test
   void soakSeedsStayFixed() {
     RealTimeRun.Result damaged =
-        RealTimeRun.run(
-            10707,
-            RealTimeMode.UPSERT,
-            0,
-            FaultSchedule.parse("PROXY_ERROR@340:8,ZOMBIE_DRIVER@261:0"),
-            false);
+        scheduled(10707, RealTimeMode.UPSERT, "PROXY_ERROR@340:8,ZOMBIE_DRIVER@261:0");
     assertEquals(List.of(), damaged.violations());
     assertTrue(damaged.stoppedOnDamagedCheckpoint(), "the query stops naming the checkpoint");
     for (long seed : new long[] {2560, 11620, 16893, 17919}) {
@@ -153,31 +148,27 @@ class RealTimeSeedsTest {
   @Test
   void reCreatedQueueSoakSeedsStayFixed() {
     RealTimeRun.Result trimmedBefore =
-        RealTimeRun.run(
+        scheduled(
             51274,
             RealTimeMode.APPEND,
-            0,
-            FaultSchedule.parse(
-                "CRASH_AFTER_STEP@0:10,QUEUE_TRIM@177:32,RESHARD@177:13,QUEUE_RECREATED@189:6"),
-            false);
+            "CRASH_AFTER_STEP@0:10,QUEUE_TRIM@177:32,RESHARD@177:13,QUEUE_RECREATED@189:6");
     assertEquals(List.of(), trimmedBefore.violations());
     assertTrue(trimmedBefore.stoppedOnDataLoss(), "the query stops for the old queue's loss");
     RealTimeRun.Result zombieCommitted =
-        RealTimeRun.run(
+        scheduled(
             45036,
             RealTimeMode.APPEND,
-            0,
-            FaultSchedule.parse("TASK_FAILURE@9:12,ZOMBIE_DRIVER@40:13,QUEUE_RECREATED@42:6"),
-            false);
+            "TASK_FAILURE@9:12,ZOMBIE_DRIVER@40:13,QUEUE_RECREATED@42:6");
     assertEquals(List.of(), zombieCommitted.violations());
     RealTimeRun.Result lateNotice =
-        RealTimeRun.run(
-            54412,
-            RealTimeMode.APPEND,
-            0,
-            FaultSchedule.parse("ZOMBIE_DRIVER@107:10,RESHARD@122:3,QUEUE_RECREATED@165:9"),
-            false);
+        scheduled(
+            54412, RealTimeMode.APPEND, "ZOMBIE_DRIVER@107:10,RESHARD@122:3,QUEUE_RECREATED@165:9");
     assertEquals(List.of(), lateNotice.violations());
     assertTrue(lateNotice.stoppedOnUntrustedPositions(), "the query refuses the old positions");
+  }
+
+  /** A seed's run under a given fault schedule (a shrunk one), without a trace. */
+  private static RealTimeRun.Result scheduled(long seed, RealTimeMode mode, String schedule) {
+    return RealTimeRun.run(seed, mode, 0, FaultSchedule.parse(schedule), false);
   }
 }
