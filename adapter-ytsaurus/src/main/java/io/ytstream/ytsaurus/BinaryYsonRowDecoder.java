@@ -1,6 +1,7 @@
 package io.ytstream.ytsaurus;
 
 import io.ytstream.ports.TextSlice;
+import io.ytstream.types.text.StrictUtf8;
 import io.ytstream.types.v3.YtOptional;
 import io.ytstream.types.v3.YtPrimitive;
 import io.ytstream.types.v3.YtTagged;
@@ -209,7 +210,7 @@ final class BinaryYsonRowDecoder extends YsonLexer {
         int length = in.readBinaryStringLength();
         int start = in.pos;
         in.pos += length;
-        if (path == Path.UTF8 && !in.isUtf8(start, length)) {
+        if (path == Path.UTF8 && !StrictUtf8.isWellFormed(in.data, start, length)) {
           throw new YtTransportException(where + ": a utf8 value is not UTF-8", null);
         }
         visitor.text(name, in.data, start, length);
@@ -322,22 +323,13 @@ final class BinaryYsonRowDecoder extends YsonLexer {
 
   // ---- scalars ----
 
-  /**
-   * A string's bytes as the port's value: text when they are UTF-8, else the bytes. The JDK's
-   * decoder takes ASCII in one vectorized pass; only a result holding U+FFFD, which a malformed
-   * sequence decodes to, is checked strictly.
-   */
+  /** A string's bytes as the port's value: text when they are UTF-8, else the bytes. */
   private Object stringValue() {
     int length = readBinaryStringLength();
     int start = pos;
     pos += length;
-    String text = new String(data, start, length, StandardCharsets.UTF_8);
-    if (text.indexOf('\uFFFD') < 0) {
-      return text;
-    }
-    byte[] bytes = Arrays.copyOfRange(data, start, start + length);
-    String strict = YtValues.utf8OrNull(bytes);
-    return strict != null ? strict : bytes;
+    String text = StrictUtf8.decodeOrNull(data, start, length);
+    return text != null ? text : Arrays.copyOfRange(data, start, start + length);
   }
 
   /** A string's bytes where they are in the answer, not copied. */
@@ -348,21 +340,10 @@ final class BinaryYsonRowDecoder extends YsonLexer {
     return new TextSlice(data, start, length);
   }
 
-  /** A string's bytes in the answer when they are UTF-8 (ASCII checked in one loop), else null. */
+  /** A string's bytes in the answer when they are UTF-8, else null. */
   private TextSlice utf8SliceOrNull() {
     TextSlice slice = sliceValue();
-    return isUtf8(slice.offset(), slice.length()) ? slice : null;
-  }
-
-  /** Whether {@code [start, start + length)} of the answer is UTF-8; ASCII checked in one loop. */
-  private boolean isUtf8(int start, int length) {
-    int end = start + length;
-    for (int i = start; i < end; i++) {
-      if (data[i] < 0) {
-        return YtValues.utf8OrNull(Arrays.copyOfRange(data, start, end)) != null;
-      }
-    }
-    return true;
+    return StrictUtf8.isWellFormed(data, slice.offset(), slice.length()) ? slice : null;
   }
 
   @Override

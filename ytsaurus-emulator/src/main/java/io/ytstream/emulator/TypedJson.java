@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ytstream.types.text.StrictUtf8;
 import io.ytstream.types.v3.YtDecimal;
 import io.ytstream.types.v3.YtDict;
 import io.ytstream.types.v3.YtList;
@@ -95,17 +96,13 @@ final class TypedJson {
     if (encodeUtf8) {
       return new String(bytes, StandardCharsets.ISO_8859_1);
     }
-    try {
-      return StandardCharsets.UTF_8
-          .newDecoder()
-          .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
-          .decode(java.nio.ByteBuffer.wrap(bytes))
-          .toString();
-    } catch (java.nio.charset.CharacterCodingException e) {
+    String text = StrictUtf8.decodeOrNull(bytes);
+    if (text == null) {
       // The server's JSON writer: yajl_gen_invalid_string (formats.md: with encode_utf8=%false
       // not all YSON strings are readable).
       throw CommandError.badRequest("Invalid UTF-8 string in JSON");
     }
+    return text;
   }
 
   String key(String jsonKey) {
@@ -444,7 +441,7 @@ final class TypedJson {
   /** A YSON node kept as a value of a yson column (UTF-8 bytes become text). */
   private static Object plain(Object yson) {
     if (yson instanceof byte[] bytes) {
-      String text = utf8OrNull(bytes);
+      String text = StrictUtf8.decodeOrNull(bytes);
       return text != null ? text : bytes;
     }
     if (yson instanceof List<?> list) {
@@ -463,18 +460,6 @@ final class TypedJson {
       return new YsonAttributed(attributes, plain(a.value()));
     }
     return yson;
-  }
-
-  private static String utf8OrNull(byte[] bytes) {
-    try {
-      return StandardCharsets.UTF_8
-          .newDecoder()
-          .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
-          .decode(java.nio.ByteBuffer.wrap(bytes))
-          .toString();
-    } catch (java.nio.charset.CharacterCodingException e) {
-      return null;
-    }
   }
 
   private static List<?> list(Object yson, String where, YtType type) {

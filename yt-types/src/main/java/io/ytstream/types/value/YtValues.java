@@ -1,6 +1,7 @@
 package io.ytstream.types.value;
 
 import io.ytstream.types.json.JsonReader;
+import io.ytstream.types.text.StrictUtf8;
 import io.ytstream.types.v3.YtDecimal;
 import io.ytstream.types.v3.YtDict;
 import io.ytstream.types.v3.YtList;
@@ -19,10 +20,6 @@ import io.ytstream.types.yson.YsonUint64;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -266,7 +263,7 @@ public final class YtValues {
           return s;
         }
         if (value instanceof byte[] bytes) {
-          String text = utf8OrNull(bytes);
+          String text = StrictUtf8.decodeOrNull(bytes);
           return text != null ? text : bytes.clone();
         }
         throw mismatch(type, value, where);
@@ -335,7 +332,7 @@ public final class YtValues {
       return s;
     }
     if (value instanceof byte[] bytes) {
-      String text = utf8OrNull(bytes);
+      String text = StrictUtf8.decodeOrNull(bytes);
       if (text != null) {
         return text;
       }
@@ -361,20 +358,6 @@ public final class YtValues {
                 + type.v3Name()
                 + "); pass byte[]");
       }
-    }
-  }
-
-  /** The text of valid UTF-8 bytes, or null. */
-  public static String utf8OrNull(byte[] bytes) {
-    try {
-      return StandardCharsets.UTF_8
-          .newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(bytes))
-          .toString();
-    } catch (CharacterCodingException e) {
-      return null;
     }
   }
 
@@ -499,7 +482,7 @@ public final class YtValues {
       return s;
     }
     if (value instanceof byte[] bytes) {
-      String text = utf8OrNull(bytes);
+      String text = StrictUtf8.decodeOrNull(bytes);
       return text != null ? text : bytes.clone();
     }
     if (value instanceof List<?> list) {

@@ -1,9 +1,7 @@
 package io.ytstream.types.yson;
 
+import io.ytstream.types.text.StrictUtf8;
 import java.io.ByteArrayOutputStream;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -214,16 +212,11 @@ final class YsonReader extends YsonLexer {
     } else {
       throw error("expected a string key, got " + describeByte(b));
     }
-    try {
-      return StandardCharsets.UTF_8
-          .newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(bytes))
-          .toString();
-    } catch (CharacterCodingException e) {
+    String key = StrictUtf8.decodeOrNull(bytes);
+    if (key == null) {
       throw error("a map or attribute key is not valid UTF-8, which this reader does not support");
     }
+    return key;
   }
 
   private byte[] readQuotedString() {
