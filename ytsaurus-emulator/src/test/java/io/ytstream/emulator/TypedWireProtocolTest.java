@@ -174,4 +174,14 @@ class TypedWireProtocolTest {
     assertEquals(400, insert("{\"s\":{\"Foo\":1},\"v\":[\"Baz\",1],\"d\":[]}\n").status());
     assertEquals(0, ok(select(BYTES_STRINGIFIED)).rows().size());
   }
+
+  @Test
+  void aRefusedValueIsNamedByItsLineAndColumn() {
+    String valid = "\"d\":[],\"v\":[\"Foo\",1],\"dec\":\"\\u0080\\u0000\\u0000\\u0000\"";
+    Reply reply =
+        insert("{\"s\":{\"Foo\":1}," + valid + "}\n{\"s\":{\"Foo\":1},\"u\":-1," + valid + "}\n");
+    assertEquals(400, reply.status(), reply.text());
+    assertTrue(reply.text().contains("line 2 column \\\"u\\\""), reply.text());
+    assertEquals(0, ok(select(BYTES_STRINGIFIED)).rows().size());
+  }
 }
