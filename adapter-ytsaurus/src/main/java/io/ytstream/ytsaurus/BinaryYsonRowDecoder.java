@@ -205,6 +205,11 @@ final class BinaryYsonRowDecoder extends YsonLexer {
         visitor.integer(name, in.readZigzag("int64"));
         return;
       }
+      if (marker == UINT64_MARKER && path == Path.UNTYPED) {
+        in.pos++;
+        visitor.unsigned(name, in.readVarint("uint64"));
+        return;
+      }
       if (marker == STRING_MARKER && in.textAsBytes && (path == Path.STRING || path == Path.UTF8)) {
         in.pos++;
         int length = in.readBinaryStringLength();

@@ -6,6 +6,7 @@ import io.ytstream.ports.QueueRowBatch;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.RowLayout;
 import io.ytstream.ports.TextSlice;
+import io.ytstream.types.yson.YsonUint64;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -40,8 +41,8 @@ final class FlatPull implements QueueRowBatch {
   private int[][] textOffsets;
   private int[][] textLengths; // -1: null
   private Object[][] objects;
-  private Object[] timestamps; // null when the answer has no $timestamp
-  private Object[] weights; // null when it has no $cumulative_data_weight
+  private PulledLongs timestamps; // null when the answer has no $timestamp
+  private PulledLongs weights; // null when it has no $cumulative_data_weight
 
   private FlatPull(byte[] body, int tablet, int capacity) {
     this.body = body;
@@ -118,12 +119,12 @@ final class FlatPull implements QueueRowBatch {
 
   @Override
   public OptionalLong timestamp(int row) {
-    return timestamps == null ? OptionalLong.empty() : UntypedValues.integer(timestamps[row]);
+    return timestamps == null ? OptionalLong.empty() : timestamps.get(row);
   }
 
   @Override
   public OptionalLong cumulativeDataWeight(int row) {
-    return weights == null ? OptionalLong.empty() : UntypedValues.integer(weights[row]);
+    return weights == null ? OptionalLong.empty() : weights.get(row);
   }
 
   @Override
@@ -207,9 +208,9 @@ final class FlatPull implements QueueRowBatch {
         roles[p] = role;
         dataColumn[p] = role == DATA ? dataWidth++ : -1;
         if (role == TIME && pull.timestamps == null) {
-          pull.timestamps = new Object[capacity];
+          pull.timestamps = new PulledLongs(capacity);
         } else if (role == WEIGHT && pull.weights == null) {
-          pull.weights = new Object[capacity];
+          pull.weights = new PulledLongs(capacity);
         }
         return role;
       }
@@ -243,8 +244,8 @@ final class FlatPull implements QueueRowBatch {
             throw new NotFlat(); // not an int64: the row-by-row path reads it as it can
           }
         }
-        case TIME -> pull.timestamps[pull.size] = value;
-        case WEIGHT -> pull.weights[pull.size] = value;
+        case TIME -> pull.timestamps.setValue(pull.size, value);
+        case WEIGHT -> pull.weights.setValue(pull.size, value);
         default -> {
           // Other system columns are not part of a queue row.
         }
@@ -264,8 +265,22 @@ final class FlatPull implements QueueRowBatch {
           hasRowIndex = true;
           rowIndex = value;
         }
-        case TIME -> pull.timestamps[pull.size] = value;
-        case WEIGHT -> pull.weights[pull.size] = value;
+        case TIME -> pull.timestamps.set(pull.size, value);
+        case WEIGHT -> pull.weights.set(pull.size, value);
+        default -> {
+          // Other system columns are not part of a queue row.
+        }
+      }
+    }
+
+    @Override
+    public void unsigned(String name, long bits) {
+      int p = columns;
+      switch (roleAt(name)) {
+        case DATA -> putObject(dataColumn[p], new YsonUint64(bits));
+        case TABLET, ROW -> throw new NotFlat(); // not an int64: read row by row
+        case TIME -> pull.timestamps.set(pull.size, bits);
+        case WEIGHT -> pull.weights.set(pull.size, bits);
         default -> {
           // Other system columns are not part of a queue row.
         }
@@ -458,10 +473,10 @@ final class FlatPull implements QueueRowBatch {
         }
       }
       if (pull.timestamps != null) {
-        pull.timestamps = Arrays.copyOf(pull.timestamps, next);
+        pull.timestamps.resize(next);
       }
       if (pull.weights != null) {
-        pull.weights = Arrays.copyOf(pull.weights, next);
+        pull.weights.resize(next);
       }
       capacity = next;
     }

@@ -1,6 +1,7 @@
 package io.ytstream.ytsaurus;
 
 import io.ytstream.ports.TextSlice;
+import io.ytstream.types.yson.YsonUint64;
 
 /** Receives each decoded row column by column, in the order the server wrote them. */
 interface RowVisitor {
@@ -10,6 +11,14 @@ interface RowVisitor {
   /** An int64 value, unboxed: visitors that keep some integers as longs skip the box. */
   default void integer(String name, long value) {
     column(name, value);
+  }
+
+  /**
+   * A uint64 value of a column without a type (such as {@code $timestamp}), as its 64 bits:
+   * visitors that keep such integers as longs skip the {@link YsonUint64}.
+   */
+  default void unsigned(String name, long bits) {
+    column(name, new YsonUint64(bits));
   }
 
   /**

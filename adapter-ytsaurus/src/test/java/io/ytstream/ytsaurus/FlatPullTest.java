@@ -10,6 +10,7 @@ import io.ytstream.core.model.YPath;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TextSlice;
+import io.ytstream.types.yson.YsonUint64;
 import java.util.List;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
@@ -109,6 +110,53 @@ class FlatPullTest {
     repeated.integer("id", 1);
     repeated.integer("id", 2);
     assertThrows(FlatPull.NotFlat.class, repeated::endRow);
+  }
+
+  @Test
+  void timestampsAndWeightsAreHeldUnboxedAsTheyCameAndNullsStayAbsent() {
+    int rows = 20_000; // past the presized arrays: they grow
+    FlatPull.Collector c = collector(0, rows + 1);
+    for (int i = 0; i < rows; i++) {
+      c.integer("$tablet_index", 2);
+      c.integer("$row_index", i);
+      c.integer("id", i);
+      switch (i % 3) {
+        case 0 -> c.unsigned("$timestamp", -1L - i); // uint64 past 2^63: its 64 bits
+        case 1 -> c.column("$timestamp", new YsonUint64(7L * i));
+        default -> c.column("$timestamp", null);
+      }
+      if (i % 2 == 0) {
+        c.integer("$cumulative_data_weight", 10L * i);
+      } else {
+        c.column("$cumulative_data_weight", "not an integer");
+      }
+      assertTrue(c.endRow());
+    }
+    FlatPull pull = c.pull();
+    assertEquals(rows, pull.size());
+    for (int i = 0; i < rows; i++) {
+      OptionalLong timestamp =
+          switch (i % 3) {
+            case 0 -> OptionalLong.of(-1L - i);
+            case 1 -> OptionalLong.of(7L * i);
+            default -> OptionalLong.empty();
+          };
+      OptionalLong weight = i % 2 == 0 ? OptionalLong.of(10L * i) : OptionalLong.empty();
+      assertEquals(timestamp, pull.timestamp(i), "row " + i);
+      assertEquals(weight, pull.cumulativeDataWeight(i), "row " + i);
+      assertEquals(timestamp, pull.row(i).timestamp(), "row " + i);
+    }
+  }
+
+  @Test
+  void anUnsignedDataValueIsHeldAsTheRowByRowCollectorHoldsIt() {
+    FlatPull.Collector c = collector(0, 10);
+    c.integer("$tablet_index", 2);
+    c.integer("$row_index", 0);
+    c.unsigned("id", -1L);
+    c.column("s", "a");
+    assertTrue(c.endRow());
+    assertEquals(Row.of("id", new YsonUint64(-1L), "s", "a"), c.pull().row(0).data());
   }
 
   @Test
