@@ -8,32 +8,48 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-class CompilerThreadsCpuTest {
+class ThreadsCpuTest {
 
   @Test
   void aCompilerThreadCountsItsUserAndSystemTicks() {
     String c2 =
         "14185 (C2 CompilerThre) R 13743 13740 13308 0 -1 4194368 44910 0 0 0 5042 28 0 0 20 0 21"
             + " 0 1251233 3815763968 124715";
-    assertEquals(5042 + 28, CompilerThreadsCpu.ticksOf(c2));
+    assertEquals(5042 + 28, ThreadsCpu.COMPILER.ticksOf(c2));
+    assertEquals(0, ThreadsCpu.HTTP_CLIENT.ticksOf(c2));
+  }
+
+  @Test
+  void anHttpClientThreadCountsForTheClientOnly() {
+    String selector = "14201 (HttpClient-1-Se) S 1 1 1 0 -1 0 0 0 0 0 63 4 0 0 20 0";
+    assertEquals(63 + 4, ThreadsCpu.HTTP_CLIENT.ticksOf(selector));
+    assertEquals(0, ThreadsCpu.COMPILER.ticksOf(selector));
   }
 
   @Test
   void anyOtherThreadCountsNothing() {
     String executor =
         "14190 (Executor (task) 1) R 13743 13740 13308 0 -1 4194368 44910 0 0 0 900 12 0 0 20 0";
-    assertEquals(0, CompilerThreadsCpu.ticksOf(executor));
+    assertEquals(0, ThreadsCpu.COMPILER.ticksOf(executor));
+    assertEquals(0, ThreadsCpu.HTTP_CLIENT.ticksOf(executor));
   }
 
   @Test
   void aNameWithParenthesesIsReadToTheLastOne() {
     String c1 = "14186 (C1 CompilerThre (1)) S 1 1 1 0 -1 0 0 0 0 0 352 24 0 0 20 0";
-    assertEquals(352 + 24, CompilerThreadsCpu.ticksOf(c1));
+    assertEquals(352 + 24, ThreadsCpu.COMPILER.ticksOf(c1));
+  }
+
+  @Test
+  void anIntervalWithAnUnknownEndCountsNothing() {
+    assertEquals(0, ThreadsCpu.between(-1, 50));
+    assertEquals(0, ThreadsCpu.between(80, 50), "a thread that ended took its time with it");
+    assertEquals(30, ThreadsCpu.between(20, 50));
   }
 
   @Test
   void thisJvmsCompilerThreadsHaveRunWhereProcIsThere() {
     assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "no /proc here");
-    assertTrue(CompilerThreadsCpu.nanos() > 0, "a JVM that ran tests has compiled code");
+    assertTrue(ThreadsCpu.COMPILER.nanos() > 0, "a JVM that ran tests has compiled code");
   }
 }
