@@ -150,7 +150,9 @@ final class TransactionCommit {
   private void checkLockConflicts() {
     long startTimestamp = transaction.startTimestamp();
     for (TableWrites writes : written()) {
-      if (writes.sorted == null) {
+      // No key of a table written to last before this transaction started can conflict: one
+      // reading instead of a lookup per written key, which was a tenth of a commit's CPU.
+      if (writes.sorted == null || writes.sorted.lastWriteTimestamp() <= startTimestamp) {
         continue;
       }
       for (RowKey key : writes.sortedWrites.keySet()) {

@@ -320,6 +320,21 @@ class InMemoryClusterTest {
   }
 
   @Test
+  void aKeyWrittenByNoOneElseSinceTheStartCommitsBesideAnotherKeysWrite() {
+    TabletTransaction first = cluster.transactions().start(Duration.ofSeconds(30));
+    TabletTransaction second = cluster.transactions().start(Duration.ofSeconds(30));
+    first.advanceConsumer(t.consumer, t.partition(0), OptionalLong.empty(), 1);
+    second.advanceConsumer(t.consumer, t.partition(1), OptionalLong.empty(), 2);
+    first.commit();
+    second.commit(); // the table was written since it started, but not at its key
+
+    TabletTransaction third = cluster.transactions().start(Duration.ofSeconds(30));
+    third.advanceConsumer(t.consumer, t.partition(1), OptionalLong.of(2), 3);
+    third.commit(); // started after every write: no conflict to look for
+    assertTrue(cluster.liveTransactions().isEmpty());
+  }
+
+  @Test
   void failedCommitEndsTheTransaction() {
     TabletTransaction first = cluster.transactions().start(Duration.ofSeconds(30));
     TabletTransaction second = cluster.transactions().start(Duration.ofSeconds(30));
