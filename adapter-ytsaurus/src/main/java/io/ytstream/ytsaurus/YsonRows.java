@@ -1,11 +1,13 @@
 package io.ytstream.ytsaurus;
 
 import io.ytstream.ports.Row;
+import io.ytstream.ports.RowLayout;
 import io.ytstream.types.v3.YtPrimitive;
 import io.ytstream.types.v3.YtType;
 import io.ytstream.types.value.YsonRepresentation;
 import io.ytstream.types.value.YtValues;
 import io.ytstream.types.yson.Yson;
+import io.ytstream.types.yson.YsonMapListWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,16 +32,26 @@ final class YsonRows {
   static final String DESCRIPTION = "<format=binary>yson";
 
   byte[] encode(List<Row> rows, Map<String, YtType> types) {
-    List<Object> maps = new ArrayList<>(rows.size());
+    // Written column by column, not through a map per row; each layout's types looked up once.
+    YsonMapListWriter out = new YsonMapListWriter();
+    RowLayout layout = null;
+    YtType[] columnTypes = null;
     for (Row row : rows) {
-      Map<String, Object> map = new LinkedHashMap<>();
-      for (Map.Entry<String, Object> e : row.asMap().entrySet()) {
-        String column = e.getKey();
-        map.put(column, encodeValue(types.get(column), e.getValue(), column));
+      if (row.layout() != layout) {
+        layout = row.layout();
+        columnTypes = new YtType[layout.size()];
+        for (int i = 0; i < columnTypes.length; i++) {
+          columnTypes[i] = types.get(layout.name(i));
+        }
       }
-      maps.add(map);
+      out.startMap();
+      for (int i = 0; i < columnTypes.length; i++) {
+        String column = layout.name(i);
+        out.entry(column, encodeValue(columnTypes[i], row.valueAt(i), column));
+      }
+      out.endMap();
     }
-    return Yson.toBinaryListFragment(maps);
+    return out.toByteArray();
   }
 
   private static Object encodeValue(YtType type, Object value, String column) {

@@ -102,6 +102,26 @@ class YsonRowsTest {
     assertEquals(3L, back.get("$tablet_index"));
   }
 
+  @Test
+  void rowsOfDifferentLayoutsEachWriteTheirColumnsByTheirTypes() {
+    YsonRows codec = new YsonRows();
+    byte[] wire =
+        codec.encode(
+            List.of(
+                Row.of("u", -1L, "s", "a"),
+                Row.of("s", "b", "u", -2L),
+                Row.of("s", "c", "u", -2L),
+                Row.of("u", -3L, "s", "d", "$tablet_index", 1L)),
+            TYPES);
+    List<Object> parsed = Yson.parseListFragment(wire);
+    assertEquals(4, parsed.size());
+    assertEquals(List.of("u", "s"), List.copyOf(((Map<?, ?>) parsed.get(0)).keySet()));
+    assertEquals(List.of("s", "u"), List.copyOf(((Map<?, ?>) parsed.get(1)).keySet()));
+    assertEquals(new YsonUint64(-2L), ((Map<?, ?>) parsed.get(2)).get("u"), "uint64 by name");
+    assertEquals(1L, ((Map<?, ?>) parsed.get(3)).get("$tablet_index"));
+    assertEquals("d", codec.decode(wire, TYPES).get(3).get("s"));
+  }
+
   private static Map<String, Object> decodeOne(Map<String, Object> row, Map<String, YtType> types) {
     List<Map<String, Object>> rows =
         new YsonRows().decode(Yson.toBinaryListFragment(List.of(row)), types);

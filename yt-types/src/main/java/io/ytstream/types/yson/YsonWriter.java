@@ -55,8 +55,40 @@ final class YsonWriter {
     }
   }
 
-  private YsonWriter(boolean binary) {
+  YsonWriter(boolean binary) {
     this.binary = binary;
+  }
+
+  /** Opens item {@code index} of a list fragment as a map ({@link YsonMapListWriter}). */
+  void startMapItem(int index) {
+    path.add(index);
+    out.write('{');
+  }
+
+  /** One entry of the open map item; {@code first} for its first entry. */
+  void mapEntry(boolean first, String key, Object value) {
+    if (!first) {
+      out.write(';');
+    }
+    writeString(keyBytes(key));
+    out.write('=');
+    path.add(key);
+    writeTree(value);
+    path.remove(path.size() - 1);
+  }
+
+  /** Closes the open map item and ends it as a list fragment's item. */
+  void endMapItem() {
+    out.write('}');
+    path.remove(path.size() - 1);
+    out.write(';');
+    if (!binary) {
+      out.write('\n');
+    }
+  }
+
+  byte[] toByteArray() {
+    return out.toByteArray();
   }
 
   static byte[] write(Object value, boolean binary) {
@@ -153,15 +185,8 @@ final class YsonWriter {
             "a map or attribute key must be a String, got "
                 + (entry.getKey() == null ? "null" : entry.getKey().getClass().getName()));
       }
-      if (!first) {
-        out.write(';');
-      }
+      mapEntry(first, key, entry.getValue());
       first = false;
-      writeString(keyBytes(key));
-      out.write('=');
-      path.add(key);
-      writeTree(entry.getValue());
-      path.remove(path.size() - 1);
     }
   }
 
