@@ -2,9 +2,11 @@ package io.ytstream.spark.sink;
 
 import io.ytstream.application.OutputTablets;
 import io.ytstream.ports.Row;
+import io.ytstream.ports.RowLayout;
 import io.ytstream.spark.types.CatalystGetter;
 import io.ytstream.spark.types.ColumnSpec;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.catalyst.InternalRow;
 
@@ -14,12 +16,22 @@ import org.apache.spark.sql.catalyst.InternalRow;
  */
 final class SinkRows {
 
+  private static final String TABLET_INDEX = "$tablet_index";
+
   private final YtWriteSpec spec;
   private final int partitionId;
   private final ColumnSpec[] columns;
 
   /** Per column, how its Catalyst value is read: chosen once, not per value. */
   private final CatalystGetter[] getters;
+
+  /** The columns that are written, in order, and the layout of the rows they make. */
+  private final int[] written;
+
+  private final RowLayout layout;
+
+  /** Where {@code $tablet_index} goes in {@link #layout}; -1 for a sorted output. */
+  private final int tabletPosition;
 
   SinkRows(YtWriteSpec spec, int partitionId) {
     this.spec = spec;
@@ -29,6 +41,24 @@ final class SinkRows {
     for (int i = 0; i < columns.length; i++) {
       getters[i] = CatalystGetter.of(columns[i].sparkType());
     }
+    List<String> names = new ArrayList<>();
+    List<Integer> writtenColumns = new ArrayList<>();
+    for (int i = 0; i < columns.length; i++) {
+      if (columns[i].isWritten()) {
+        names.add(columns[i].name());
+        writtenColumns.add(i);
+      }
+    }
+    this.written = writtenColumns.stream().mapToInt(Integer::intValue).toArray();
+    if (spec.sorted()) {
+      this.tabletPosition = -1;
+    } else {
+      if (!names.contains(TABLET_INDEX)) {
+        names.add(TABLET_INDEX);
+      }
+      this.tabletPosition = names.indexOf(TABLET_INDEX);
+    }
+    this.layout = RowLayout.of(names);
   }
 
   /** The output tablet of the task's row {@code rowNumber} (0 for a sorted output: by key). */
@@ -43,12 +73,17 @@ final class SinkRows {
 
   /** The row converted, with {@code tablet} as its {@code $tablet_index} on an ordered output. */
   Row toYtRow(InternalRow record, int tablet) {
-    Map<String, Object> values = new LinkedHashMap<>();
-    convertInto(values, record);
-    if (!spec.sorted()) {
-      values.put("$tablet_index", (long) tablet);
+    // Values straight into the row's array, not through a map per row (a hash insertion per
+    // column, then a copy).
+    Object[] values = new Object[layout.size()];
+    for (int w = 0; w < written.length; w++) {
+      int i = written[w];
+      values[w] = columns[i].toYt(record.isNullAt(i) ? null : getters[i].get(record, i));
     }
-    return Row.of(values);
+    if (tabletPosition >= 0) {
+      values[tabletPosition] = (long) tablet;
+    }
+    return Row.adopting(layout, values);
   }
 
   void convertInto(Map<String, Object> values, InternalRow record) {

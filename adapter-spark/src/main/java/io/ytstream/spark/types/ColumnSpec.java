@@ -204,9 +204,19 @@ public final class ColumnSpec implements Serializable {
 
   /** Puts a DataFrame value (Catalyst form) into an output row, as the table's row value. */
   public void writeInto(Map<String, Object> row, Object sparkValue) {
-    if (source != Source.NOT_WRITTEN) {
-      row.put(name, converter.convert(sparkValue));
+    if (isWritten()) {
+      row.put(name, toYt(sparkValue));
     }
+  }
+
+  /** Whether the column goes into the output table's rows. */
+  public boolean isWritten() {
+    return source != Source.NOT_WRITTEN;
+  }
+
+  /** A DataFrame value (Catalyst form) as the table's row value. */
+  public Object toYt(Object sparkValue) {
+    return converter.convert(sparkValue);
   }
 
   @Override
