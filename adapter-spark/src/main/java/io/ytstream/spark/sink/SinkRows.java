@@ -7,7 +7,6 @@ import io.ytstream.spark.types.CatalystGetter;
 import io.ytstream.spark.types.ColumnSpec;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.spark.sql.catalyst.InternalRow;
 
 /**
@@ -77,8 +76,7 @@ final class SinkRows {
     // column, then a copy).
     Object[] values = new Object[layout.size()];
     for (int w = 0; w < written.length; w++) {
-      int i = written[w];
-      values[w] = columns[i].toYt(record.isNullAt(i) ? null : getters[i].get(record, i));
+      values[w] = converted(record, written[w]);
     }
     if (tabletPosition >= 0) {
       values[tabletPosition] = (long) tablet;
@@ -86,10 +84,15 @@ final class SinkRows {
     return Row.adopting(layout, values);
   }
 
-  void convertInto(Map<String, Object> values, InternalRow record) {
-    for (int i = 0; i < columns.length; i++) {
-      Object raw = record.isNullAt(i) ? null : getters[i].get(record, i);
-      columns[i].writeInto(values, raw);
+  /** Converts the written columns of {@code record} and drops them: fails as a write would. */
+  void checkConvertible(InternalRow record) {
+    for (int i : written) {
+      converted(record, i);
     }
+  }
+
+  private Object converted(InternalRow record, int column) {
+    Object raw = record.isNullAt(column) ? null : getters[column].get(record, column);
+    return columns[column].toYt(raw);
   }
 }

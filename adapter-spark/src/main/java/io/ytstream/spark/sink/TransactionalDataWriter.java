@@ -6,9 +6,7 @@ import io.ytstream.ports.TransactionId;
 import io.ytstream.ports.spi.YtCluster;
 import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.NoSuchElementException;
 import org.apache.spark.TaskContext;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -44,7 +42,6 @@ final class TransactionalDataWriter implements DataWriter<InternalRow> {
   private final long epochId;
   private final long[] rowsPerTablet;
   private final TransactionRowBuffer kept;
-  private final Map<String, Object> scratch = new LinkedHashMap<>();
   private final long maxRowsPerTabletCounter;
   private long rowCount;
 
@@ -96,8 +93,7 @@ final class TransactionalDataWriter implements DataWriter<InternalRow> {
    * and Spark's retries would report the abort instead.
    */
   private void checkConvertible(InternalRow record) {
-    scratch.clear();
-    rows.convertInto(scratch, record);
+    rows.checkConvertible(record);
   }
 
   private static long saturatedProduct(long a, long b) {

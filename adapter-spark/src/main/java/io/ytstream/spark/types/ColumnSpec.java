@@ -8,7 +8,6 @@ import io.ytstream.types.v3.YtPrimitive;
 import io.ytstream.types.v3.YtTagged;
 import io.ytstream.types.v3.YtType;
 import java.io.Serializable;
-import java.util.Map;
 import java.util.OptionalLong;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.DataType;
@@ -200,13 +199,6 @@ public final class ColumnSpec implements Serializable {
 
   private static Long boxed(OptionalLong value) {
     return value.isPresent() ? value.getAsLong() : null;
-  }
-
-  /** Puts a DataFrame value (Catalyst form) into an output row, as the table's row value. */
-  public void writeInto(Map<String, Object> row, Object sparkValue) {
-    if (isWritten()) {
-      row.put(name, toYt(sparkValue));
-    }
   }
 
   /** Whether the column goes into the output table's rows. */
