@@ -4,7 +4,9 @@ import io.ytstream.ports.TableDescription;
 import io.ytstream.ports.TableDescription.Column;
 import io.ytstream.spark.types.SparkToYt;
 import io.ytstream.spark.types.ValueConverter;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -23,7 +25,12 @@ final class RowValues {
   private final String kind;
   private final Set<String> skipped;
   private final Map<String, Column> columns = new TreeMap<>();
-  private final Map<String, ValueConverter> converters = new TreeMap<>();
+
+  // The plan for rows of the schema last seen (see plan).
+  private StructType planned;
+  private int[] fields;
+  private String[] names;
+  private ValueConverter[] plannedConverters;
 
   /**
    * @param writer the writer's name, for messages
@@ -41,9 +48,29 @@ final class RowValues {
   }
 
   /** The row's fields as values of the output's columns, or an error naming the fix. */
+  @SuppressWarnings("ReferenceEquality") // the same schema object first, before comparing fields
   Map<String, Object> of(org.apache.spark.sql.Row row) {
     StructType schema = row.schema();
-    Map<String, Object> values = new LinkedHashMap<>();
+    if (schema != planned && !schema.equals(planned)) {
+      plan(schema);
+    }
+    Map<String, Object> values = new LinkedHashMap<>(2 * fields.length);
+    for (int k = 0; k < fields.length; k++) {
+      int i = fields[k];
+      // A ForeachWriter gets external Java values; the sink's converters take Catalyst ones.
+      Object value = row.isNullAt(i) ? null : CatalystTypeConverters.convertToCatalyst(row.get(i));
+      values.put(names[k], plannedConverters[k].convert(value));
+    }
+    return values;
+  }
+
+  /**
+   * Which fields of rows of {@code schema} are written, as which columns and through which
+   * converters: once per schema (a task's rows share one), not per value.
+   */
+  private void plan(StructType schema) {
+    List<Integer> written = new ArrayList<>();
+    List<ValueConverter> chosen = new ArrayList<>();
     for (int i = 0; i < schema.fields().length; i++) {
       String name = schema.fields()[i].name();
       if (skipped.contains(name)) {
@@ -63,15 +90,15 @@ final class RowValues {
                 + kind
                 + " or drop it from the query's select");
       }
-      ValueConverter converter = converters.get(name);
-      if (converter == null) {
-        converter = SparkToYt.column(name, column.typeV3(), schema.fields()[i].dataType(), true);
-        converters.put(name, converter);
-      }
-      // A ForeachWriter gets external Java values; the sink's converters take Catalyst ones.
-      Object value = row.isNullAt(i) ? null : CatalystTypeConverters.convertToCatalyst(row.get(i));
-      values.put(name, converter.convert(value));
+      written.add(i);
+      chosen.add(SparkToYt.column(name, column.typeV3(), schema.fields()[i].dataType(), true));
     }
-    return values;
+    fields = written.stream().mapToInt(Integer::intValue).toArray();
+    names = new String[fields.length];
+    for (int k = 0; k < fields.length; k++) {
+      names[k] = schema.fields()[fields[k]].name();
+    }
+    plannedConverters = chosen.toArray(new ValueConverter[0]);
+    planned = schema;
   }
 }
