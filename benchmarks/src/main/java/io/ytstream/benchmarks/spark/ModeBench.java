@@ -30,7 +30,9 @@ import org.apache.spark.sql.streaming.Trigger;
  *       {@code producer_path}: one session per task, each task's share of a batch in one push;
  *   <li>producer-foreach does the same with {@code YtProducerForeachWriter}: the service columns,
  *       one session per source partition numbered by source row, pushes of up to 50,000 rows (the
- *       sink's default {@code dynBatchSize}).
+ *       sink's default {@code dynBatchSize});
+ *   <li>foreach-nothing, the control, hands the same rows to a {@link DiscardingForeachWriter}:
+ *       what the foreach API costs Spark before any writer's work.
  * </ul>
  *
  * Each query gets a folder of its own on the server (removed afterwards, so outputs do not pile up
@@ -44,8 +46,13 @@ final class ModeBench implements AutoCloseable {
   static final String IDEMPOTENT = "idempotent";
   static final String PRODUCER = "producer";
   static final String PRODUCER_FOREACH = "producer-foreach";
+
+  /** The control: the same rows into a ForeachWriter that writes nothing (Spark's part). */
+  static final String FOREACH_NOTHING = "foreach-nothing";
+
   static final List<String> VARIANTS =
-      List.of(AT_LEAST_ONCE, TRANSACTIONAL, IDEMPOTENT, PRODUCER, PRODUCER_FOREACH);
+      List.of(
+          AT_LEAST_ONCE, TRANSACTIONAL, IDEMPOTENT, PRODUCER, PRODUCER_FOREACH, FOREACH_NOTHING);
 
   /** The suffix of a round's CPU figures: {@code "<mode> cpu"}, µs per row. */
   static final String CPU = " cpu";
@@ -108,8 +115,9 @@ final class ModeBench implements AutoCloseable {
     String consumer = dir + "/consumer";
     server.consumer(queue, consumer);
     boolean idempotent = mode.equals(IDEMPOTENT);
-    boolean foreach = mode.equals(PRODUCER_FOREACH);
-    boolean producer = foreach || mode.equals(PRODUCER);
+    boolean nothing = mode.equals(FOREACH_NOTHING);
+    boolean foreach = nothing || mode.equals(PRODUCER_FOREACH);
+    boolean producer = mode.equals(PRODUCER_FOREACH) || mode.equals(PRODUCER);
     String kind = idempotent ? ModeTables.SORTED : ModeTables.ORDERED;
     server.modeTable(output, kind);
     if (producer) {
@@ -135,14 +143,16 @@ final class ModeBench implements AutoCloseable {
               : rows.selectExpr("id", "upper(payload) AS payload");
       DataStreamWriter<Row> writer = selected.writeStream();
       writer =
-          foreach
-              ? writer.foreach(
-                  YtProducerForeachWriter.builder()
-                      .path(output)
-                      .producerPath(producerPath)
-                      .maxBufferedRows(PUSH_ROWS)
-                      .build())
-              : writer.format("yt").option("path", output);
+          nothing
+              ? writer.foreach(new DiscardingForeachWriter())
+              : foreach
+                  ? writer.foreach(
+                      YtProducerForeachWriter.builder()
+                          .path(output)
+                          .producerPath(producerPath)
+                          .maxBufferedRows(PUSH_ROWS)
+                          .build())
+                  : writer.format("yt").option("path", output);
       if (mode.equals(PRODUCER)) {
         writer = writer.option("producer_path", producerPath);
       }
@@ -157,7 +167,7 @@ final class ModeBench implements AutoCloseable {
       query.awaitTermination();
       long cpuNanos = os.getProcessCpuTime() - cpuBefore;
       long serverNanos = server.cpuNanos() - serverBefore;
-      long written = server.rows(output, kind);
+      long written = nothing ? QueryFigures.rows(query) : server.rows(output, kind);
       long expected = perPartition * partitions;
       if (written != expected) {
         throw new IllegalStateException(mode + " wrote " + written + " rows, expected " + expected);
