@@ -14,8 +14,9 @@ import java.util.Optional;
  * "\n" "\n" 80 x "=" "\n"   the error as pretty JSON   "\n" 80 x "=" "\n"
  * </pre>
  *
- * Without the parameter the proxy sends the error in HTTP trailers, which the JDK client drops, so
- * a half-written answer would pass for a complete one.
+ * Without the parameter the proxy sends the error in HTTP trailers: a client that drops trailers
+ * (the JDK's {@code HttpClient} does) would take a half-written answer for a complete one. {@link
+ * YtHttpClient} reads both.
  */
 final class DumpedError {
 

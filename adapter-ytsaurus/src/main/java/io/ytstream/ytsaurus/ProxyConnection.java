@@ -5,11 +5,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
- * What it costs to talk to one cluster with one configuration: the JDK {@code HttpClient} (its
- * connection pool and selector thread), the heavy-proxy list from {@code /hosts}, the thread that
- * closes it once idle, the cluster's name and the column types of the tables it read or wrote
- * ({@link ColumnTypesCache}). {@link YtsaurusCluster} handles use it; {@link
- * SharedProxyConnections} lets every handle of a JVM with the same address and settings share one.
+ * What it costs to talk to one cluster with one configuration: the HTTP client (its pool of
+ * kept-alive connections), the heavy-proxy list from {@code /hosts}, the thread that closes it once
+ * idle, the cluster's name and the column types of the tables it read or wrote ({@link
+ * ColumnTypesCache}). {@link YtsaurusCluster} handles use it; {@link SharedProxyConnections} lets
+ * every handle of a JVM with the same address and settings share one.
  */
 final class ProxyConnection {
 
@@ -35,6 +35,7 @@ final class ProxyConnection {
       this.clusterName = config.clusterName().orElseGet(this::readClusterName);
     } catch (RuntimeException e) {
       scheduler.shutdownNow();
+      client.close();
       throw e;
     }
   }
@@ -86,8 +87,9 @@ final class ProxyConnection {
     return columnTypes;
   }
 
-  /** Stops the idle-check thread; the HTTP client's threads end when it is no longer referenced. */
+  /** Stops the idle-check thread and closes the kept-alive connections. */
   void close() {
     scheduler.shutdownNow();
+    client.close();
   }
 }

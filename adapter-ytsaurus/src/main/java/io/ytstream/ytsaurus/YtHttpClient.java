@@ -7,23 +7,24 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ytstream.core.error.CommitOutcomeUnknownException;
 import io.ytstream.core.error.YtErrorCode;
+import io.ytstream.ytsaurus.http.Http11Client;
+import io.ytstream.ytsaurus.http.HttpAnswer;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.net.http.HttpHeaders;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLHandshakeException;
 
@@ -55,7 +56,7 @@ final class YtHttpClient {
   private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
 
   private final YtsaurusClientConfig config;
-  private final HttpClient http;
+  private final Http11Client http;
   private final ObjectMapper json;
   private final ObjectMapper headerJson;
   private final ErrorParser errors;
@@ -63,15 +64,9 @@ final class YtHttpClient {
 
   YtHttpClient(YtsaurusClientConfig config) {
     this.config = config;
-    HttpClient.Builder builder =
-        HttpClient.newBuilder()
-            // The proxy speaks HTTP/1.1 (yt/yt/core/http/stream.cpp parses HTTP/1.x): asking for
-            // HTTP/2 only adds an h2c upgrade offer (its settings built anew) to every request.
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(config.connectTimeout())
-            .followRedirects(HttpClient.Redirect.NORMAL);
-    config.trust().ifPresent(t -> builder.sslContext(t.sslContext()));
-    this.http = builder.build();
+    // The proxy speaks HTTP/1.1 (yt/yt/core/http/stream.cpp parses HTTP/1.x).
+    this.http =
+        new Http11Client(config.trust().map(HttpsTrust::sslContext), config.connectTimeout());
     this.json = new ObjectMapper();
     // Header values must be ASCII: escape everything else as \\uXXXX.
     this.headerJson = JsonMapper.builder().enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
@@ -84,6 +79,11 @@ final class YtHttpClient {
 
   ObjectNode params() {
     return json.createObjectNode();
+  }
+
+  /** Closes the kept-alive connections (requests after this open connections they do not keep). */
+  void close() {
+    http.close();
   }
 
   URI primaryProxy() {
@@ -118,7 +118,7 @@ final class YtHttpClient {
       ObjectNode params,
       byte[] body,
       Repeat repeat,
-      java.util.function.Consumer<java.net.http.HttpHeaders> headers) {
+      Consumer<HttpHeaders> headers) {
     if (!unregistered.contains(command)) {
       try {
         return send(proxy, command, params, body, repeat, headers);
@@ -165,7 +165,7 @@ final class YtHttpClient {
       ObjectNode params,
       byte[] body,
       Repeat repeat,
-      java.util.function.Consumer<java.net.http.HttpHeaders> headers) {
+      Consumer<HttpHeaders> headers) {
     ObjectNode sent = params.deepCopy();
     boolean streamed = command.output() != Command.Output.STRUCTURED;
     if (streamed) {
@@ -182,10 +182,15 @@ final class YtHttpClient {
         sent.put("retry", true);
       }
       String parameters = writeHeaderJson(sent);
-      HttpRequest request = build(proxy, command, parameters, body, correlationId);
-      HttpResponse<byte[]> response;
+      HttpAnswer response;
       try {
-        response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        response =
+            http.send(
+                command.method(),
+                URI.create(proxy + "/api/v4/" + command.wireName()),
+                requestHeaders(command, parameters, correlationId),
+                body,
+                config.requestTimeout());
       } catch (IOException e) {
         log(command, proxy, parameters, body, attempt, -1, describe(e));
         if (Thread.currentThread().isInterrupted()) {
@@ -196,7 +201,7 @@ final class YtHttpClient {
           // A certificate that is not trusted stays so: fail now, saying how to fix it.
           throw tlsError(command.wireName(), proxy, tls.get());
         }
-        boolean notSent = e instanceof ConnectException || e instanceof HttpConnectTimeoutException;
+        boolean notSent = e instanceof ConnectException;
         if (attempt < config.maxAttempts() && (notSent || repeatableAfterSending(repeat))) {
           pause(attempt);
           continue;
@@ -214,17 +219,16 @@ final class YtHttpClient {
               what + "; the request was sent, so it may or may not have been applied", e);
         }
         throw new YtTransportException(what, e);
-      } catch (InterruptedException e) {
-        throw interrupted(command.wireName() + " to " + proxy, e);
       }
-      int status = response.statusCode();
+      int status = response.status();
       Optional<String> errorHeader = response.headers().firstValue("X-YT-Error");
       boolean ok = (status == 200 || status == 202) && errorHeader.isEmpty();
       YtHttpException error;
       if (ok) {
         Optional<DumpedError.Split> dumped =
             streamed ? DumpedError.find(response.body()) : Optional.empty();
-        if (dumped.isEmpty()) {
+        Optional<String> trailerError = response.trailers().firstValue("X-YT-Error");
+        if (dumped.isEmpty() && trailerError.isEmpty()) {
           log(command, proxy, parameters, body, attempt, status, "");
           headers.accept(response.headers());
           return response.body();
@@ -234,8 +238,8 @@ final class YtHttpClient {
                 command.wireName() + " (after the answer had started)",
                 proxy,
                 status,
-                dumped.get().errorJson(),
-                Optional.empty(),
+                dumped.map(DumpedError.Split::errorJson).orElse(new byte[0]),
+                dumped.isPresent() ? Optional.empty() : trailerError,
                 config.token().orElse(null));
         log(command, proxy, parameters, body, attempt, status, "error in body " + error.codes());
       } else {
@@ -264,21 +268,21 @@ final class YtHttpClient {
    * yt/yt/server/http_proxy/coordinator.cpp}).
    */
   List<String> hosts() {
-    HttpRequest request =
-        authorized(HttpRequest.newBuilder(URI.create(config.proxy() + "/hosts")))
-            .timeout(config.requestTimeout())
-            .header("Accept", "application/json")
-            .GET()
-            .build();
+    URI hosts = URI.create(config.proxy() + "/hosts");
+    List<String> requestHeaders = new ArrayList<>(4);
+    authorize(requestHeaders);
+    requestHeaders.add("Accept");
+    requestHeaders.add("application/json");
     for (int attempt = 1; ; attempt++) {
       try {
-        HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-        log(null, config.proxy(), "", null, attempt, response.statusCode(), "");
-        if (response.statusCode() != 200) {
+        HttpAnswer response =
+            http.send("GET", hosts, requestHeaders, null, config.requestTimeout());
+        log(null, config.proxy(), "", null, attempt, response.status(), "");
+        if (response.status() != 200) {
           throw errors.parse(
               "GET /hosts",
               config.proxy(),
-              response.statusCode(),
+              response.status(),
               response.body(),
               response.headers().firstValue("X-YT-Error"),
               config.token().orElse(null));
@@ -298,47 +302,44 @@ final class YtHttpClient {
           throw new YtTransportException("GET " + config.proxy() + "/hosts failed", e);
         }
         pause(attempt);
-      } catch (InterruptedException e) {
-        throw interrupted("GET " + config.proxy() + "/hosts", e);
       }
     }
   }
 
-  private HttpRequest build(
-      URI proxy, Command command, String parameters, byte[] body, String correlationId) {
-    HttpRequest.Builder builder =
-        authorized(HttpRequest.newBuilder(URI.create(proxy + "/api/v4/" + command.wireName())))
-            .timeout(config.requestTimeout())
-            .header("X-YT-Header-Format", HEADER_FORMAT)
-            .header("X-YT-Parameters", parameters)
-            .header("X-YT-Correlation-Id", correlationId)
-            .header(
-                "X-YT-Output-Format",
-                command.output() == Command.Output.TABULAR ? YsonRows.FORMAT : JSON_FORMAT);
+  /** The headers of a command: name, value, name, value, ... */
+  private List<String> requestHeaders(Command command, String parameters, String correlationId) {
+    List<String> headers = new ArrayList<>(16);
+    authorize(headers);
+    headers.add("X-YT-Header-Format");
+    headers.add(HEADER_FORMAT);
+    headers.add("X-YT-Parameters");
+    headers.add(parameters);
+    headers.add("X-YT-Correlation-Id");
+    headers.add(correlationId);
+    headers.add("X-YT-Output-Format");
+    headers.add(command.output() == Command.Output.TABULAR ? YsonRows.FORMAT : JSON_FORMAT);
     if (command == Command.INSERT_ROWS
         || command == Command.DELETE_ROWS
         || command == Command.LOOKUP_ROWS
         || command == Command.PUSH_QUEUE_PRODUCER) {
-      builder.header("X-YT-Input-Format", YsonRows.FORMAT);
+      headers.add("X-YT-Input-Format");
+      headers.add(YsonRows.FORMAT);
     }
-    HttpRequest.BodyPublisher publisher =
-        body == null
-            ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofByteArray(body);
-    switch (command.method()) {
-      case "GET" -> builder.GET();
-      case "PUT" -> {
-        builder.header("Content-Type", "application/octet-stream");
-        builder.PUT(publisher);
-      }
-      default -> builder.POST(publisher);
+    if (command.method().equals("PUT")) {
+      headers.add("Content-Type");
+      headers.add("application/octet-stream");
     }
-    return builder.build();
+    return headers;
   }
 
-  private HttpRequest.Builder authorized(HttpRequest.Builder builder) {
-    config.token().ifPresent(t -> builder.header("Authorization", t.authorizationHeader()));
-    return builder;
+  private void authorize(List<String> headers) {
+    config
+        .token()
+        .ifPresent(
+            t -> {
+              headers.add("Authorization");
+              headers.add(t.authorizationHeader());
+            });
   }
 
   private String writeHeaderJson(ObjectNode params) {

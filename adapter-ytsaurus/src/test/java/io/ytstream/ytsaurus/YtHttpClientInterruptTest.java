@@ -92,6 +92,25 @@ class YtHttpClientInterruptTest {
     }
     boolean flag = Thread.interrupted();
     new Outcome(error, flag, 0).assertInterruption();
+    assertEquals(0, proxy.received().size(), "nothing was sent");
+  }
+
+  @Test
+  void anInterruptedThreadSendsNothingOnAKeptAliveConnectionEither() {
+    proxy.then(ScriptedProxy.ok("{}")).then(ScriptedProxy.ok("{}"));
+    YtHttpClient client = client();
+    URI address = URI.create(proxy.url());
+    client.structured(address, Command.GET, params(), Repeat.READ);
+    Thread.currentThread().interrupt();
+    RuntimeException error = null;
+    try {
+      client.structured(address, Command.GET, params(), Repeat.READ);
+    } catch (RuntimeException e) {
+      error = e;
+    }
+    boolean flag = Thread.interrupted();
+    new Outcome(error, flag, 0).assertInterruption();
+    assertEquals(1, proxy.received().size(), "only the request before the interrupt was sent");
   }
 
   /** Runs one request on a new thread and interrupts it once the proxy got {@code requests}. */

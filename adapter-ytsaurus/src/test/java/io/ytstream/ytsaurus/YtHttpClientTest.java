@@ -16,6 +16,7 @@ import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.types.yson.Yson;
+import io.ytstream.ytsaurus.http.RawHttpPeer;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -193,6 +194,38 @@ class YtHttpClientTest {
     long elapsedMillis = (System.nanoTime() - started) / 1_000_000;
     assertTrue(
         elapsedMillis < 2_500, "3 attempts of 300 ms, not the server's 3 s: " + elapsedMillis);
+  }
+
+  @Test
+  void anErrorInTheTrailersOfAStartedAnswerFailsTheRequest() {
+    // A proxy that leaves dump_error_into_response aside reports a late error in the trailers
+    // (yt/yt/server/http_proxy/context.cpp, FillFormattedYTErrorTrailers): half the rows are no
+    // answer.
+    try (RawHttpPeer peer = new RawHttpPeer()) {
+      peer.then(
+          c -> {
+            c.read();
+            byte[] rows = queueRows(0, "a");
+            c.write(
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + Integer.toHexString(rows.length)
+                    + "\r\n");
+            c.write(rows);
+            c.write(
+                "\r\n0\r\nX-YT-Error: {\"code\":1,\"message\":\"Tablet cell went away\"}\r\n"
+                    + "X-YT-Response-Code: 1\r\n\r\n");
+          });
+      ObjectNode params = json.createObjectNode();
+      params.put("queue_path", "//q");
+      YtHttpException e =
+          assertThrows(
+              YtHttpException.class,
+              () ->
+                  client()
+                      .send(URI.create(peer.url()), Command.PULL_QUEUE, params, null, Repeat.READ));
+      assertTrue(e.getMessage().contains("Tablet cell went away"), e.getMessage());
+      assertTrue(e.getMessage().contains("after the answer had started"), e.getMessage());
+    }
   }
 
   /** The answer to the reader's {@code get //q/@schema}, which comes before its first pull. */

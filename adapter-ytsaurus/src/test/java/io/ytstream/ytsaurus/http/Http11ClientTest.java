@@ -1,0 +1,312 @@
+package io.ytstream.ytsaurus.http;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.ServerSocket;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class Http11ClientTest {
+
+  private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+  private final RawHttpPeer peer = new RawHttpPeer();
+  private final Http11Client client = new Http11Client(Optional.empty(), Duration.ofSeconds(5));
+
+  @AfterEach
+  void close() {
+    client.close();
+    peer.close();
+    assertEquals(List.of(), peer.failures(), "the server's side failed");
+  }
+
+  private HttpAnswer get(String path) throws IOException {
+    return client.send("GET", URI.create(peer.url() + path), List.of(), null, TIMEOUT);
+  }
+
+  private static String text(byte[] bytes) {
+    return new String(bytes, StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void aChunkedAnswerIsJoinedAndTheTrailersAfterItAreKept() throws IOException {
+    String big = "x".repeat(70_000); // over the read buffer: read past it
+    peer.then(
+        c -> {
+          c.read();
+          c.write(
+              "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: X-YT-Error\r\n\r\n"
+                  + "3;name=value\r\nabc\r\n"
+                  + Integer.toHexString(big.length())
+                  + "\r\n"
+                  + big
+                  + "\r\n0\r\nX-YT-Error: {\"code\":1}\r\n\r\n");
+        });
+    HttpAnswer answer = get("/a");
+    assertEquals(200, answer.status());
+    assertEquals("abc" + big, text(answer.body()));
+    assertEquals(Optional.of("{\"code\":1}"), answer.trailers().firstValue("x-yt-error"));
+  }
+
+  @Test
+  void theRequestCarriesHostHeadersAndBody() throws IOException {
+    peer.then(
+        c -> {
+          c.read();
+          c.write(RawHttpPeer.answer(200, "ok"));
+        });
+    byte[] body = "payload".getBytes(StandardCharsets.UTF_8);
+    HttpAnswer answer =
+        client.send(
+            "POST",
+            URI.create(peer.url() + "/api/v4/x?y=1"),
+            List.of("X-YT-Parameters", "{\"a\":1}"),
+            body,
+            TIMEOUT);
+    assertEquals("ok", text(answer.body()));
+    RawHttpPeer.Request request = peer.requests().get(0);
+    assertEquals("POST /api/v4/x?y=1 HTTP/1.1", request.requestLine());
+    assertEquals(peer.url().substring("http://".length()), request.header("Host"));
+    assertEquals("{\"a\":1}", request.header("X-YT-Parameters"));
+    assertArrayEquals(body, request.body());
+  }
+
+  @Test
+  void aKeptAliveConnectionCarriesTheNextRequest() throws IOException {
+    peer.then(
+        c -> {
+          c.read();
+          c.write(RawHttpPeer.answer(200, "one"));
+          c.read();
+          c.write(RawHttpPeer.answer(200, "two"));
+          c.read();
+        });
+    assertEquals("one", text(get("/1").body()));
+    assertEquals("two", text(get("/2").body()));
+    assertEquals(1, peer.accepted());
+  }
+
+  @Test
+  void aGetWhoseKeptConnectionTheServerClosedUnderItIsSentOnceMoreOnANewOne() throws IOException {
+    peer.then(
+            c -> {
+              c.read();
+              c.write(RawHttpPeer.answer(200, "one"));
+              c.read(); // the next request arrives, and the server closes without an answer
+              c.close();
+            })
+        .then(
+            c -> {
+              c.read();
+              c.write(RawHttpPeer.answer(200, "again"));
+            });
+    assertEquals("one", text(get("/1").body()));
+    assertEquals("again", text(get("/2").body()));
+    assertEquals(3, peer.requests().size());
+    assertEquals(2, peer.accepted());
+  }
+
+  @Test
+  void aPostWhoseConnectionClosedBeforeAnAnswerIsNotSentAgain() throws IOException {
+    peer.then(
+        c -> {
+          c.read();
+          c.write(RawHttpPeer.answer(200, "one"));
+          c.read();
+          c.close();
+        });
+    assertEquals("one", text(get("/1").body()));
+    IOException e =
+        assertThrows(
+            IOException.class,
+            () ->
+                client.send(
+                    "POST", URI.create(peer.url() + "/2"), List.of(), new byte[1], TIMEOUT));
+    assertFalse(e instanceof ConnectException, "it was sent: " + e);
+    assertEquals(2, peer.requests().size());
+  }
+
+  @Test
+  void aKeptConnectionTheServerClosedWhileIdleIsLeftAndAPostGoesOnANewOne() throws Exception {
+    AtomicBoolean closedByServer = new AtomicBoolean();
+    peer.then(
+            c -> {
+              c.read();
+              c.write(RawHttpPeer.answer(200, "one"));
+              c.close(); // its keep-alive timeout
+              closedByServer.set(true);
+            })
+        .then(
+            c -> {
+              c.read();
+              c.write(RawHttpPeer.answer(200, "two"));
+            });
+    assertEquals("one", text(get("/1").body()));
+    while (!closedByServer.get()) {
+      Thread.sleep(5);
+    }
+    Thread.sleep(50);
+    HttpAnswer answer =
+        client.send("POST", URI.create(peer.url() + "/2"), List.of(), new byte[1], TIMEOUT);
+    assertEquals("two", text(answer.body()));
+    assertEquals(2, peer.requests().size());
+  }
+
+  @Test
+  void anAnswerWithoutALengthEndsWithItsConnectionWhichIsNotKept() throws IOException {
+    peer.then(
+            c -> {
+              c.read();
+              c.write("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nto the end");
+              c.close();
+            })
+        .then(
+            c -> {
+              c.read();
+              c.write(RawHttpPeer.answer(200, "next"));
+            });
+    assertEquals("to the end", text(get("/1").body()));
+    assertEquals("next", text(get("/2").body()));
+    assertEquals(2, peer.accepted());
+  }
+
+  @Test
+  void interimAnswersAreSkipped() throws IOException {
+    peer.then(
+        c -> {
+          c.read();
+          c.write("HTTP/1.1 100 Continue\r\n\r\n" + RawHttpPeer.answer(200, "final"));
+        });
+    HttpAnswer answer = get("/");
+    assertEquals(200, answer.status());
+    assertEquals("final", text(answer.body()));
+  }
+
+  @Test
+  void a307IsFollowedWithTheSameMethodAndBody() throws IOException {
+    peer.then(
+        c -> {
+          c.read();
+          c.write(RawHttpPeer.answer(307, "", "Location: /elsewhere"));
+          c.read();
+          c.write(RawHttpPeer.answer(200, "moved"));
+        });
+    HttpAnswer answer =
+        client.send("PUT", URI.create(peer.url() + "/here"), List.of(), new byte[] {7}, TIMEOUT);
+    assertEquals("moved", text(answer.body()));
+    RawHttpPeer.Request second = peer.requests().get(1);
+    assertEquals("PUT /elsewhere HTTP/1.1", second.requestLine());
+    assertArrayEquals(new byte[] {7}, second.body());
+  }
+
+  @Test
+  void a303IsFollowedByAGetWithoutTheBody() throws IOException {
+    peer.then(
+        c -> {
+          c.read();
+          c.write(RawHttpPeer.answer(303, "", "Location: " + peer.url() + "/result"));
+          c.read();
+          c.write(RawHttpPeer.answer(200, "done"));
+        });
+    client.send("POST", URI.create(peer.url() + "/start"), List.of(), new byte[] {1}, TIMEOUT);
+    RawHttpPeer.Request second = peer.requests().get(1);
+    assertEquals("GET /result HTTP/1.1", second.requestLine());
+    assertNull(second.header("Content-Length"));
+  }
+
+  @Test
+  void aServerThatDoesNotAnswerEndsTheRequestAtItsTimeout() {
+    peer.then(
+        c -> {
+          c.read();
+          Thread.sleep(5_000);
+        });
+    long start = System.nanoTime();
+    assertThrows(
+        SocketTimeoutException.class,
+        () -> client.send("GET", URI.create(peer.url()), List.of(), null, Duration.ofMillis(300)));
+    long millis = (System.nanoTime() - start) / 1_000_000;
+    assertTrue(millis >= 250 && millis < 3_000, "ended after " + millis + " ms");
+  }
+
+  @Test
+  void anInterruptEndsAWaitForTheAnswerAtOnce() throws Exception {
+    peer.then(
+        c -> {
+          c.read();
+          Thread.sleep(5_000);
+        });
+    AtomicReference<Exception> failure = new AtomicReference<>();
+    AtomicBoolean flag = new AtomicBoolean();
+    Thread caller =
+        new Thread(
+            () -> {
+              try {
+                get("/");
+              } catch (Exception e) {
+                failure.set(e);
+              }
+              flag.set(Thread.currentThread().isInterrupted());
+            });
+    caller.start();
+    while (peer.requests().isEmpty()) {
+      Thread.sleep(5);
+    }
+    Thread.sleep(50);
+    long interrupted = System.nanoTime();
+    caller.interrupt();
+    caller.join(5_000);
+    long millis = (System.nanoTime() - interrupted) / 1_000_000;
+    assertInstanceOf(IOException.class, failure.get());
+    assertTrue(flag.get(), "the interrupt flag stays set");
+    assertTrue(millis < 1_000, "ended " + millis + " ms after the interrupt");
+  }
+
+  @Test
+  void aRefusedConnectionIsAConnectFailure() throws IOException {
+    int port;
+    try (ServerSocket closed = new ServerSocket(0)) {
+      port = closed.getLocalPort();
+    }
+    ConnectException e =
+        assertThrows(
+            ConnectException.class,
+            () ->
+                client.send(
+                    "POST", URI.create("http://127.0.0.1:" + port), List.of(), null, TIMEOUT));
+    assertTrue(e.getMessage().contains("127.0.0.1:" + port), e.getMessage());
+  }
+
+  @Test
+  void aHeaderValueWithALineBreakIsRefusedWithoutShowingIt() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                client.send(
+                    "GET",
+                    URI.create(peer.url()),
+                    List.of("Authorization", "OAuth secret\r\nX-Injected: 1"),
+                    null,
+                    TIMEOUT));
+    assertTrue(e.getMessage().contains("Authorization"), e.getMessage());
+    assertFalse(e.getMessage().contains("secret"), e.getMessage());
+    assertEquals(0, peer.accepted());
+  }
+}
