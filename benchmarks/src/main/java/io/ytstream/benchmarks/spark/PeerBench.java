@@ -67,7 +67,6 @@ public final class PeerBench {
   final Map<String, Samples> rowsPerSecond = new LinkedHashMap<>();
   final Map<String, Samples> cpuMicrosPerRow = new LinkedHashMap<>();
   final Map<String, Samples> jitMicrosPerRow = new LinkedHashMap<>();
-  final Map<String, Samples> httpClientMicrosPerRow = new LinkedHashMap<>();
   final Samples rateRatio = new Samples();
   final Samples cpuRatio = new Samples();
   final Samples rawRateRatio = new Samples();
@@ -165,7 +164,6 @@ public final class PeerBench {
             rowsPerSecond.computeIfAbsent(k, x -> new Samples()).add(v[0]);
             cpuMicrosPerRow.computeIfAbsent(k, x -> new Samples()).add(v[1]);
             jitMicrosPerRow.computeIfAbsent(k, x -> new Samples()).add(v[2]);
-            httpClientMicrosPerRow.computeIfAbsent(k, x -> new Samples()).add(v[3]);
           });
       rateRatio.add(result.get(YT)[0] / result.get(KAFKA)[0]);
       cpuRatio.add(result.get(YT)[1] / result.get(KAFKA)[1]);
@@ -259,15 +257,13 @@ public final class PeerBench {
 
   /**
    * Drains the backlog once; returns rows/s of the batches, this JVM's CPU µs per row and, of that,
-   * its JIT compiler threads' and the JDK HTTP client's threads' ({@link ThreadsCpu}; 0 where
-   * unknown).
+   * its JIT compiler threads' ({@link ThreadsCpu}; 0 where unknown).
    */
   private double[] drain(Dataset<Row> rows) throws TimeoutException, StreamingQueryException {
     System.gc(); // neither source pays for the other's garbage
     String checkpoint = scratch.resolve("checkpoint-" + (++queries)).toUri().toString();
     long cpuBefore = os.getProcessCpuTime();
     long jitBefore = ThreadsCpu.COMPILER.nanos();
-    long httpBefore = ThreadsCpu.HTTP_CLIENT.nanos();
     StreamingQuery query =
         rows.writeStream()
             .format("noop")
@@ -277,17 +273,13 @@ public final class PeerBench {
     query.awaitTermination();
     long cpuNanos = os.getProcessCpuTime() - cpuBefore;
     long jitNanos = ThreadsCpu.between(jitBefore, ThreadsCpu.COMPILER.nanos());
-    long httpNanos = ThreadsCpu.between(httpBefore, ThreadsCpu.HTTP_CLIENT.nanos());
     long read = QueryFigures.rows(query);
     if (read != options.backlog()) {
       throw new IllegalStateException(
           "a peer query read " + read + " rows, expected " + options.backlog());
     }
     return new double[] {
-      QueryFigures.rowsPerSecond(query),
-      cpuNanos / 1e3 / read,
-      jitNanos / 1e3 / read,
-      httpNanos / 1e3 / read
+      QueryFigures.rowsPerSecond(query), cpuNanos / 1e3 / read, jitNanos / 1e3 / read
     };
   }
 
@@ -327,15 +319,12 @@ public final class PeerBench {
             Locale.ROOT,
             "| Spark JVM CPU per row beside Kafka's raw records (no parsing) | ≤ 1/2 of Kafka's |"
                 + " %s× (%.2f vs %.2f µs/row); controls: a bare source with no I/O %s×; less the"
-                + " JIT compiler threads' CPU (compiling, not moving rows) %s×; of our %.2f µs/row"
-                + " the JDK HTTP client's threads take %.2f | %s |%n",
+                + " JIT compiler threads' CPU (compiling, not moving rows) %s× | %s |%n",
             rawCpuRatio.format("%.2f"),
             cpuMicrosPerRow.get(YT).median(),
             cpuMicrosPerRow.get(KAFKA_RAW).median(),
             bareCpuRatio.format("%.2f"),
             rawCpuLessJitRatio.format("%.2f"),
-            cpuMicrosPerRow.get(YT).median(),
-            httpClientMicrosPerRow.get(YT).median(),
             verdict(rawCpuRatio.median() <= RAW_CPU_TARGET));
   }
 
@@ -348,35 +337,31 @@ public final class PeerBench {
                 + "%,d rows (id, 40-byte string) in %d partitions, AvailableNow, %,d rows per batch,"
                 + " noop sink, file:// checkpoints; %d rounds after %s; median [min–max]. CPU: the"
                 + " Spark JVM's process CPU time (the servers run in JVMs of their own); of which"
-                + " JIT: its compiler threads' CPU over the same time; of which HTTP client: the JDK"
-                + " HttpClient's threads' (socket reads, answers assembled; Kafka's consumer reads"
-                + " on the task's thread, so its I/O is in its CPU but not in this column).%n%n",
+                + " JIT: its compiler threads' CPU over the same time. Both sources read their"
+                + " server's answers on the task's thread.%n%n",
             options.backlog(),
             options.partitions(),
             options.batchRowsPerPartition() * options.partitions(),
             options.rounds(),
             options.warmup() ? "a warm-up round" : "no warm-up"));
-    t.append(
-        "| source | rows/s | CPU µs/row | of which JIT µs/row | of which HTTP client µs/row |\n"
-            + "|---|---|---|---|---|\n");
+    t.append("| source | rows/s | CPU µs/row | of which JIT µs/row |\n" + "|---|---|---|---|\n");
     for (String v : List.of(KAFKA, KAFKA_RAW, YT, BARE)) {
       t.append(
           String.format(
               Locale.ROOT,
-              "| %s | %s | %s | %s | %s |%n",
+              "| %s | %s | %s | %s |%n",
               v,
               rowsPerSecond.get(v).format("%,.0f"),
               cpuMicrosPerRow.get(v).format("%.2f"),
-              jitMicrosPerRow.get(v).format("%.2f"),
-              httpClientMicrosPerRow.get(v).format("%.2f")));
+              jitMicrosPerRow.get(v).format("%.2f")));
     }
     t.append(
         String.format(
             Locale.ROOT,
-            "| ours ÷ Kafka's (from_json) | %s | %s | | |%n"
-                + "| ours ÷ Kafka's (raw bytes) | %s | %s | | |%n"
-                + "| control ÷ Kafka's (raw bytes) | | %s | | |%n"
-                + "| ours ÷ Kafka's (raw bytes), CPU less JIT | | %s | | |%n%n",
+            "| ours ÷ Kafka's (from_json) | %s | %s | |%n"
+                + "| ours ÷ Kafka's (raw bytes) | %s | %s | |%n"
+                + "| control ÷ Kafka's (raw bytes) | | %s | |%n"
+                + "| ours ÷ Kafka's (raw bytes), CPU less JIT | | %s | |%n%n",
             rateRatio.format("%.2f"),
             cpuRatio.format("%.2f"),
             rawRateRatio.format("%.2f"),

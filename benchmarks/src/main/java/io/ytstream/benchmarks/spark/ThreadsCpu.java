@@ -21,12 +21,6 @@ final class ThreadsCpu {
    */
   static final ThreadsCpu COMPILER = new ThreadsCpu("CompilerThre");
 
-  /**
-   * The JDK HTTP client's threads ({@code HttpClient-1-SelectorManager}, {@code
-   * HttpClient-1-Worker-0}): the socket reads and the answers' assembly beside the task threads.
-   */
-  static final ThreadsCpu HTTP_CLIENT = new ThreadsCpu("HttpClient-");
-
   /** The kernel's clock ticks per second ({@code getconf CLK_TCK}), 100 on every Linux we run. */
   private static final long TICKS_PER_SECOND = 100;
 
