@@ -39,6 +39,8 @@ final class BinaryYsonRowDecoder extends YsonLexer {
   // Per position in the row: the key bytes last seen there and their column.
   private byte[][] keyBytes = new byte[8][];
   private Column[] keyColumns = new Column[8];
+  // Per position: the bytes from the key's marker to its '=' when they came without white space.
+  private byte[][] keyPrefixes = new byte[8][];
   private final Map<String, Column> byName = new HashMap<>();
 
   BinaryYsonRowDecoder(byte[] data, Map<String, YtType> types) {
@@ -78,28 +80,54 @@ final class BinaryYsonRowDecoder extends YsonLexer {
   private void readRow(RowVisitor visitor) {
     int position = 0;
     while (true) {
-      skipWhitespace();
-      byte b = peek();
-      if (b == '}') {
+      Column column = knownKey(position);
+      if (column == null) {
+        skipWhitespace();
+        if (peek() == '}') {
+          pos++;
+          return;
+        }
+        int start = pos;
+        column = readKey(position);
+        boolean contiguous = pos < data.length && data[pos] == '=';
+        skipWhitespace();
+        if (peek() != '=') {
+          throw error("expected '=' after a column name");
+        }
         pos++;
-        return;
+        keyPrefixes[position] = contiguous ? Arrays.copyOfRange(data, start, pos) : null;
       }
-      Column column = readKey(position++);
-      skipWhitespace();
-      if (peek() != '=') {
-        throw error("expected '=' after a column name");
-      }
-      pos++;
+      position++;
       skipWhitespace();
       column.read(this, visitor);
       skipWhitespace();
-      b = peek();
+      byte b = peek();
       if (b == ';') {
         pos++;
       } else if (b != '}') {
         throw error("expected ';' or '}' after a value");
       }
     }
+  }
+
+  /**
+   * The column whose key comes next when the bytes here are, exactly, those of the key last read at
+   * {@code position} (its marker, length, name and '='), moving past them; else null, and nothing
+   * read. A server writes every row of an answer with the same keys in the same order, so this one
+   * comparison usually stands for the key's parse.
+   */
+  private Column knownKey(int position) {
+    if (position >= keyPrefixes.length) {
+      return null;
+    }
+    byte[] prefix = keyPrefixes[position];
+    if (prefix == null
+        || prefix.length > data.length - pos
+        || !Arrays.equals(data, pos, pos + prefix.length, prefix, 0, prefix.length)) {
+      return null;
+    }
+    pos += prefix.length;
+    return keyColumns[position];
   }
 
   private Column readKey(int position) {
@@ -118,6 +146,7 @@ final class BinaryYsonRowDecoder extends YsonLexer {
     } else {
       keyBytes = Arrays.copyOf(keyBytes, position * 2);
       keyColumns = Arrays.copyOf(keyColumns, position * 2);
+      keyPrefixes = Arrays.copyOf(keyPrefixes, position * 2);
     }
     String name = new String(data, start, length, StandardCharsets.UTF_8);
     Column column = byName.computeIfAbsent(name, n -> new Column(n, types.get(n)));

@@ -309,6 +309,21 @@ class YsonRowsTest {
   }
 
   @Test
+  void aKeyWrittenWithWhiteSpaceBeforeItsEqualsSignIsReadByNameNotByTheLastRowsBytes() {
+    // {a=1};{b =2};{a=3} in binary YSON: the second row's key at the same place is another column,
+    // not written as the server writes keys, and the third row's must not be taken for it.
+    byte[] body =
+        bytes(
+            '{', 0x01, 0x02, 'a', '=', 0x02, 0x02, '}', ';', //
+            '{', 0x01, 0x02, 'b', ' ', '=', 0x02, 0x04, '}', ';', //
+            '{', 0x01, 0x02, 'a', '=', 0x02, 0x06, '}');
+
+    List<Map<String, Object>> rows = new YsonRows().decode(body, Map.of());
+
+    assertEquals(List.of(Map.of("a", 1L), Map.of("b", 2L), Map.of("a", 3L)), rows);
+  }
+
+  @Test
   void ysonThatDoesNotFitTheSchemaFailsNamingTheColumn() {
     byte[] body = Yson.toBinaryListFragment(List.of(Map.of("u", -5L)));
 
