@@ -34,7 +34,6 @@ final class Http11Connection implements AutoCloseable {
   private static final int BUFFER = 64 * 1024;
   private static final int MAX_HEAD = 64 * 1024;
   private static final int MAX_ARRAY = Integer.MAX_VALUE - 16;
-  private static final int MAX_KEPT_CHUNKS = 4 * 1024 * 1024;
   private static final HttpHeaders NONE = HttpHeaders.of(Map.of(), (name, value) -> true);
 
   private final SocketChannel channel;
@@ -44,7 +43,6 @@ final class Http11Connection implements AutoCloseable {
   private final byte[] buffer = new byte[BUFFER];
   private int position;
   private int limit;
-  private byte[] chunks = new byte[BUFFER];
   private boolean reusable;
   private long idleSince;
   // When the request under way must have its answer (System.nanoTime()).
@@ -313,7 +311,12 @@ final class Http11Connection implements AutoCloseable {
     return body;
   }
 
+  /**
+   * A chunked body, into an array sized by the first chunk (an answer sent as one chunk is read
+   * straight into the array returned) and grown by doubling for more.
+   */
   private byte[] readChunked(TreeMap<String, List<String>> trailers) throws IOException {
+    byte[] body = new byte[0];
     int size = 0;
     while (true) {
       String line = readLine(false);
@@ -325,27 +328,21 @@ final class Http11Connection implements AutoCloseable {
       } catch (NumberFormatException e) {
         throw new IOException("malformed chunk size: " + printable(line), e);
       }
-      if (chunk < 0 || chunk > Integer.MAX_VALUE - 16 - size) {
+      if (chunk < 0 || chunk > MAX_ARRAY - size) {
         throw new IOException("a chunked answer over 2 GiB");
       }
       if (chunk == 0) {
         readFieldsInto(trailers);
-        byte[] body = Arrays.copyOf(chunks, size);
-        if (chunks.length > MAX_KEPT_CHUNKS) {
-          // An idle pooled connection keeps no more than this.
-          chunks = new byte[BUFFER];
-        }
-        return body;
+        return size == body.length ? body : Arrays.copyOf(body, size);
       }
-      if (size + chunk > chunks.length) {
-        chunks =
-            Arrays.copyOf(
-                chunks, Math.max(size + chunk, (int) Math.min(chunks.length * 2L, MAX_ARRAY)));
+      if (size + chunk > body.length) {
+        int grown = size == 0 ? chunk : (int) Math.min(body.length * 2L, MAX_ARRAY);
+        body = Arrays.copyOf(body, Math.max(size + chunk, grown));
       }
       int buffered = Math.min(limit - position, chunk);
-      System.arraycopy(buffer, position, chunks, size, buffered);
+      System.arraycopy(buffer, position, body, size, buffered);
       position += buffered;
-      readFully(chunks, size + buffered, size + chunk);
+      readFully(body, size + buffered, size + chunk);
       size += chunk;
       if (!readLine(false).isEmpty()) {
         throw new IOException("a chunk is not followed by CRLF");

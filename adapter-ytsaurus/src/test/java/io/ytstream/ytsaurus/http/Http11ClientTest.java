@@ -65,6 +65,25 @@ class Http11ClientTest {
   }
 
   @Test
+  void manySmallChunksMakeOneBodyOfTheirLength() throws IOException {
+    StringBuilder chunked = new StringBuilder();
+    StringBuilder expected = new StringBuilder();
+    for (int i = 0; i < 300; i++) {
+      String part = Integer.toString(i).repeat(1 + i % 7);
+      chunked.append(Integer.toHexString(part.length())).append("\r\n").append(part).append("\r\n");
+      expected.append(part);
+    }
+    peer.then(
+        c -> {
+          c.read();
+          c.write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked + "0\r\n\r\n");
+        });
+    HttpAnswer answer = get("/");
+    assertEquals(expected.toString(), text(answer.body()));
+    assertEquals(expected.length(), answer.body().length);
+  }
+
+  @Test
   void theRequestCarriesHostHeadersAndBody() throws IOException {
     peer.then(
         c -> {
