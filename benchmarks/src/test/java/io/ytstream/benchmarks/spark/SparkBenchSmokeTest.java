@@ -80,7 +80,8 @@ class SparkBenchSmokeTest {
       assertEquals(3 + ModeBench.VARIANTS.size() - 2, targets.lines().count(), targets);
       assertTrue(targets.contains("a ForeachWriter that keeps none"), targets);
       assertTrue(
-          targets.contains("bare DSv2")
+          targets.contains("busy cores allow")
+              && targets.contains("bare DSv2")
               && targets.contains("idempotent")
               && targets.contains("producer sessions")
               && targets.contains("CPU per row, idempotent beside at-least-once"),
