@@ -1,5 +1,6 @@
 package io.ytstream.ytsaurus.http;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -8,17 +9,27 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ytstream.emulator.SelfSignedCertificate;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.ConnectException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.security.KeyStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -310,6 +321,73 @@ class Http11ClientTest {
                 client.send(
                     "POST", URI.create("http://127.0.0.1:" + port), List.of(), null, TIMEOUT));
     assertTrue(e.getMessage().contains("127.0.0.1:" + port), e.getMessage());
+  }
+
+  @Test
+  void anHttpsProxyWhoseCertificateDoesNotNameItsAddressFailsTheHandshake() throws Exception {
+    // The certificate is trusted and names localhost and 127.0.0.1 to 127.0.0.32, not 127.0.0.100.
+    SelfSignedCertificate certificate = SelfSignedCertificate.createTemporary();
+    Http11Client trusting = new Http11Client(Optional.of(trusting(certificate)), TIMEOUT);
+    try {
+      assertEquals("named", text(httpsAnswer(trusting, certificate, "127.0.0.1").body()));
+      ConnectException e =
+          assertThrows(
+              ConnectException.class, () -> httpsAnswer(trusting, certificate, "127.0.0.100"));
+      assertInstanceOf(SSLHandshakeException.class, e.getCause(), e.toString());
+    } finally {
+      trusting.close();
+    }
+  }
+
+  /** A GET to a one-request TLS server on {@code address} serving {@code certificate}. */
+  private static HttpAnswer httpsAnswer(
+      Http11Client client, SelfSignedCertificate certificate, String address) throws Exception {
+    KeyStore keys = KeyStore.getInstance("PKCS12");
+    char[] password = certificate.serverKeyStore().password().toCharArray();
+    try (InputStream in = Files.newInputStream(certificate.serverKeyStore().path())) {
+      keys.load(in, password);
+    }
+    KeyManagerFactory keyManagers =
+        KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+    keyManagers.init(keys, password);
+    SSLContext serverTls = SSLContext.getInstance("TLS");
+    serverTls.init(keyManagers.getKeyManagers(), null, null);
+    try (ServerSocket server =
+        serverTls
+            .getServerSocketFactory()
+            .createServerSocket(0, 1, InetAddress.getByName(address))) {
+      Thread serving =
+          new Thread(
+              () -> {
+                try (Socket socket = server.accept()) {
+                  socket.getInputStream().read(new byte[4096]);
+                  socket.getOutputStream().write(RawHttpPeer.answer(200, "named").getBytes(UTF_8));
+                } catch (IOException e) {
+                  // The client refused the handshake.
+                }
+              });
+      serving.setDaemon(true);
+      serving.start();
+      return client.send(
+          "GET",
+          URI.create("https://" + address + ":" + server.getLocalPort() + "/"),
+          List.of(),
+          null,
+          TIMEOUT);
+    }
+  }
+
+  private static SSLContext trusting(SelfSignedCertificate certificate) throws Exception {
+    KeyStore trust = KeyStore.getInstance("PKCS12");
+    try (InputStream in = Files.newInputStream(certificate.trustStore())) {
+      trust.load(in, certificate.password().toCharArray());
+    }
+    TrustManagerFactory trustManagers =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    trustManagers.init(trust);
+    SSLContext tls = SSLContext.getInstance("TLS");
+    tls.init(null, trustManagers.getTrustManagers(), null);
+    return tls;
   }
 
   @Test
