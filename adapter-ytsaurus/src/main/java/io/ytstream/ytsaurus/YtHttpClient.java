@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpHeaders;
 import java.nio.charset.StandardCharsets;
@@ -213,7 +214,8 @@ final class YtHttpClient {
                 + " failed after "
                 + attempt
                 + " attempt(s): "
-                + describe(e);
+                + describe(e)
+                + timeoutAdvice(e);
         if (!notSent && repeat == Repeat.COMMIT) {
           throw new CommitOutcomeUnknownException(
               what + "; the request was sent, so it may or may not have been applied", e);
@@ -449,6 +451,15 @@ final class YtHttpClient {
     InterruptedIOException interrupted = new InterruptedIOException(what + ": interrupted");
     interrupted.initCause(cause);
     return new UncheckedIOException(interrupted.getMessage(), interrupted);
+  }
+
+  /** For a request that timed out: the setting that bounds it, its value and the fix. */
+  private String timeoutAdvice(IOException e) {
+    return e instanceof SocketTimeoutException
+        ? "; the proxy did not answer within yt.http.requestTimeoutMs="
+            + config.requestTimeout().toMillis()
+            + ": raise it if the proxy is only slow"
+        : "";
   }
 
   private String describe(Exception e) {

@@ -187,9 +187,14 @@ class YtHttpClientTest {
     YtHttpClient client = new YtHttpClient(config().withRequestTimeout(Duration.ofMillis(300)));
     long started = System.nanoTime();
 
-    assertThrows(
-        YtTransportException.class,
-        () -> client.structured(URI.create(proxy.url()), Command.GET, params("//a"), Repeat.READ));
+    YtTransportException e =
+        assertThrows(
+            YtTransportException.class,
+            () ->
+                client.structured(
+                    URI.create(proxy.url()), Command.GET, params("//a"), Repeat.READ));
+    assertTrue(e.getMessage().contains("within 300 ms"), e.getMessage());
+    assertTrue(e.getMessage().contains("yt.http.requestTimeoutMs=300"), e.getMessage());
 
     long elapsedMillis = (System.nanoTime() - started) / 1_000_000;
     assertTrue(

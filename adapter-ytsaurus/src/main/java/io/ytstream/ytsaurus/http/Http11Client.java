@@ -1,6 +1,7 @@
 package io.ytstream.ytsaurus.http;
 
 import java.io.IOException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -65,7 +66,16 @@ public final class Http11Client implements AutoCloseable {
     URI current = uri;
     byte[] currentBody = body;
     for (int redirects = 0; ; redirects++) {
-      HttpAnswer answer = exchange(currentMethod, current, headers, currentBody, deadline);
+      HttpAnswer answer;
+      try {
+        answer = exchange(currentMethod, current, headers, currentBody, deadline);
+      } catch (SocketTimeoutException e) {
+        SocketTimeoutException late =
+            new SocketTimeoutException(
+                "no answer from " + route(current) + " within " + timeout.toMillis() + " ms");
+        late.initCause(e);
+        throw late;
+      }
       Optional<String> location = answer.headers().firstValue("Location");
       if (!isRedirect(answer.status()) || location.isEmpty() || redirects == MAX_REDIRECTS) {
         return answer;
