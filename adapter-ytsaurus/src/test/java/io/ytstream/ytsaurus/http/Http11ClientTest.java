@@ -329,19 +329,39 @@ class Http11ClientTest {
     SelfSignedCertificate certificate = SelfSignedCertificate.createTemporary();
     Http11Client trusting = new Http11Client(Optional.of(trusting(certificate)), TIMEOUT);
     try {
-      assertEquals("named", text(httpsAnswer(trusting, certificate, "127.0.0.1").body()));
+      assertEquals("named", text(httpsAnswer(trusting, certificate, "127.0.0.1", OK).body()));
       ConnectException e =
           assertThrows(
-              ConnectException.class, () -> httpsAnswer(trusting, certificate, "127.0.0.100"));
+              ConnectException.class, () -> httpsAnswer(trusting, certificate, "127.0.0.100", OK));
       assertInstanceOf(SSLHandshakeException.class, e.getCause(), e.toString());
     } finally {
       trusting.close();
     }
   }
 
-  /** A GET to a one-request TLS server on {@code address} serving {@code certificate}. */
+  @Test
+  void aRedirectFromHttpsToHttpIsNotFollowed() throws Exception {
+    SelfSignedCertificate certificate = SelfSignedCertificate.createTemporary();
+    Http11Client trusting = new Http11Client(Optional.of(trusting(certificate)), TIMEOUT);
+    try {
+      String toPlain = RawHttpPeer.answer(307, "", "Location: " + peer.url() + "/plain");
+      HttpAnswer answer = httpsAnswer(trusting, certificate, "127.0.0.1", toPlain);
+      assertEquals(307, answer.status());
+      assertEquals(0, peer.accepted(), "nothing was sent in the clear");
+    } finally {
+      trusting.close();
+    }
+  }
+
+  private static final String OK = RawHttpPeer.answer(200, "named");
+
+  /**
+   * A GET to a one-request TLS server on {@code address} serving {@code certificate} that answers
+   * with {@code served}.
+   */
   private static HttpAnswer httpsAnswer(
-      Http11Client client, SelfSignedCertificate certificate, String address) throws Exception {
+      Http11Client client, SelfSignedCertificate certificate, String address, String served)
+      throws Exception {
     KeyStore keys = KeyStore.getInstance("PKCS12");
     char[] password = certificate.serverKeyStore().password().toCharArray();
     try (InputStream in = Files.newInputStream(certificate.serverKeyStore().path())) {
@@ -361,7 +381,7 @@ class Http11ClientTest {
               () -> {
                 try (Socket socket = server.accept()) {
                   socket.getInputStream().read(new byte[4096]);
-                  socket.getOutputStream().write(RawHttpPeer.answer(200, "named").getBytes(UTF_8));
+                  socket.getOutputStream().write(served.getBytes(UTF_8));
                 } catch (IOException e) {
                   // The client refused the handshake.
                 }
