@@ -78,8 +78,9 @@ final class InMemoryQueueReader implements QueuePartitionReader, QueueRangeReade
   }
 
   /**
-   * As {@link #pullKeepingTextBytes}, read by index over the stored rows: no {@link QueueRow} per
-   * row.
+   * As {@link #pullKeepingTextBytes}, read by index: over the tablet's rows held flat ({@link
+   * FlatRowsChunk}; a pull then ends at the end of a chunk, as a real server's may end early), or
+   * over the stored rows where a chunk cannot hold them. No {@link QueueRow} per row either way.
    */
   @Override
   public QueueRowBatch pullBatchKeepingTextBytes(
@@ -92,12 +93,27 @@ final class InMemoryQueueReader implements QueuePartitionReader, QueueRangeReade
               () -> {
                 checkConsumerRead(consumer, partition, offset, maxRows);
                 OrderedTable table = cluster.orderedTable(partition.queue().path());
-                return new StoredRowsBatch(
-                    partition.index(),
-                    stored(partition, offset, maxRows),
-                    textColumns(table),
-                    table.schema().declares(StoredSchema.TIMESTAMP),
-                    table.schema().declares(StoredSchema.CUMULATIVE_DATA_WEIGHT));
+                Set<String> text = textColumns(table);
+                boolean timestamps = table.schema().declares(StoredSchema.TIMESTAMP);
+                boolean weights = table.schema().declares(StoredSchema.CUMULATIVE_DATA_WEIGHT);
+                FlatRowsBatch flat =
+                    cluster
+                        .tablet(partition.queue().path(), partition.index())
+                        .readFlat(
+                            partition.index(),
+                            offset,
+                            Math.min(maxRows, cluster.maxRowsPerPull()),
+                            text,
+                            timestamps,
+                            weights);
+                return flat != null
+                    ? flat
+                    : new StoredRowsBatch(
+                        partition.index(),
+                        stored(partition, offset, maxRows),
+                        text,
+                        timestamps,
+                        weights);
               });
     }
   }

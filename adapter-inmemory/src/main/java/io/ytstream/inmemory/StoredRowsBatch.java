@@ -13,7 +13,8 @@ import java.util.Set;
  * StoredQueueRow#textBytes}): a reader that walks it makes no {@link QueueRow} or {@code
  * OptionalLong} per row, as it makes none over a real server's flat answer. The rows are the
  * tablet's, read under the cluster's lock; a stored row never changes, so reading them after the
- * lock is released sees what the pull saw.
+ * lock is released sees what the pull saw. Serves the pulls a {@link FlatRowsChunk} cannot: rows of
+ * another layout than those before them in their chunk.
  */
 final class StoredRowsBatch implements QueueRowBatch {
 

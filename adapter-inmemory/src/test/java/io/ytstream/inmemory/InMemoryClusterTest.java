@@ -1,5 +1,6 @@
 package io.ytstream.inmemory;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -264,7 +265,14 @@ class InMemoryClusterTest {
         Object value = row.data().valueAt(c);
         if (value instanceof byte[] text) {
           assertEquals(text.length, batch.textLength(r, c));
-          assertSame(text, batch.textArray(r, c), "the stored row's bytes, not a copy");
+          assertArrayEquals(text, batch.textArray(r, c));
+          assertSame(
+              batch.textArray(r, c),
+              cluster
+                  .queueReader()
+                  .pullBatchKeepingTextBytes(t.consumer, t.partition(0), 1, 10)
+                  .textArray(r, c),
+              "a value's bytes are encoded once and handed to every pull");
           assertEquals(0, batch.textOffset(r, c));
         } else {
           assertEquals(-1, batch.textLength(r, c));

@@ -306,7 +306,8 @@ public abstract class QueuePartitionReaderContract extends PortContract {
       assertEquals(row.timestamp(), batch.timestamp(i));
       assertEquals(row.cumulativeDataWeight(), batch.cumulativeDataWeight(i));
       int at = batch.layout(i).positionOf("value");
-      assertEquals(row.data().get("value"), batch.valueAt(i, at));
+      // By content: text bytes may be another array holding the same bytes.
+      assertEquals(Row.of("value", row.data().get("value")), Row.of("value", batch.valueAt(i, at)));
     }
   }
 
