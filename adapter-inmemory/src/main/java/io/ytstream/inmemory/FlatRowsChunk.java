@@ -39,8 +39,8 @@ final class FlatRowsChunk {
   private int filled;
 
   /**
-   * @param firstRowIndex the {@code $row_index} of the chunk's first row, a multiple of {@link
-   *     #ROWS}
+   * @param firstRowIndex the {@code $row_index} of the chunk's first row: a multiple of {@link
+   *     #ROWS}, or the tablet's first stored row when a trim removed the rows before it
    * @param layout the layout of every row the chunk holds
    * @param textColumns the columns whose values are text ({@code string}, {@code utf8})
    */
@@ -58,10 +58,6 @@ final class FlatRowsChunk {
     weights = new long[FIRST_CAPACITY];
   }
 
-  long firstRowIndex() {
-    return firstRowIndex;
-  }
-
   /** The {@code $row_index} after the last row filled. */
   long filledEnd() {
     return firstRowIndex + filled;
@@ -69,7 +65,7 @@ final class FlatRowsChunk {
 
   /**
    * Appends {@code row}, the row at {@link #filledEnd()}; false, changing nothing, when its layout
-   * is not the chunk's (a row written before the table's columns changed).
+   * is not the chunk's (a row not in the table's own layout).
    */
   boolean fill(StoredQueueRow row) {
     Row data = row.data();
