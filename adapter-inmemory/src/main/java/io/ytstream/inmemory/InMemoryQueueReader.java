@@ -79,8 +79,9 @@ final class InMemoryQueueReader implements QueuePartitionReader, QueueRangeReade
 
   /**
    * As {@link #pullKeepingTextBytes}, read by index: over the tablet's rows held flat ({@link
-   * FlatRowsChunk}; a pull then ends at the end of a chunk, as a real server's may end early), or
-   * over the stored rows where a chunk cannot hold them. No {@link QueueRow} per row either way.
+   * FlatRowsChunk}; a pull then ends at the end of a chunk, as a tablet node's ends at the end of
+   * each ordered store, {@code yt/yt/server/node/query_agent/query_service.cpp}), or over the
+   * stored rows where a chunk cannot hold them. No {@link QueueRow} per row either way.
    */
   @Override
   public QueueRowBatch pullBatchKeepingTextBytes(

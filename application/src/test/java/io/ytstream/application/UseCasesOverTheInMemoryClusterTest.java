@@ -163,6 +163,32 @@ class UseCasesOverTheInMemoryClusterTest {
   }
 
   @Test
+  void aReadAcrossTheClustersShortPullsSeesEveryRowOnceInOrder() {
+    // 40,000 rows: more than two of the in-memory cluster's 16,384-row chunks, at whose ends a
+    // pull stops short of the rows asked for, as a tablet node's does at a store's end.
+    queue(1, 40_000);
+    PartitionId p = new PartitionId(Q, 0);
+    ReadRanges read =
+        ReadRanges.keepingTextBytes(
+            cluster.queueReader(),
+            cluster.queueMetadata(),
+            CONSUMER,
+            List.of(new OffsetRange(p, 100, 39_900)),
+            10_000,
+            DataLossPolicy.FAIL,
+            loss -> {
+              throw new AssertionError("no row is lost: " + loss);
+            });
+    long expected = 100;
+    while (read.advance()) {
+      assertEquals(expected, read.batch().rowIndex(read.index()));
+      assertEquals(expected, read.batch().longAt(read.index(), 0));
+      expected++;
+    }
+    assertEquals(39_900, expected);
+  }
+
+  @Test
   void rowsTrimmedBeforeReadingFailTheReadByDefault() {
     queue(1, 10);
     cluster.trimRows(QUEUE, 0, 4);
