@@ -325,7 +325,32 @@ public final class PeerBench {
             cpuMicrosPerRow.get(KAFKA_RAW).median(),
             bareCpuRatio.format("%.2f"),
             rawCpuLessJitRatio.format("%.2f"),
-            verdict(rawCpuRatio.median() <= RAW_CPU_TARGET));
+            rawCpuVerdict(rawCpuRatio, rawCpuLessJitRatio.median(), RAW_CPU_TARGET));
+  }
+
+  /**
+   * The verdict on CPU per row beside Kafka's raw records, which must stay at or below {@code
+   * target}. A miss whose rounds straddle the target while the ratio less the JIT compiler threads'
+   * CPU meets it says so: the compiler's work (each query's code compiled anew, mostly Spark's,
+   * what every source pays) moves the ratio by more than the gap, which then cannot be told from
+   * noise.
+   */
+  static String rawCpuVerdict(Samples ratio, double lessJit, double target) {
+    if (ratio.median() <= target) {
+      return verdict(true);
+    }
+    if (ratio.min() <= target && lessJit <= target) {
+      return String.format(
+          Locale.ROOT,
+          "**not met**: the median %.2f× is over the %.2f×, the rounds (%.2f–%.2f×) straddle it;"
+              + " less the JIT compiler threads' CPU, %.2f×, under it",
+          ratio.median(),
+          target,
+          ratio.min(),
+          ratio.max(),
+          lessJit);
+    }
+    return verdict(false);
   }
 
   String table() {
