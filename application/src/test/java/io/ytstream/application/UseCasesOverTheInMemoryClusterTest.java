@@ -39,6 +39,13 @@ class UseCasesOverTheInMemoryClusterTest {
 
   private final InMemoryCluster cluster = new InMemoryCluster("primary", new ManualClock());
 
+  /** The shipped micro-batch read of {@code ranges} over the cluster, text kept as bytes. */
+  private ReadRanges readOf(
+      List<OffsetRange> ranges, int pullRows, DataLossPolicy policy, LostRows onLoss) {
+    return ReadRanges.keepingTextBytes(
+        cluster.queueReader(), cluster.queueMetadata(), CONSUMER, ranges, pullRows, policy, onLoss);
+  }
+
   private void queue(int partitions, int rowsEach) {
     cluster.createOrderedTable(QUEUE, List.of(new Column("v", "int64", false, true)), partitions);
     cluster.createConsumer(CONSUMER.path());
@@ -123,14 +130,7 @@ class UseCasesOverTheInMemoryClusterTest {
     PartitionId p = new PartitionId(Q, 0);
     List<DataLoss> reported = new ArrayList<>();
     ReadRanges read =
-        ReadRanges.keepingTextBytes(
-            cluster.queueReader(),
-            cluster.queueMetadata(),
-            CONSUMER,
-            List.of(new OffsetRange(p, 2, 8)),
-            2,
-            DataLossPolicy.SKIP_AND_REPORT,
-            reported::add);
+        readOf(List.of(new OffsetRange(p, 2, 8)), 2, DataLossPolicy.SKIP_AND_REPORT, reported::add);
     cluster.trimRows(QUEUE, 0, 5);
     List<QueueRow> rows = read.readAll();
     assertEquals(List.of(5L, 6L, 7L), rows.stream().map(QueueRow::rowIndex).toList());
@@ -143,14 +143,7 @@ class UseCasesOverTheInMemoryClusterTest {
     PartitionId p = new PartitionId(Q, 0);
     List<DataLoss> reported = new ArrayList<>();
     ReadRanges read =
-        ReadRanges.keepingTextBytes(
-            cluster.queueReader(),
-            cluster.queueMetadata(),
-            CONSUMER,
-            List.of(new OffsetRange(p, 2, 8)),
-            2,
-            DataLossPolicy.SKIP_AND_REPORT,
-            reported::add);
+        readOf(List.of(new OffsetRange(p, 2, 8)), 2, DataLossPolicy.SKIP_AND_REPORT, reported::add);
     cluster.trimRows(QUEUE, 0, 5);
     List<QueueRow> rows = new ArrayList<>();
     while (read.advance()) {
@@ -169,10 +162,7 @@ class UseCasesOverTheInMemoryClusterTest {
     queue(1, 40_000);
     PartitionId p = new PartitionId(Q, 0);
     ReadRanges read =
-        ReadRanges.keepingTextBytes(
-            cluster.queueReader(),
-            cluster.queueMetadata(),
-            CONSUMER,
+        readOf(
             List.of(new OffsetRange(p, 100, 39_900)),
             10_000,
             DataLossPolicy.FAIL,
@@ -193,10 +183,7 @@ class UseCasesOverTheInMemoryClusterTest {
     queue(1, 10);
     cluster.trimRows(QUEUE, 0, 4);
     ReadRanges read =
-        ReadRanges.keepingTextBytes(
-            cluster.queueReader(),
-            cluster.queueMetadata(),
-            CONSUMER,
+        readOf(
             List.of(new OffsetRange(new PartitionId(Q, 0), 0, 6)),
             100,
             DataLossPolicy.FAIL,
