@@ -2,7 +2,9 @@ package io.ytstream.inmemory;
 
 import com.google.common.base.Preconditions;
 import com.google.common.collect.ImmutableList;
+import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.PartitionBounds;
+import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.YPath;
 import io.ytstream.ports.CheckpointStore;
@@ -15,12 +17,15 @@ import io.ytstream.ports.QueueRangeReader;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription.Column;
 import io.ytstream.ports.TableMetadata;
+import io.ytstream.ports.TabletTransaction;
 import io.ytstream.ports.TabletTransactions;
 import io.ytstream.ports.TimeSource;
 import io.ytstream.ports.TransactionId;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * An in-memory YTsaurus cluster: every port with the semantics of the HTTP API reference (section
@@ -378,6 +383,35 @@ public final class InMemoryCluster implements io.ytstream.ports.spi.YtCluster {
   public boolean exists(YPath path) {
     synchronized (state) {
       return state.tree().find(path).isPresent();
+    }
+  }
+
+  // ---- admin: client-side advances ----
+
+  /**
+   * A client-side consumer advance ({@code advance_queue_consumer} with {@code client_side=%true},
+   * the official Python client's default; {@code yt/yt/client/driver/queue_commands.cpp}): the
+   * consumer row is written in {@code transaction} when given, else in a transaction of its own,
+   * with the {@code old_offset} check but neither the read nor the registration check of the
+   * server-side advance ({@code yt/yt/client/api/queue_transaction_mixin.cpp}).
+   */
+  public void advanceConsumerClientSide(
+      Optional<TabletTransaction> transaction,
+      ConsumerId consumer,
+      PartitionId partition,
+      OptionalLong oldOffset,
+      long newOffset) {
+    if (transaction.isPresent()) {
+      if (!(transaction.get() instanceof InMemoryTransaction own)) {
+        throw new IllegalArgumentException("not a transaction of this cluster");
+      }
+      own.advanceConsumerClientSide(consumer, partition, oldOffset, newOffset);
+      return;
+    }
+    synchronized (state) {
+      InMemoryTransaction own = InMemoryTransaction.startForOneCall(state);
+      own.bufferAdvance(AccessControl.ROOT, consumer, partition, oldOffset, newOffset, false);
+      own.commitNow();
     }
   }
 

@@ -171,6 +171,16 @@ final class InMemoryTransaction implements TabletTransaction {
     }
   }
 
+  /** A client-side advance in this transaction (see {@link #bufferAdvance}). */
+  void advanceConsumerClientSide(
+      ConsumerId consumer, PartitionId partition, OptionalLong oldOffset, long newOffset) {
+    synchronized (cluster) {
+      use(
+          "advance consumer",
+          () -> bufferAdvance(user, consumer, partition, oldOffset, newOffset, false));
+    }
+  }
+
   @Override
   public void ping() {
     synchronized (cluster) {
@@ -277,17 +287,34 @@ final class InMemoryTransaction implements TabletTransaction {
       PartitionId partition,
       OptionalLong oldOffset,
       long newOffset) {
+    bufferAdvance(caller, consumer, partition, oldOffset, newOffset, true);
+  }
+
+  /**
+   * As above; with {@code serverSide} false, a client-side advance: the consumer row is written as
+   * any row of the consumer table, with neither the read check nor the registration check ({@code
+   * yt/yt/client/api/queue_transaction_mixin.cpp}, {@code AdvanceConsumer}).
+   */
+  void bufferAdvance(
+      String caller,
+      ConsumerId consumer,
+      PartitionId partition,
+      OptionalLong oldOffset,
+      long newOffset,
+      boolean serverSide) {
     if (newOffset < 0) {
       throw new IllegalArgumentException(
           "Queue consumer offset " + newOffset + " cannot be negative");
     }
     cluster.checkLocal(consumer);
     SortedTable table = cluster.consumerTable(consumer.path());
-    cluster
-        .accessControl()
-        .check(cluster.tree(), caller, consumer.path(), "read", Optional.empty());
-    if (!cluster.registrations().isRegistered(partition.queue().path(), consumer.path())) {
-      throw ClusterErrors.notRegistered(consumer.toString(), partition.queue().key());
+    if (serverSide) {
+      cluster
+          .accessControl()
+          .check(cluster.tree(), caller, consumer.path(), "read", Optional.empty());
+      if (!cluster.registrations().isRegistered(partition.queue().path(), consumer.path())) {
+        throw ClusterErrors.notRegistered(consumer.toString(), partition.queue().key());
+      }
     }
     RowKey key = ConsumerTableFormat.key(partition);
     if (oldOffset.isPresent()) {
