@@ -17,6 +17,8 @@ final class CommandRegistry {
     add(specs, "get", "null", "structured", false, false, cypress::get);
     add(specs, "list", "null", "structured", false, false, cypress::list);
     add(specs, "exists", "null", "structured", false, false, cypress::exists);
+    add(specs, "set", "structured", "structured", true, false, cypress::set);
+    add(specs, "lock", "null", "structured", true, false, cypress::lock);
     add(specs, "create", "null", "structured", true, false, cypress::create);
     add(specs, "remove", "null", "structured", true, false, cypress::remove);
     add(specs, "move", "null", "structured", true, false, cypress::move);

@@ -3,6 +3,10 @@ package io.ytstream.emulator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ytstream.core.model.YPath;
+import io.ytstream.types.yson.Yson;
+import io.ytstream.types.yson.YsonAttributed;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -80,6 +84,21 @@ record CommandRequest(
     throw CommandError.badRequest("Parameter /" + name + " must be a boolean");
   }
 
+  /** The body as one structured value ({@code set}'s input), in the input format. */
+  JsonNode structuredInput() {
+    if (body.length == 0) {
+      throw CommandError.badRequest("Missing the input value of " + command);
+    }
+    try {
+      if (inputFormat.isYson()) {
+        return ProxyHandler.ysonToJson(Yson.parse(body));
+      }
+      return WireFormat.JSON.readTree(body);
+    } catch (IllegalArgumentException | java.io.IOException e) {
+      throw CommandError.badRequest("Error parsing the input value of " + command + ": " + e);
+    }
+  }
+
   /** A path parameter; a rich YPath prefix {@code <...>} is taken off (attributes are ignored). */
   YPath path(String name) {
     return parsePath(string(name));
@@ -99,6 +118,25 @@ record CommandRequest(
       return YPath.of(value);
     } catch (IllegalArgumentException e) {
       throw CommandError.badRequest("Invalid path " + text + ": " + e.getMessage());
+    }
+  }
+
+  /** The attributes of a rich YPath ({@code <append=%true>//path}), empty without any. */
+  static Map<String, Object> pathAttributes(String text) {
+    String value = text.strip();
+    if (!value.startsWith("<")) {
+      return Map.of();
+    }
+    int end = value.indexOf('>');
+    if (end < 0) {
+      throw CommandError.badRequest("Unterminated attributes in path " + text);
+    }
+    try {
+      Object node =
+          Yson.parse((value.substring(0, end + 1) + "#").getBytes(StandardCharsets.UTF_8));
+      return node instanceof YsonAttributed attributed ? attributed.attributes() : Map.of();
+    } catch (IllegalArgumentException e) {
+      throw CommandError.badRequest("Invalid attributes in path " + text + ": " + e.getMessage());
     }
   }
 

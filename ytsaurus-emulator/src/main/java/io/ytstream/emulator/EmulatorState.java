@@ -1,5 +1,6 @@
 package io.ytstream.emulator;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.ytstream.core.error.YtException;
 import io.ytstream.core.model.YPath;
 import io.ytstream.core.model.YtTimestamps;
@@ -9,8 +10,10 @@ import io.ytstream.ports.TimeSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -24,12 +27,167 @@ final class EmulatorState {
   private final StickyPool pool;
   private final int rowsPerStore;
   private final Set<YPath> unmounted = ConcurrentHashMap.newKeySet();
-  private final AtomicLong nodeCounter = new AtomicLong();
+  private final AtomicLong objectCounter = new AtomicLong();
+  private final AtomicLong revision = new AtomicLong();
+  private final MasterTransactions masterTransactions;
+
+  /** Node ids by path and paths by id: ids are handed out when a node is first named. */
+  private final Map<String, String> nodeIds = new ConcurrentHashMap<>();
+
+  private final Map<String, YPath> nodesById = new ConcurrentHashMap<>();
+
+  /** Attributes set with {@code set}, by node. */
+  private final Map<YPath, Map<String, JsonNode>> userAttributes = new ConcurrentHashMap<>();
+
+  /** {@code //sys}, which a real cluster always has ({@code //sys/@cluster_name} lives there). */
+  static final String SYS = "//sys";
+
+  static final String SYS_TABLET_CELLS = "//sys/tablet_cells";
+  static final String SYS_TRANSACTIONS = "//sys/transactions";
+
+  /** Object types ({@code yt/yt/client/object_client/public.h}, {@code EObjectType}). */
+  static final int LOCK_TYPE = 200;
+
+  private static final int MAP_NODE_TYPE = 303;
+  private static final int FILE_TYPE = 400;
+  private static final int TABLE_TYPE = 401;
+  private static final int TABLET_CELL_TYPE = 700;
 
   EmulatorState(InMemoryCluster cluster, TimeSource clock, int rowsPerStore) {
     this.rowsPerStore = rowsPerStore;
     this.pool = new StickyPool(clock);
+    this.masterTransactions = new MasterTransactions(clock);
     this.cluster = cluster;
+    cluster.createMapNode(YPath.of(SYS_TABLET_CELLS));
+    cluster.createMapNode(YPath.of(SYS_TRANSACTIONS));
+  }
+
+  MasterTransactions masterTransactions() {
+    return masterTransactions;
+  }
+
+  /**
+   * A node's id, handed out when the node is first named and kept while it lives: a GUID of four
+   * hex parts of up to 32 bits, the third holding the cell tag and the object type as the server's
+   * do ({@code yt/yt/client/object_client/helpers.h}), so the official client's checks of an id's
+   * type hold.
+   */
+  String nodeId(YPath path, String type) {
+    String id =
+        nodeIds.computeIfAbsent(
+            path.value(),
+            p ->
+                newObjectId(
+                    switch (type) {
+                      case "map_node" -> MAP_NODE_TYPE;
+                      case "file" -> FILE_TYPE;
+                      default -> TABLE_TYPE;
+                    }));
+    nodesById.putIfAbsent(id, path);
+    return id;
+  }
+
+  /** The node an id names ({@code #<id>} paths), while it lives. */
+  Optional<YPath> pathOfNodeId(String id) {
+    YPath path = nodesById.get(id);
+    if (path == null && tabletCellIds().contains(id)) {
+      return Optional.of(YPath.of(SYS_TABLET_CELLS + "/" + id));
+    }
+    return Optional.ofNullable(path).filter(cluster::exists);
+  }
+
+  /** Forgets the ids and attributes of a removed or moved node and everything under it. */
+  void forgetNodes(YPath root) {
+    String prefix = root.value() + "/";
+    nodeIds
+        .entrySet()
+        .removeIf(
+            e -> {
+              boolean gone = e.getKey().equals(root.value()) || e.getKey().startsWith(prefix);
+              if (gone) {
+                nodesById.remove(e.getValue());
+              }
+              return gone;
+            });
+    userAttributes.keySet().removeIf(p -> p.equals(root) || p.value().startsWith(prefix));
+  }
+
+  /** A fresh object id of {@code type}, cell tag 1. */
+  String newObjectId(int type) {
+    long n = objectCounter.incrementAndGet();
+    return String.format(
+        "%x-%x-%x-%x",
+        n,
+        cluster.time().nowMillis() & 0xffffffffL,
+        (1 << 16) | type,
+        (n * 0x9e3779b1L) & 0xffffffffL);
+  }
+
+  long nextRevision() {
+    return revision.incrementAndGet();
+  }
+
+  /**
+   * {@code create tablet_cell}: a node under {@code //sys/tablet_cells} named by its id, healthy at
+   * once (the emulator's tablets need no cells; the official client's set-up creates one).
+   */
+  String createTabletCell() {
+    String id = newObjectId(TABLET_CELL_TYPE);
+    cluster.createMapNode(YPath.of(SYS_TABLET_CELLS + "/" + id));
+    return id;
+  }
+
+  /** The tablet cell id {@code path} names, if it is a cell's node. */
+  Optional<String> tabletCellOf(YPath path) {
+    String value = path.value();
+    String prefix = SYS_TABLET_CELLS + "/";
+    if (value.startsWith(prefix) && value.indexOf('/', prefix.length()) < 0) {
+      return Optional.of(value.substring(prefix.length()));
+    }
+    return Optional.empty();
+  }
+
+  private List<String> tabletCellIds() {
+    return cluster.checkpoints().list(YPath.of(SYS_TABLET_CELLS));
+  }
+
+  /** Registrations' {@code partitions}, by queue and consumer; absent means every partition. */
+  private final Map<String, List<Long>> registeredPartitions = new ConcurrentHashMap<>();
+
+  /** Tables written in each running tablet transaction, checked for being mounted at commit. */
+  private final Map<String, Set<YPath>> transactionWrites = new ConcurrentHashMap<>();
+
+  void setRegisteredPartitions(YPath queue, YPath consumer, Optional<List<Long>> partitions) {
+    String key = queue.value() + "\n" + consumer.value();
+    if (partitions.isPresent()) {
+      registeredPartitions.put(key, partitions.get());
+    } else {
+      registeredPartitions.remove(key);
+    }
+  }
+
+  Optional<List<Long>> registeredPartitions(YPath queue, YPath consumer) {
+    return Optional.ofNullable(registeredPartitions.get(queue.value() + "\n" + consumer.value()));
+  }
+
+  void writtenInTransaction(String transactionId, YPath table) {
+    transactionWrites.computeIfAbsent(transactionId, t -> ConcurrentHashMap.newKeySet()).add(table);
+  }
+
+  Set<YPath> tablesWrittenIn(String transactionId) {
+    return transactionWrites.getOrDefault(transactionId, Set.of());
+  }
+
+  void forgetTransactionWrites(String transactionId) {
+    transactionWrites.remove(transactionId);
+  }
+
+  Map<String, JsonNode> userAttributes(YPath path) {
+    return userAttributes.getOrDefault(path, Map.of());
+  }
+
+  void setUserAttribute(YPath path, String name, JsonNode value) {
+    userAttributes.computeIfAbsent(path, p -> new ConcurrentSkipListMap<>()).put(name, value);
   }
 
   InMemoryCluster cluster() {
@@ -70,12 +228,6 @@ final class EmulatorState {
       throw CommandError.of(
           1702, "Tablet of table " + table + " is not mounted (run mount_table first)");
     }
-  }
-
-  /** A fresh object id in the GUID-like form YTsaurus prints ({@code a-b-c-d}, hex parts). */
-  String newNodeId() {
-    long n = nodeCounter.incrementAndGet();
-    return Long.toHexString(n) + "-" + Long.toHexString(cluster.time().nowMillis()) + "-12f-e0de";
   }
 
   /**

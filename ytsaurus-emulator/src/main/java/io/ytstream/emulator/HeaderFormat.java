@@ -50,6 +50,16 @@ record HeaderFormat(boolean yson, boolean encodeUtf8) {
     };
   }
 
+  /** A header value (response parameters) written in this format. */
+  String write(JsonNode value) {
+    if (yson) {
+      return new String(
+          YsonBytes.node(new TypedJson(false, false).toYson(value), false),
+          StandardCharsets.ISO_8859_1);
+    }
+    return value.toString();
+  }
+
   /** {@code X-YT-Parameters} (as the server received its bytes) read as JSON in this format. */
   JsonNode readJson(String header) {
     String text = new String(header.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);

@@ -97,11 +97,12 @@ final class ProxyHandler implements HttpHandler {
       hosts(exchange, path);
       return;
     }
-    // context.cpp, TryParseCommandName: the path is lower-cased; /api lists v3 and v4 (the
-    // emulator serves v4 only).
+    // context.cpp, TryParseCommandName: the path is lower-cased. A real proxy lists v3 and v4 and
+    // serves both; the emulator serves v4 only, so it lists only v4 (a client that would pick v3
+    // then says so, rather than failing on /api/v3).
     path = path.toLowerCase(Locale.ROOT);
     if (path.equals("/api") || path.equals("/api/")) {
-      sendJson(exchange, 200, JsonNodeFactory.instance.arrayNode().add("v3").add("v4"));
+      sendJson(exchange, 200, JsonNodeFactory.instance.arrayNode().add("v4"));
       return;
     }
     if (path.equals("/api/v4") || path.equals("/api/v4/")) {
@@ -137,9 +138,6 @@ final class ProxyHandler implements HttpHandler {
     // No method check: the proxy runs a command whatever the HTTP method (context.cpp,
     // TryPrepare); only a POST body is read as parameters (CaptureParameters).
     CommandRequest request = parse(exchange, spec, user);
-    // Heavy answers with tabular or binary output stream; structured ones are built in memory
-    // and sent whole (context.cpp, SetupOutputStream).
-    boolean streamed = spec.outputType().equals("tabular") || spec.outputType().equals("binary");
     boolean dump = request.flag("dump_error_into_response", false);
     String contentType =
         spec.outputType().equals("binary")
@@ -150,9 +148,9 @@ final class ProxyHandler implements HttpHandler {
       result = executor.execute(spec, request);
     } catch (RuntimeException e) {
       CommandError error = asCommandError(e);
-      if (streamed && dump && error != null) {
-        // Finalize: with dump_error_into_response the error goes into the output stream, even
-        // when nothing was written yet, under status 200.
+      if (dump && error != null) {
+        // Finalize: with dump_error_into_response the error goes into the output stream of any
+        // command, streamed or structured, even when nothing was written yet, under status 200.
         sendStreamed(exchange, contentType, new byte[0], Optional.of(error), true);
         return;
       }
@@ -166,10 +164,13 @@ final class ProxyHandler implements HttpHandler {
               .outputFormat()
               .writeRows(tabular.rows(), tabular.types(), tabular.maxDataWeight());
       if (tabular.responseParameters() != null) {
-        // Sent before the body, in the header format (JSON), as the proxy sends them.
+        // Sent before the body, in the request's header format (context.cpp,
+        // OnOutputParameters): text YSON under X-YT-Header-Format: yson, else JSON.
+        HeaderFormat headerFormat =
+            HeaderFormat.parse(exchange.getRequestHeaders().getFirst("X-YT-Header-Format"));
         exchange
             .getResponseHeaders()
-            .set("X-YT-Response-Parameters", tabular.responseParameters().toString());
+            .set("X-YT-Response-Parameters", headerFormat.write(tabular.responseParameters()));
       }
       sendStreamed(exchange, contentType, rows, faults.take(spec.name()), dump);
     } else {
@@ -369,9 +370,11 @@ final class ProxyHandler implements HttpHandler {
         parameters.setAll(object);
       }
     }
+    String contentEncoding = headers.getFirst("Content-Encoding");
+    RequestBodyEncoding.check(contentEncoding);
     byte[] body;
     try (InputStream in = exchange.getRequestBody()) {
-      body = in.readAllBytes();
+      body = RequestBodyEncoding.decode(contentEncoding, in.readAllBytes());
     }
     // formats.cpp, GetDefaultFormatNodeForDataType: text YSON for tabular data, json for
     // structured output, yson otherwise (so a POST body of parameters without X-YT-Input-Format
@@ -392,19 +395,30 @@ final class ProxyHandler implements HttpHandler {
       mergeBody(parameters, body, inputFormat);
       body = new byte[0];
     }
-    return new CommandRequest(
-        spec.name(),
-        parameters,
-        body,
-        inputFormat,
+    WireFormat outputFormat =
         WireFormat.infer(
             "output",
             headers.getFirst("X-YT-Output-Format"),
             yson,
             headers.getFirst("Accept"),
-            outputDefault),
-        proxyIndex,
-        user);
+            outputDefault);
+    // context.cpp, CaptureParameters: the input_format and output_format parameters win over the
+    // format headers; the official Python client sends formats only this way.
+    Optional<JsonNode> inputParameter = optionalParameter(parameters, "input_format");
+    if (inputParameter.isPresent()) {
+      inputFormat = WireFormat.fromParameter(inputParameter.get(), "input");
+    }
+    Optional<JsonNode> outputParameter = optionalParameter(parameters, "output_format");
+    if (outputParameter.isPresent()) {
+      outputFormat = WireFormat.fromParameter(outputParameter.get(), "output");
+    }
+    return new CommandRequest(
+        spec.name(), parameters, body, inputFormat, outputFormat, proxyIndex, user);
+  }
+
+  private static Optional<JsonNode> optionalParameter(ObjectNode parameters, String name) {
+    JsonNode node = parameters.get(name);
+    return node == null || node.isNull() ? Optional.empty() : Optional.of(node);
   }
 
   /** Parameters from a POST body, in the request's input format. */
@@ -440,7 +454,7 @@ final class ProxyHandler implements HttpHandler {
    * A YSON parameter value as the JSON tree the commands read; a value with attributes (a rich
    * YPath) becomes its text form {@code <attributes>value}, which path parameters parse.
    */
-  private static JsonNode ysonToJson(Object value) {
+  static JsonNode ysonToJson(Object value) {
     JsonNodeFactory nodes = JsonNodeFactory.instance;
     if (value == null) {
       return nodes.nullNode();

@@ -219,7 +219,17 @@ final class QueueAndTableCommands {
         request.optionalLong("old_offset").map(OptionalLong::of).orElse(OptionalLong.empty());
     Optional<String> transaction = transactionId(request);
     try {
-      if (transaction.isPresent()) {
+      if (request.flag("client_side", false)) {
+        // queue_commands.cpp, TAdvanceQueueConsumerCommand: client-side, the row is written
+        // directly (the official Python client's default); the server-side advance checks more.
+        cluster()
+            .advanceConsumerClientSide(
+                transaction.map(id -> state.pool().get(id, request.proxyIndex())),
+                consumer,
+                partition,
+                oldOffset,
+                newOffset);
+      } else if (transaction.isPresent()) {
         state
             .pool()
             .get(transaction.get(), request.proxyIndex())
@@ -242,20 +252,41 @@ final class QueueAndTableCommands {
     return empty();
   }
 
+  /**
+   * {@code register_queue_consumer} ({@code queue_commands.cpp}): {@code vital} is required; {@code
+   * partitions}, the partitions the consumer reads (all when absent), is kept and listed.
+   */
   Object registerQueueConsumer(CommandRequest request) {
     if (request.optional("vital").isEmpty()) {
       throw CommandError.badRequest("Missing required parameter /vital");
     }
-    cluster()
-        .registerConsumer(
-            request.path("queue_path"),
-            request.path("consumer_path"),
-            request.flag("vital", false));
+    YPath queue = request.path("queue_path");
+    YPath consumer = request.path("consumer_path");
+    Optional<List<Long>> partitions = Optional.empty();
+    Optional<JsonNode> given = request.optional("partitions");
+    if (given.isPresent()) {
+      if (!given.get().isArray()) {
+        throw CommandError.badRequest("Parameter /partitions must be a list of integers");
+      }
+      List<Long> indexes = new ArrayList<>();
+      for (JsonNode index : given.get()) {
+        if (!index.canConvertToLong()) {
+          throw CommandError.badRequest("Parameter /partitions must be a list of integers");
+        }
+        indexes.add(index.asLong());
+      }
+      partitions = Optional.of(List.copyOf(indexes));
+    }
+    cluster().registerConsumer(queue, consumer, request.flag("vital", false));
+    state.setRegisteredPartitions(queue, consumer, partitions);
     return empty();
   }
 
   Object unregisterQueueConsumer(CommandRequest request) {
-    cluster().unregisterConsumer(request.path("queue_path"), request.path("consumer_path"));
+    YPath queue = request.path("queue_path");
+    YPath consumer = request.path("consumer_path");
+    cluster().unregisterConsumer(queue, consumer);
+    state.setRegisteredPartitions(queue, consumer, Optional.empty());
     return empty();
   }
 
@@ -267,14 +298,31 @@ final class QueueAndTableCommands {
     for (ConsumerRegistration registration : cluster().registrations()) {
       if (queue.map(q -> q.equals(registration.queue())).orElse(true)
           && consumer.map(c -> c.equals(registration.consumer())).orElse(true)) {
+        // The paths are rich YPaths with the cluster (TListQueueConsumerRegistrationsCommand
+        // writes TRichYPath values): <cluster="name">"//path".
         ObjectNode item = out.addObject();
-        item.put("queue_path", registration.queue().value());
-        item.put("consumer_path", registration.consumer().value());
+        item.set("queue_path", withCluster(registration.queue()));
+        item.set("consumer_path", withCluster(registration.consumer()));
         item.put("vital", registration.vital());
-        item.putNull("partitions");
+        Optional<List<Long>> partitions =
+            state.registeredPartitions(registration.queue(), registration.consumer());
+        if (partitions.isPresent()) {
+          ArrayNode list = item.putArray("partitions");
+          partitions.get().forEach(list::add);
+        } else {
+          item.putNull("partitions");
+        }
       }
     }
     return out;
+  }
+
+  /** A path with the cluster attribute, in the JSON form of a YSON node with attributes. */
+  private ObjectNode withCluster(YPath path) {
+    ObjectNode node = empty();
+    node.putObject("$attributes").put("cluster", state.clusterName());
+    node.put("$value", path.value());
+    return node;
   }
 
   Object getTabletInfos(CommandRequest request) {
@@ -325,7 +373,10 @@ final class QueueAndTableCommands {
 
   Object insertRows(CommandRequest request) {
     YPath path = request.path("path");
-    state.requireMounted(path);
+    Optional<String> transaction = transactionId(request);
+    if (transaction.isEmpty()) {
+      state.requireMounted(path);
+    }
     TableDescription table = describe(path);
     List<Row> rows = request.inputFormat().readRows(request.body(), types(table));
     if (request.flag("update", false)) {
@@ -334,9 +385,11 @@ final class QueueAndTableCommands {
               ? "update=true is not supported by the emulator"
               : "Cannot use \"update\" mode for ordered tables");
     }
-    Optional<String> transaction = transactionId(request);
     if (transaction.isPresent()) {
+      // Inside a transaction the rows are only buffered: a table that is not mounted fails the
+      // commit, not the insert (the tablet is looked up when the transaction's rows are sent).
       state.pool().get(transaction.get(), request.proxyIndex()).insertRows(path, rows);
+      state.writtenInTransaction(transaction.get(), path);
     } else if (table.sorted()) {
       cluster().outputTables().upsert(path, rows);
     } else {
@@ -374,11 +427,9 @@ final class QueueAndTableCommands {
     List<Row> rows;
     if (transaction.isPresent()) {
       TabletTransaction tx = state.pool().get(transaction.get(), request.proxyIndex());
-      if (!isConsumer(table)) {
-        throw CommandError.badRequest(
-            "the emulator runs select_rows inside a transaction on consumer tables only");
-      }
-      rows = consumerRowsAtSnapshot(tx, path, query);
+      // A consumer table is read at the transaction's snapshot; other tables at their latest
+      // committed rows, which a transaction's own buffered writes are not part of.
+      rows = isConsumer(table) ? consumerRowsAtSnapshot(tx, path, query) : allRows(table);
     } else {
       rows = allRows(table);
     }
@@ -508,33 +559,70 @@ final class QueueAndTableCommands {
 
   // ---- transactions ----
 
+  /**
+   * {@code start_transaction} ({@code yt/yt/client/driver/transaction_commands.cpp}): {@code type}
+   * defaults to master; a master transaction may nest in {@code transaction_id}; any other type is
+   * sticky to the proxy that started it.
+   */
   Object startTransaction(CommandRequest request) {
     String type = request.optional("type").map(JsonNode::asText).orElse("master");
-    if (!type.equals("tablet")) {
-      throw CommandError.badRequest(
-          "the emulator supports only type=tablet transactions, got type=" + type);
-    }
     long timeout = request.optionalLong("timeout").orElse(15_000L);
     if (timeout <= 0) {
       throw CommandError.badRequest("timeout must be positive, got " + timeout);
+    }
+    ObjectNode out = empty();
+    if (type.equals("master")) {
+      Optional<String> parent = request.optional("transaction_id").map(JsonNode::asText);
+      out.put(
+          "transaction_id",
+          state.masterTransactions().start(parent.filter(s -> !s.isEmpty()), timeout).id);
+      return out;
+    }
+    if (!type.equals("tablet")) {
+      throw CommandError.badRequest(
+          "Invalid transaction type " + type + ": the emulator serves master and tablet");
     }
     // As the request's user, whose calls inside it (an advance's read check) are checked as theirs.
     TabletTransaction tx =
         cluster().asUser(request.user()).transactions().start(Duration.ofMillis(timeout));
     state.pool().add(request.proxyIndex(), tx, timeout);
-    ObjectNode out = empty();
     out.put("transaction_id", tx.id().value());
     return out;
   }
 
+  /**
+   * {@code ping_transaction}: without an id it does nothing and succeeds, as the driver's command
+   * does ({@code TPingTransactionCommand::DoExecute}).
+   */
   Object pingTransaction(CommandRequest request) {
+    Optional<String> id = transactionId(request).filter(t -> !MasterTransactions.isNull(t));
+    if (id.isEmpty()) {
+      return empty();
+    }
+    if (state.masterTransactions().holds(id.get())) {
+      state.masterTransactions().get(id.get());
+      return empty();
+    }
     sticky(request).ping();
     return empty();
   }
 
   Object commitTransaction(CommandRequest request) {
+    String id = request.string("transaction_id");
+    if (state.masterTransactions().holds(id)) {
+      state.masterTransactions().commit(id, () -> {});
+      return empty();
+    }
     TabletTransaction tx = sticky(request);
     try {
+      Optional<YPath> unmounted =
+          state.tablesWrittenIn(id).stream().filter(t -> !state.isMounted(t)).findFirst();
+      if (unmounted.isPresent()) {
+        tx.abort();
+        throw CommandError.wrap(
+            "Error committing transaction " + tx.id(),
+            CommandError.of(1702, "Tablet of table " + unmounted.get() + " is not mounted"));
+      }
       tx.commit();
     } catch (YtException e) {
       throw CommandError.wrap(
@@ -542,16 +630,23 @@ final class QueueAndTableCommands {
     } finally {
       // Committed, or aborted by the failed commit: the pool forgets it either way.
       state.pool().finished(tx.id().value());
+      state.forgetTransactionWrites(id);
     }
     return empty();
   }
 
   Object abortTransaction(CommandRequest request) {
+    String id = request.string("transaction_id");
+    if (state.masterTransactions().holds(id)) {
+      state.masterTransactions().abort(id);
+      return empty();
+    }
     TabletTransaction tx = sticky(request);
     try {
       tx.abort();
     } finally {
       state.pool().finished(tx.id().value());
+      state.forgetTransactionWrites(id);
     }
     return empty();
   }

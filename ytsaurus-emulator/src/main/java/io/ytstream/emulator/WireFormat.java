@@ -139,6 +139,25 @@ final class WireFormat {
     return dataTypeDefault;
   }
 
+  /**
+   * The {@code input_format} or {@code output_format} parameter ({@code target}): a YSON format
+   * node, which reaches the commands as its text form ({@code <format=binary>yson}) from YSON
+   * parameters, or as the JSON form of a node ({@code {"$value":"yson","$attributes":{..}}}).
+   */
+  static WireFormat fromParameter(JsonNode parameter, String target) {
+    Object node;
+    try {
+      node =
+          parameter.isTextual()
+              ? Yson.parse(parameter.textValue().strip().getBytes(StandardCharsets.UTF_8))
+              : new TypedJson(true, false).toYson(parameter);
+    } catch (IllegalArgumentException e) {
+      throw CommandError.badRequest(
+          "Unable to parse parameter " + target + "_format " + parameter + ": " + e.getMessage());
+    }
+    return fromNode(node, parameter.toString(), target);
+  }
+
   /** {@code formats.cpp}, {@code MimeTypeToFormatTable}: the entries the emulator serves. */
   private static Optional<WireFormat> fromMime(String mime) {
     return switch (mime) {

@@ -8,10 +8,15 @@ import java.util.OptionalInt;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * {@code java -cp ... io.ytstream.emulator.YtEmulatorMain [--port 8000] [--proxies 2] [--token T]
+ * {@code java -cp ... io.ytstream.emulator.YtEmulatorMain [--port 8000] [--proxies 1] [--token T]
  * [--user TOKEN=NAME ...] [--state-dir DIR] [--cluster-name NAME] [--show-ports B]
  * [--max-rows-per-pull N] [--tls KEYSTORE --tls-password P | --tls-self-signed DIR]}: runs the
  * emulator until interrupted.
+ *
+ * <p>The command line starts what a local cluster of the official tools runs ({@code
+ * yt/python/yt/environment/default_config.py}): one HTTP proxy whose {@code /hosts} lists {@code
+ * host:port} ({@code coordinator.show_ports}), so the official client and {@code yt} command line,
+ * which add no port to a {@code /hosts} entry, reach it on the port it listens on.
  */
 public final class YtEmulatorMain {
 
@@ -70,8 +75,8 @@ public final class YtEmulatorMain {
   }
 
   static String usage() {
-    return "usage: YtEmulatorMain [--port N (default 8000; 0 = any)] [--proxies N (default 2)]"
-        + " [--token TOKEN (acts as root)] [--user TOKEN=NAME (repeatable)] [--state-dir DIR] [--cluster-name NAME] [--show-ports true|false]"
+    return "usage: YtEmulatorMain [--port N (default 8000; 0 = any)] [--proxies N (default 1)]"
+        + " [--token TOKEN (acts as root)] [--user TOKEN=NAME (repeatable)] [--state-dir DIR] [--cluster-name NAME] [--show-ports true|false (default true)]"
         + " [--max-rows-per-pull N] [--rows-per-store N (default 10000)] [--tls KEYSTORE.p12 --tls-password PASSWORD | --tls-self-signed DIR]";
   }
 
@@ -82,7 +87,8 @@ public final class YtEmulatorMain {
   static Command parseCommand(String[] args) {
     Optional<SelfSignedCertificate> selfSigned = Optional.empty();
     OptionalInt maxRowsPerPull = OptionalInt.empty();
-    EmulatorOptions options = EmulatorOptions.defaults().withPort(8000);
+    EmulatorOptions options =
+        EmulatorOptions.defaults().withPort(8000).withProxyCount(1).withShowPorts(true);
     Path tlsKeyStore = null;
     String tlsPassword = null;
     for (int i = 0; i < args.length; i++) {

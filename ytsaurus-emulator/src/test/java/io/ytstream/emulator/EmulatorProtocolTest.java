@@ -459,13 +459,13 @@ class EmulatorProtocolTest {
   }
 
   @Test
-  void unknownTransactionIs11000AndOnlyTabletTransactionsAreOffered() {
+  void unknownTransactionIs11000AndOnlyMasterAndTabletTransactionsAreOffered() {
     Reply unknown =
         http.command("POST", base(), "ping_transaction", "{\"transaction_id\":\"1-2-3-4\"}");
-    Reply master = http.command("POST", base(), "start_transaction", "{\"type\":\"master\"}");
+    Reply other = http.command("POST", base(), "start_transaction", "{\"type\":\"chaos\"}");
 
     assertEquals(11000, unknown.errorCode());
-    assertEquals(400, master.status());
+    assertEquals(400, other.status());
   }
 
   // ---- select_rows and lookup_rows (3.5) ----
