@@ -107,7 +107,10 @@ class ClientFormatsConformanceTest {
             "PUT",
             "insert_rows",
             "{path=\"" + queue + "\";input_format=<format=text>yson}",
-            "{v=b};".getBytes(StandardCharsets.UTF_8)));
+            "{v=b};".getBytes(StandardCharsets.UTF_8),
+            // The header says JSON; the parameter wins.
+            "X-YT-Input-Format",
+            "json"));
     assertEquals(2, pulledValues().size());
   }
 

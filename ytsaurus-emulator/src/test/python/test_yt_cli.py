@@ -1,0 +1,195 @@
+"""The queue workflow of the emulator's README, run with the official `yt` command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import uuid
+from pathlib import Path
+
+import pytest
+
+from conftest import Emulator
+
+
+def yt_cli(emulator: Emulator, *arguments: str, stdin: str | None = None) -> str:
+    """Runs `yt --proxy <emulator> ...` as a user would, and returns what it printed."""
+    executable = shutil.which("yt")
+    assert executable is not None, "the yt command line is installed beside the client"
+    environment = {**os.environ, "YT_PROXY": emulator.address}
+    environment.pop("YT_TOKEN", None)
+    done = subprocess.run(
+        [executable, *arguments],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=120,
+    )
+    assert done.returncode == 0, f"yt {' '.join(arguments)} failed:\n{done.stderr}"
+    return done.stdout
+
+
+def rows(output: str) -> list[dict[str, object]]:
+    return [json.loads(line) for line in output.splitlines() if line.strip()]
+
+
+@pytest.fixture()
+def home(emulator: Emulator) -> str:
+    path = f"//home/cli/{uuid.uuid4().hex[:12]}"
+    yt_cli(emulator, "create", "map_node", path, "--recursive")
+    return path
+
+
+def test_queue_created_filled_registered_pulled_and_advanced(emulator: Emulator, home: str) -> None:
+    queue, consumer = f"{home}/queue", f"{home}/consumer"
+    yt_cli(
+        emulator,
+        "create",
+        "table",
+        queue,
+        "--attributes",
+        "{dynamic=%true;tablet_count=2;schema=[{name=data;type=string}]}",
+    )
+    yt_cli(emulator, "mount-table", queue, "--sync")
+    assert yt_cli(emulator, "get", f"{queue}/@tablet_state").strip() == '"mounted"'
+    yt_cli(emulator, "create", "queue_consumer", consumer)
+    yt_cli(
+        emulator,
+        "register-queue-consumer",
+        "--queue-path",
+        queue,
+        "--consumer-path",
+        consumer,
+        "--vital",
+    )
+    yt_cli(
+        emulator,
+        "insert-rows",
+        queue,
+        "--format",
+        "<format=text>yson",
+        stdin='{"$tablet_index"=0;data="a"};{"$tablet_index"=0;data="b"};'
+        '{"$tablet_index"=1;data="c"};',
+    )
+
+    pulled = yt_cli(
+        emulator,
+        "pull-consumer",
+        "--consumer-path",
+        consumer,
+        "--queue-path",
+        queue,
+        "--partition-index",
+        "0",
+        "--offset",
+        "0",
+        "--format",
+        "json",
+    )
+    assert [row["data"] for row in rows(pulled)] == ["a", "b"]
+    yt_cli(
+        emulator,
+        "advance-consumer",
+        "--consumer-path",
+        consumer,
+        "--queue-path",
+        queue,
+        "--partition-index",
+        "0",
+        "--old-offset",
+        "0",
+        "--new-offset",
+        "2",
+    )
+    offsets = rows(yt_cli(emulator, "select-rows", f"* from [{consumer}]", "--format", "json"))
+    assert [(row["partition_index"], row["offset"]) for row in offsets] == [(0, 2)]
+    other = yt_cli(
+        emulator,
+        "pull-queue",
+        "--queue-path",
+        queue,
+        "--partition-index",
+        "1",
+        "--offset",
+        "0",
+        "--format",
+        "json",
+    )
+    assert [row["$$row_index"] for row in rows(other)] == [0]
+
+
+def test_producer_session_push(emulator: Emulator, home: str) -> None:
+    queue, producer = f"{home}/queue", f"{home}/producer"
+    yt_cli(
+        emulator,
+        "create",
+        "table",
+        queue,
+        "--attributes",
+        "{dynamic=%true;schema=[{name=data;type=string}]}",
+    )
+    yt_cli(emulator, "mount-table", queue, "--sync")
+    yt_cli(emulator, "create", "queue_producer", producer)
+    session = yt_cli(
+        emulator,
+        "create-queue-producer-session",
+        "--producer-path",
+        producer,
+        "--queue-path",
+        queue,
+        "--session-id",
+        "s1",
+        "--format",
+        "json",
+    )
+    assert json.loads(session)["epoch"] == 0
+    push = ['{"$sequence_number"=0;data="x"};{"$sequence_number"=1;data="y"};']
+    for _ in range(2):
+        yt_cli(
+            emulator,
+            "push-queue-producer",
+            "--producer-path",
+            producer,
+            "--queue-path",
+            queue,
+            "--session-id",
+            "s1",
+            "--epoch",
+            "0",
+            "--input-format",
+            "<format=text>yson",
+            stdin=push[0],
+        )
+    pulled = yt_cli(
+        emulator,
+        "pull-queue",
+        "--queue-path",
+        queue,
+        "--partition-index",
+        "0",
+        "--offset",
+        "0",
+        "--format",
+        "json",
+    )
+    assert [row["data"] for row in rows(pulled)] == ["x", "y"]
+    yt_cli(
+        emulator,
+        "remove-queue-producer-session",
+        "--producer-path",
+        producer,
+        "--queue-path",
+        queue,
+        "--session-id",
+        "s1",
+    )
+
+
+def test_files(emulator: Emulator, home: str, tmp_path: Path) -> None:
+    yt_cli(emulator, "write-file", f"{home}/notes", stdin="first line\n")
+    assert yt_cli(emulator, "read-file", f"{home}/notes") == "first line\n"
+    assert yt_cli(emulator, "exists", f"{home}/notes").strip() == "true"
+    assert yt_cli(emulator, "list", home).split() == ["notes"]
