@@ -193,3 +193,26 @@ def test_files(emulator: Emulator, home: str, tmp_path: Path) -> None:
     assert yt_cli(emulator, "read-file", f"{home}/notes") == "first line\n"
     assert yt_cli(emulator, "exists", f"{home}/notes").strip() == "true"
     assert yt_cli(emulator, "list", home).split() == ["notes"]
+
+
+def test_the_readme_workflow_runs_as_written(emulator: Emulator) -> None:
+    """The README's `yt` session, line for line, against this emulator instead of port 8000."""
+    readme = (Path(__file__).parents[3] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## With the official client and the `yt` command line", 1)[1]
+    block = section.split("```", 2)[1]
+    script = "\n".join(
+        line
+        for line in block.strip().splitlines()
+        if not line.startswith(("java -jar", "export YT_PROXY"))
+    )
+    environment = {**os.environ, "YT_PROXY": emulator.address}
+    done = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", script],
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    offsets = rows(done.stdout.splitlines()[-1])
+    assert [(row["partition_index"], row["offset"]) for row in offsets] == [(0, 2)]
