@@ -12,7 +12,7 @@ import pytest
 import yt.wrapper as yt
 from yt.wrapper.errors import YtResponseError
 
-from conftest import wait
+from conftest import Emulator, client_config, wait
 
 QUEUE_SCHEMA = [{"name": "data", "type": "string"}, {"name": "n", "type": "int64"}]
 SORTED_SCHEMA = [
@@ -163,6 +163,20 @@ def test_producer_sessions(client: yt.YtClient, test_dir: str) -> None:
         client.push_queue_producer(producer, queue, "s1", 0, [{"data": "z", "$sequence_number": 9}])
     assert zombie.value.contains_code(3102)
     client.remove_queue_producer_session(producer, queue, "s1")
+
+
+@pytest.mark.parametrize("encoding", ["br", "gzip", "identity"])
+def test_request_bodies_in_every_encoding_the_client_sends(
+    emulator: Emulator, test_dir: str, encoding: str
+) -> None:
+    client = yt.YtClient(
+        config=client_config(emulator.address, content_encoding=encoding),
+    )
+    table = f"{test_dir}/sorted"
+    make_sorted(client, table)
+    rows = [{"key": k, "value": "v" * k} for k in range(200)]
+    client.insert_rows(table, rows)
+    assert list(client.lookup_rows(table, [{"key": 199}])) == [rows[-1]]
 
 
 def test_sorted_table_insert_lookup_delete(client: yt.YtClient, test_dir: str) -> None:
