@@ -443,8 +443,11 @@ final class CypressCommands {
       return nodes().nullNode();
     }
     ObjectNode children = nodes().objectNode();
+    boolean transactions = path.value().equals(EmulatorState.SYS_TRANSACTIONS);
     for (String child : childNames(path, transaction)) {
-      children.set(child, nodeValue(path.child(child), transaction));
+      // A running transaction is an object, not a node: its value is an entity.
+      children.set(
+          child, transactions ? nodes().nullNode() : nodeValue(path.child(child), transaction));
     }
     return children;
   }
@@ -466,8 +469,8 @@ final class CypressCommands {
     attributes.put("type", tabletCell.isPresent() ? "tablet_cell" : type);
     attributes.put("id", tabletCell.orElseGet(() -> state.nodeId(path, type)));
     attributes.put("path", path.value());
-    // yt/yt/server/master/tablet_server/tablet_cell.cpp: a cell with its peers up is "good"; the
-    // emulator's cells are up as soon as they are created.
+    // yt/yt/server/master/tablet_server/tablet_cell.cpp, TTabletCell::GetHealth: a cell whose
+    // peers are up is "good"; the emulator's cells are up as soon as they are created.
     tabletCell.ifPresent(id -> attributes.put("health", "good"));
     Optional<NodeStatus> status =
         committedTypeOf(path).isPresent() ? cluster().checkpoints().status(path) : Optional.empty();

@@ -68,6 +68,9 @@ class MasterTransactionConformanceTest {
     assertTrue(
         ok(get("list", "{\"path\":\"//sys/transactions\"}")).text().contains(tx),
         "listed while running");
+    assertTrue(
+        ok(get("get", "{\"path\":\"//sys/transactions\"}")).json().path("value").has(tx),
+        "and in the map's value");
 
     ok(post("commit_transaction", "{\"transaction_id\":\"" + tx + "\"}"));
     assertTrue(exists("//mt/a/b", null));
