@@ -43,17 +43,26 @@ def home(emulator: Emulator) -> str:
     return path
 
 
+def pull_queue(emulator: Emulator, queue: str, partition: int) -> list[dict[str, object]]:
+    """`yt pull-queue` from offset 0, as JSON rows."""
+    output = yt_cli(
+        emulator,
+        *("pull-queue", "--queue-path", queue, "--partition-index", str(partition)),
+        *("--offset", "0", "--format", "json"),
+    )
+    return rows(output)
+
+
+def create_queue(emulator: Emulator, queue: str, tablets: int) -> None:
+    """`yt create table` with a dynamic queue's attributes, then `yt mount-table --sync`."""
+    attributes = f"{{dynamic=%true;tablet_count={tablets};schema=[{{name=data;type=string}}]}}"
+    yt_cli(emulator, "create", "table", queue, "--attributes", attributes)
+    yt_cli(emulator, "mount-table", queue, "--sync")
+
+
 def test_queue_created_filled_registered_pulled_and_advanced(emulator: Emulator, home: str) -> None:
     queue, consumer = f"{home}/queue", f"{home}/consumer"
-    yt_cli(
-        emulator,
-        "create",
-        "table",
-        queue,
-        "--attributes",
-        "{dynamic=%true;tablet_count=2;schema=[{name=data;type=string}]}",
-    )
-    yt_cli(emulator, "mount-table", queue, "--sync")
+    create_queue(emulator, queue, tablets=2)
     assert yt_cli(emulator, "get", f"{queue}/@tablet_state").strip() == '"mounted"'
     yt_cli(emulator, "create", "queue_consumer", consumer)
     yt_cli(
@@ -106,32 +115,12 @@ def test_queue_created_filled_registered_pulled_and_advanced(emulator: Emulator,
     )
     offsets = rows(yt_cli(emulator, "select-rows", f"* from [{consumer}]", "--format", "json"))
     assert [(row["partition_index"], row["offset"]) for row in offsets] == [(0, 2)]
-    other = yt_cli(
-        emulator,
-        "pull-queue",
-        "--queue-path",
-        queue,
-        "--partition-index",
-        "1",
-        "--offset",
-        "0",
-        "--format",
-        "json",
-    )
-    assert [row["$$row_index"] for row in rows(other)] == [0]
+    assert [row["$$row_index"] for row in pull_queue(emulator, queue, 1)] == [0]
 
 
 def test_producer_session_push(emulator: Emulator, home: str) -> None:
     queue, producer = f"{home}/queue", f"{home}/producer"
-    yt_cli(
-        emulator,
-        "create",
-        "table",
-        queue,
-        "--attributes",
-        "{dynamic=%true;schema=[{name=data;type=string}]}",
-    )
-    yt_cli(emulator, "mount-table", queue, "--sync")
+    create_queue(emulator, queue, tablets=1)
     yt_cli(emulator, "create", "queue_producer", producer)
     session = yt_cli(
         emulator,
@@ -163,19 +152,7 @@ def test_producer_session_push(emulator: Emulator, home: str) -> None:
             "<format=text>yson",
             stdin=push[0],
         )
-    pulled = yt_cli(
-        emulator,
-        "pull-queue",
-        "--queue-path",
-        queue,
-        "--partition-index",
-        "0",
-        "--offset",
-        "0",
-        "--format",
-        "json",
-    )
-    assert [row["data"] for row in rows(pulled)] == ["x", "y"]
+    assert [row["data"] for row in pull_queue(emulator, queue, 0)] == ["x", "y"]
     yt_cli(
         emulator,
         "remove-queue-producer-session",
