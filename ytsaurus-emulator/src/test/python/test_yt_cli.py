@@ -193,3 +193,39 @@ def test_the_readme_workflow_runs_as_written(emulator: Emulator) -> None:
     assert done.returncode == 0, done.stderr
     offsets = rows(done.stdout.splitlines()[-1])
     assert [(row["partition_index"], row["offset"]) for row in offsets] == [(0, 2)]
+
+
+def test_sorted_rows_trim_and_registered_partitions(emulator: Emulator, home: str) -> None:
+    table, queue, consumer = f"{home}/sorted", f"{home}/queue", f"{home}/consumer"
+    schema = "[{name=k;type=int64;sort_order=ascending};{name=v;type=string}]"
+    yt_cli(emulator, "create", "table", table, "--attributes", f"{{dynamic=%true;schema={schema}}}")
+    yt_cli(emulator, "mount-table", table, "--sync")
+    yson = "<format=text>yson"
+    yt_cli(emulator, "insert-rows", table, "--format", yson, stdin="{k=1;v=a};{k=2;v=b};")
+    looked_up = yt_cli(emulator, "lookup-rows", table, "--format", "json", stdin='{"k":2}\n')
+    assert rows(looked_up) == [{"k": 2, "v": "b"}]
+    yt_cli(emulator, "delete-rows", table, "--format", yson, stdin="{k=1};")
+    remaining = yt_cli(emulator, "select-rows", f"k from [{table}]", "--format", "json")
+    assert rows(remaining) == [{"k": 2}]
+
+    create_queue(emulator, queue, tablets=2)
+    yt_cli(
+        emulator,
+        "insert-rows",
+        queue,
+        "--format",
+        yson,
+        stdin='{"$tablet_index"=0;data=a};{"$tablet_index"=0;data=b};',
+    )
+    yt_cli(emulator, "trim-rows", queue, "0", "1")
+    assert yt_cli(emulator, "get", f"{queue}/@tablets/0/trimmed_row_count").strip() == "1"
+    assert [row["data"] for row in pull_queue(emulator, queue, 0)] == ["b"]
+
+    yt_cli(emulator, "create", "queue_consumer", consumer)
+    yt_cli(emulator, "register-queue-consumer", queue, consumer, "--vital", "--partitions", "1")
+    listed = json.loads(
+        yt_cli(
+            emulator, "list-queue-consumer-registrations", "--queue-path", queue, "--format", "json"
+        )
+    )
+    assert [entry["partitions"] for entry in listed] == [[1]]
