@@ -150,7 +150,8 @@ class HeavyProxyFailoverTest {
     emulator.requestCounts().reset();
     emulator.banProxy(1);
     read(shortBans, READS);
-    assertEquals(1, emulator.refusedRequests(1));
+    // Not exactly one: a slow machine may take longer than the ban for these reads.
+    assertTrue(emulator.refusedRequests(1) >= 1, "the client met the ban");
     emulator.restoreProxy(1);
 
     Thread.sleep(300);

@@ -2,7 +2,6 @@ package io.ytstream.emulator;
 
 import com.sun.net.httpserver.Headers;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -32,11 +31,12 @@ final class ProxyAvailability {
   static final int REQUEST_QUEUE_SIZE_LIMIT_EXCEEDED = 108;
 
   private final AtomicReferenceArray<State> states;
-  private final AtomicIntegerArray refused;
+  private final ProxyRequestCounts refused;
 
-  ProxyAvailability(int proxies) {
+  /** {@code refused} counts the commands refused, by proxy and name. */
+  ProxyAvailability(int proxies, ProxyRequestCounts refused) {
     this.states = new AtomicReferenceArray<>(proxies);
-    this.refused = new AtomicIntegerArray(proxies);
+    this.refused = refused;
     for (int i = 0; i < proxies; i++) {
       states.set(i, State.SERVING);
     }
@@ -58,23 +58,18 @@ final class ProxyAvailability {
     return states.get(proxy) == State.BANNED;
   }
 
-  /** Commands proxy {@code proxy} refused so far. */
-  int refused(int proxy) {
-    return refused.get(proxy);
-  }
-
   /**
    * Refuses the command when {@code proxy} is banned or overloaded: sets {@code Retry-After} on
    * {@code response} ("probably useless, but we keep it for compatibility", {@code context.cpp})
    * and throws the error the proxy answers with. Called after authentication and the command's
    * lookup, as {@code TContext::TryPrepare} orders its checks.
    */
-  void admit(int proxy, Headers response) {
+  void admit(int proxy, String command, Headers response) {
     State state = states.get(proxy);
     if (state == State.SERVING) {
       return;
     }
-    refused.incrementAndGet(proxy);
+    refused.record(proxy, command);
     response.set("Retry-After", "60");
     if (state == State.BANNED) {
       throw new CommandError(503, PROXY_BANNED, "This proxy is banned", List.of());

@@ -139,7 +139,7 @@ final class ProxyHandler implements HttpHandler {
     }
     // context.cpp, TryCheckAvailability / TryAcquireConcurrencySemaphore: a banned or overloaded
     // proxy refuses with 503 after authentication and the command's lookup.
-    availability.admit(proxyIndex, exchange.getResponseHeaders());
+    availability.admit(proxyIndex, name, exchange.getResponseHeaders());
     // No method check: the proxy runs a command whatever the HTTP method (context.cpp,
     // TryPrepare); only a POST body is read as parameters (CaptureParameters).
     CommandRequest request = parse(exchange, spec, user);

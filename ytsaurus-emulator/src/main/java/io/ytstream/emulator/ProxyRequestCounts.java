@@ -6,9 +6,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * How many commands each proxy ran, by command name: lets a test assert where a client sent its
- * heavy requests (spread over the healthy proxies, none to a banned one). Refused commands are not
- * counted here ({@link ProxyAvailability#refused}).
+ * How many commands each proxy ran (or, for {@link YtEmulator#refusedCounts}, refused), by command
+ * name: lets a test assert where a client sent its heavy requests (spread over the healthy proxies,
+ * few to a banned one).
  */
 public final class ProxyRequestCounts {
 

@@ -35,13 +35,14 @@ public final class YtEmulator implements AutoCloseable {
   private final StreamFaults streamFaults = new StreamFaults();
   private final ProxyAvailability availability;
   private final ProxyRequestCounts requestCounts = new ProxyRequestCounts();
+  private final ProxyRequestCounts refusedCounts = new ProxyRequestCounts();
 
   private YtEmulator(EmulatorOptions options) {
     this.options = options;
     this.cluster = new InMemoryCluster(options.clusterName(), options.clock());
     this.state = new EmulatorState(cluster, options.clock(), options.rowsPerStore());
     this.commands = CommandRegistry.build(state);
-    this.availability = new ProxyAvailability(options.proxyCount());
+    this.availability = new ProxyAvailability(options.proxyCount(), refusedCounts);
     Journal opened = null;
     if (options.stateDir().isPresent()) {
       replay(Journal.read(options.stateDir().get()));
@@ -269,13 +270,18 @@ public final class YtEmulator implements AutoCloseable {
   }
 
   /** Commands proxy {@code proxy} refused because it was banned or overloaded. */
-  public int refusedRequests(int proxy) {
-    return availability.refused(proxy);
+  public long refusedRequests(int proxy) {
+    return refusedCounts.byCommand(proxy).values().stream().mapToLong(Long::longValue).sum();
   }
 
   /** How many commands each proxy ran, by command name. */
   public ProxyRequestCounts requestCounts() {
     return requestCounts;
+  }
+
+  /** How many commands each proxy refused (banned or overloaded), by command name. */
+  public ProxyRequestCounts refusedCounts() {
+    return refusedCounts;
   }
 
   /** The cluster behind the proxies, for test knobs (manual clock, faults, limits). */

@@ -63,6 +63,7 @@ class ProxyAvailabilityConformanceTest {
     assertEquals(200, http.command("GET", proxy(0), "get", GET).status());
     assertEquals(200, http.command("GET", proxy(2), "get", GET).status());
     assertEquals(2, yt.emulator().refusedRequests(1));
+    assertEquals(1, yt.emulator().refusedCounts().count(1, "start_transaction"));
   }
 
   @Test
