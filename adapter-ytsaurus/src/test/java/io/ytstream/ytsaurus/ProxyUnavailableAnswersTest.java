@@ -12,8 +12,13 @@ import io.ytstream.core.commit.CommitErrorClassifier;
 import io.ytstream.core.commit.CommitOutcome;
 import io.ytstream.core.error.YtErrorCode;
 import io.ytstream.ytsaurus.http.RawHttpPeer;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -39,6 +44,12 @@ class ProxyUnavailableAnswersTest {
 
   private YtHttpClient client() {
     return new YtHttpClient(proxy.config(TOKEN));
+  }
+
+  private static final int READS = 12;
+
+  private String hostAndPort() {
+    return address().getHost() + ":" + address().getPort();
   }
 
   private URI address() {
@@ -111,6 +122,38 @@ class ProxyUnavailableAnswersTest {
 
     assertEquals(1, value.path("value").asInt());
     assertEquals(3, proxy.received().size());
+  }
+
+  @Test
+  void aHeavyProxyThatCannotBeReachedIsBannedAndLeftForAnother() throws Exception {
+    int deadPort;
+    try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      deadPort = probe.getLocalPort();
+    }
+    String dead = "http://127.0.0.1:" + deadPort;
+    proxy.then(ScriptedProxy.ok("[\"127.0.0.1:" + deadPort + "\",\"" + hostAndPort() + "\"]"));
+    for (int i = 0; i < READS; i++) {
+      proxy.then(ScriptedProxy.ok("{\"value\":" + i + "}"));
+    }
+    List<RequestLogger.LoggedRequest> log = new ArrayList<>();
+    YtsaurusClientConfig config =
+        proxy
+            .config(TOKEN)
+            .withProxyFailover(new ProxyFailover(Duration.ofMinutes(2), OptionalLong.of(1)))
+            .withRequestLogger(log::add);
+    YtHttpClient client = new YtHttpClient(config);
+    HeavyProxies heavy = new HeavyProxies(client, true, config.failover());
+
+    for (int i = 0; i < READS; i++) {
+      JsonNode value =
+          client.structured(heavy.forHeavyCommand(), Command.GET, params(), Repeat.READ);
+      assertEquals(i, value.path("value").asInt());
+    }
+
+    long failedConnects =
+        log.stream().filter(r -> r.proxy().equals(dead) && r.status() == -1).count();
+    assertEquals(1, failedConnects, "tried once, then banned: " + log);
+    assertTrue(heavy.banned(URI.create(dead)));
   }
 
   @Test
