@@ -52,6 +52,7 @@ def start_emulator(*arguments: str) -> Emulator:
         pytest.exit("java is not on PATH: install a Java 17 runtime", returncode=2)
     process = subprocess.Popen(
         [java, "-jar", str(_jar()), "--port", "0", *arguments],
+        stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

@@ -5,7 +5,6 @@ import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StreamOffsets;
-import java.net.URI;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.TreeMap;
@@ -25,7 +24,7 @@ final class ConsumerRowQueries {
     this.cluster = cluster;
   }
 
-  StreamOffsets read(ConsumerId consumer, QueueId queue, URI proxy, String transactionId) {
+  StreamOffsets read(ConsumerId consumer, QueueId queue, ProxyTarget proxy, String transactionId) {
     cluster.checkLocal(consumer.cluster(), consumer.toString());
     YtHttpClient client = cluster.client();
     ObjectNode params = client.params();
@@ -61,7 +60,7 @@ final class ConsumerRowQueries {
       PartitionId partition,
       OptionalLong oldOffset,
       long newOffset,
-      URI proxy,
+      ProxyTarget proxy,
       String transactionId) {
     cluster.checkLocal(consumer.cluster(), consumer.toString());
     if (newOffset < 0) {

@@ -28,6 +28,12 @@ final class HttpConsumerOffsets implements ConsumerOffsets {
       ConsumerId consumer, PartitionId partition, OptionalLong oldOffset, long newOffset) {
     cluster
         .consumerRows()
-        .advance(consumer, partition, oldOffset, newOffset, cluster.client().primaryProxy(), null);
+        .advance(
+            consumer,
+            partition,
+            oldOffset,
+            newOffset,
+            ProxyTarget.clusterAddress(cluster.client().primaryProxy()),
+            null);
   }
 }

@@ -14,7 +14,6 @@ import io.ytstream.ports.RowLayout;
 import io.ytstream.ports.TextSlice;
 import io.ytstream.types.v3.YtType;
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpHeaders;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -99,7 +98,7 @@ final class HttpQueuePartitionReader implements QueuePartitionReader, QueueRange
   public QueueRowBatch pullBatchKeepingTextBytes(
       ConsumerId consumer, PartitionId partition, long offset, int maxRows) {
     check(consumer, partition, offset, maxRows);
-    URI proxy = cluster.heavyProxies().forHeavyCommand();
+    ProxyTarget proxy = cluster.heavyProxies().forHeavyCommand();
     Map<String, YtType> types = types(partition);
     long[] startOffset = {-1};
     byte[] body =
@@ -130,7 +129,7 @@ final class HttpQueuePartitionReader implements QueuePartitionReader, QueueRange
   private List<QueueRow> pull(
       ConsumerId consumer, PartitionId partition, long offset, int maxRows, boolean textAsBytes) {
     check(consumer, partition, offset, maxRows);
-    URI proxy = cluster.heavyProxies().forHeavyCommand();
+    ProxyTarget proxy = cluster.heavyProxies().forHeavyCommand();
     // The schema (cached after the first pull) is read before the rows it decodes.
     Map<String, YtType> types = types(partition);
     long[] startOffset = {-1};
@@ -275,12 +274,12 @@ final class HttpQueuePartitionReader implements QueuePartitionReader, QueueRange
   }
 
   private byte[] send(
-      URI proxy, ConsumerId consumer, PartitionId partition, long offset, int maxRows) {
+      ProxyTarget proxy, ConsumerId consumer, PartitionId partition, long offset, int maxRows) {
     return send(proxy, consumer, partition, offset, maxRows, h -> {});
   }
 
   private byte[] send(
-      URI proxy,
+      ProxyTarget proxy,
       ConsumerId consumer,
       PartitionId partition,
       long offset,

@@ -8,7 +8,6 @@ import io.ytstream.ports.ProducerSessionId;
 import io.ytstream.ports.PushResult;
 import io.ytstream.ports.QueueProducers;
 import io.ytstream.ports.TransactionId;
-import java.net.URI;
 import java.util.Optional;
 
 /**
@@ -133,7 +132,7 @@ final class HttpQueueProducers implements QueueProducers {
         StickyTransactionId.parse(transaction, cluster.client().primaryProxy());
     ObjectNode params = params(push);
     params.put("transaction_id", sticky.transactionId());
-    return send(push, params, sticky.proxy(), Repeat.ONCE);
+    return send(push, params, cluster.heavyProxies().transaction(sticky.proxy()), Repeat.ONCE);
   }
 
   private ObjectNode params(ProducerPush push) {
@@ -144,7 +143,7 @@ final class HttpQueueProducers implements QueueProducers {
     return params;
   }
 
-  private PushResult send(ProducerPush push, ObjectNode params, URI proxy, Repeat repeat) {
+  private PushResult send(ProducerPush push, ObjectNode params, ProxyTarget proxy, Repeat repeat) {
     byte[] rows = cluster.rows().encode(push.rows(), cluster.columnTypes(push.session().queue()));
     JsonNode answer;
     try {

@@ -51,7 +51,7 @@ final class HttpTabletTransaction implements TabletTransaction {
     params.put("path", table.value());
     params.put("transaction_id", id.transactionId());
     client.structured(
-        id.proxy(),
+        pinned(),
         command,
         params,
         cluster.rows().encode(rows, cluster.columnTypes(table)),
@@ -60,7 +60,7 @@ final class HttpTabletTransaction implements TabletTransaction {
 
   @Override
   public StreamOffsets readConsumer(ConsumerId consumer, QueueId queue) {
-    return cluster.consumerRows().read(consumer, queue, id.proxy(), id.transactionId());
+    return cluster.consumerRows().read(consumer, queue, pinned(), id.transactionId());
   }
 
   @Override
@@ -68,7 +68,7 @@ final class HttpTabletTransaction implements TabletTransaction {
       ConsumerId consumer, PartitionId partition, OptionalLong oldOffset, long newOffset) {
     cluster
         .consumerRows()
-        .advance(consumer, partition, oldOffset, newOffset, id.proxy(), id.transactionId());
+        .advance(consumer, partition, oldOffset, newOffset, pinned(), id.transactionId());
   }
 
   @Override
@@ -148,7 +148,15 @@ final class HttpTabletTransaction implements TabletTransaction {
     YtHttpClient client = cluster.client();
     ObjectNode params = client.params();
     params.put("transaction_id", id.transactionId());
-    client.structured(id.proxy(), command, params, repeat);
+    client.structured(pinned(), command, params, repeat);
+  }
+
+  /**
+   * Every request of the transaction goes to its proxy: no other holds it ({@code
+   * yt/yt/client/api/sticky_transaction_pool.cpp}), so a banned or overloaded one fails it.
+   */
+  private ProxyTarget pinned() {
+    return cluster.heavyProxies().transaction(id.proxy());
   }
 
   @Override

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ytstream.ports.TabletTransaction;
 import io.ytstream.ports.TabletTransactions;
 import io.ytstream.ports.TransactionId;
-import java.net.URI;
 import java.time.Duration;
 
 /**
@@ -26,7 +25,7 @@ final class HttpTabletTransactions implements TabletTransactions {
     if (timeout.isZero() || timeout.isNegative()) {
       throw new IllegalArgumentException("transaction timeout must be positive, got " + timeout);
     }
-    URI proxy = cluster.heavyProxies().forNewTransaction();
+    ProxyTarget target = cluster.heavyProxies().forNewTransaction();
     YtHttpClient client = cluster.client();
     ObjectNode params = client.params();
     params.put("type", "tablet");
@@ -34,14 +33,15 @@ final class HttpTabletTransactions implements TabletTransactions {
     // An orphan from a lost response expires by itself, so a repeat is harmless.
     String id =
         client
-            .structured(proxy, Command.START_TRANSACTION, params, Repeat.IDEMPOTENT)
+            .structured(target, Command.START_TRANSACTION, params, Repeat.IDEMPOTENT)
             .path("transaction_id")
             .asText("");
     if (id.isEmpty()) {
       throw new YtTransportException("start_transaction returned no transaction_id", null);
     }
     // The caller owns the lease (TabletTransactions): nothing here pings it.
-    return new HttpTabletTransaction(cluster, new StickyTransactionId(id, proxy));
+    // The proxy that answered holds it: a banned or overloaded one was left for another.
+    return new HttpTabletTransaction(cluster, new StickyTransactionId(id, target.current()));
   }
 
   @Override

@@ -23,7 +23,7 @@ final class ProxyConnection {
   private ProxyConnection(YtsaurusClientConfig config) {
     this.config = config;
     this.client = new YtHttpClient(config);
-    this.heavyProxies = new HeavyProxies(client, config.discoverHeavyProxies());
+    this.heavyProxies = new HeavyProxies(client, config.discoverHeavyProxies(), config.failover());
     this.scheduler =
         Executors.newSingleThreadScheduledExecutor(
             runnable -> {

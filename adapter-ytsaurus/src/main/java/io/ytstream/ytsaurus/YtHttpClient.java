@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ytstream.core.error.CommitOutcomeUnknownException;
 import io.ytstream.core.error.YtErrorCode;
+import io.ytstream.ytsaurus.http.AnswerOverLimit;
 import io.ytstream.ytsaurus.http.Http11Client;
 import io.ytstream.ytsaurus.http.HttpAnswer;
 import java.io.IOException;
@@ -93,11 +94,30 @@ final class YtHttpClient {
 
   /** A structured command; returns the JSON value ({@code {}} for an empty body). */
   JsonNode structured(URI proxy, Command command, ObjectNode params, Repeat repeat) {
-    return structured(proxy, command, params, null, repeat);
+    return structured(target(proxy), command, params, null, repeat);
+  }
+
+  JsonNode structured(ProxyTarget target, Command command, ObjectNode params, Repeat repeat) {
+    return structured(target, command, params, null, repeat);
   }
 
   JsonNode structured(URI proxy, Command command, ObjectNode params, byte[] body, Repeat repeat) {
-    return structuredValue(command, send(proxy, command, params, body, repeat));
+    return structured(target(proxy), command, params, body, repeat);
+  }
+
+  JsonNode structured(
+      ProxyTarget target, Command command, ObjectNode params, byte[] body, Repeat repeat) {
+    return structuredValue(command, send(target, command, params, body, repeat));
+  }
+
+  /**
+   * A request to {@code proxy} by address: the cluster address, or else the proxy of a tablet
+   * transaction, which no other proxy can serve.
+   */
+  private ProxyTarget target(URI proxy) {
+    return proxy.equals(config.proxy())
+        ? ProxyTarget.clusterAddress(proxy)
+        : ProxyTarget.transaction(proxy, null);
   }
 
   /**
@@ -107,13 +127,18 @@ final class YtHttpClient {
    * is safe even for a mutation. Once seen, the new name is not tried again on this connection.
    */
   byte[] sendRenamed(
-      URI proxy, Command command, Command oldName, ObjectNode params, byte[] body, Repeat repeat) {
+      ProxyTarget proxy,
+      Command command,
+      Command oldName,
+      ObjectNode params,
+      byte[] body,
+      Repeat repeat) {
     return sendRenamed(proxy, command, oldName, params, body, repeat, h -> {});
   }
 
   /** As {@link #sendRenamed}, handing the successful answer's headers to {@code headers}. */
   byte[] sendRenamed(
-      URI proxy,
+      ProxyTarget proxy,
       Command command,
       Command oldName,
       ObjectNode params,
@@ -135,6 +160,11 @@ final class YtHttpClient {
 
   JsonNode structuredRenamed(
       URI proxy, Command command, Command oldName, ObjectNode params, Repeat repeat) {
+    return structuredRenamed(target(proxy), command, oldName, params, repeat);
+  }
+
+  JsonNode structuredRenamed(
+      ProxyTarget proxy, Command command, Command oldName, ObjectNode params, Repeat repeat) {
     return structuredValue(command, sendRenamed(proxy, command, oldName, params, null, repeat));
   }
 
@@ -153,15 +183,34 @@ final class YtHttpClient {
 
   /** The raw bytes of the response (tabular JSON lines or a file). */
   byte[] send(URI proxy, Command command, ObjectNode params, byte[] body, Repeat repeat) {
-    return send(proxy, command, params, body, repeat, h -> {});
+    return send(target(proxy), command, params, body, repeat, h -> {});
+  }
+
+  byte[] send(ProxyTarget target, Command command, ObjectNode params, byte[] body, Repeat repeat) {
+    return send(target, command, params, body, repeat, h -> {});
+  }
+
+  byte[] send(
+      URI proxy,
+      Command command,
+      ObjectNode params,
+      byte[] body,
+      Repeat repeat,
+      Consumer<HttpHeaders> headers) {
+    return send(target(proxy), command, params, body, repeat, headers);
   }
 
   /**
    * As {@link #send(URI, Command, ObjectNode, byte[], Repeat)}, handing the successful answer's
-   * headers (e.g. {@code X-YT-Response-Parameters}) to {@code headers}.
+   * headers (e.g. {@code X-YT-Response-Parameters}) to {@code headers}. A proxy that answers 503
+   * (banned, overloaded: {@code yt/yt/server/http_proxy/context.cpp}, {@code DispatchUnavailable})
+   * or cannot be reached is banned locally ({@link HeavyProxies}); a heavy command goes on to
+   * another proxy at once, anything else waits its {@code Retry-After} when that ends within the
+   * request's timeout from the call's start, and otherwise fails or (at the cluster address, which
+   * may be a balancer) backs off as after any 503.
    */
   byte[] send(
-      URI proxy,
+      ProxyTarget target,
       Command command,
       ObjectNode params,
       byte[] body,
@@ -178,10 +227,12 @@ final class YtHttpClient {
       sent.put("retry", false);
     }
     String correlationId = UUID.randomUUID().toString();
+    long deadline = System.nanoTime() + config.requestTimeout().toNanos();
     for (int attempt = 1; ; attempt++) {
       if (attempt > 1 && repeat == Repeat.MUTATION_ID) {
         sent.put("retry", true);
       }
+      URI proxy = target.next();
       String parameters = writeHeaderJson(sent);
       HttpAnswer response;
       try {
@@ -192,6 +243,9 @@ final class YtHttpClient {
                 requestHeaders(command, parameters, correlationId),
                 body,
                 config.requestTimeout());
+      } catch (AnswerOverLimit e) {
+        log(command, proxy, parameters, body, attempt, e.status(), describe(e));
+        return overLimit(command, proxy, repeat, e);
       } catch (IOException e) {
         log(command, proxy, parameters, body, attempt, -1, describe(e));
         if (Thread.currentThread().isInterrupted()) {
@@ -203,8 +257,12 @@ final class YtHttpClient {
           throw tlsError(command.wireName(), proxy, tls.get());
         }
         boolean notSent = e instanceof ConnectException;
+        // The Python client bans a proxy it could not reach as one that answered 503.
+        boolean moved = target.leave(proxy);
         if (attempt < config.maxAttempts() && (notSent || repeatableAfterSending(repeat))) {
-          pause(attempt);
+          if (!moved) {
+            pause(attempt);
+          }
           continue;
         }
         String what =
@@ -224,7 +282,10 @@ final class YtHttpClient {
       }
       int status = response.status();
       Optional<String> errorHeader = response.headers().firstValue("X-YT-Error");
-      boolean ok = (status == 200 || status == 202) && errorHeader.isEmpty();
+      // An X-YT-Error too large to keep (Http11Connection) still says the request failed; the
+      // proxy wrote the same error as the body, where it is read.
+      boolean errorDropped = response.droppedField("X-YT-Error");
+      boolean ok = (status == 200 || status == 202) && errorHeader.isEmpty() && !errorDropped;
       YtHttpException error;
       if (ok) {
         Optional<DumpedError.Split> dumped =
@@ -255,14 +316,129 @@ final class YtHttpClient {
                 config.token().orElse(null));
         log(command, proxy, parameters, body, attempt, status, "error " + error.codes());
       }
-      boolean rejected = status == 429 || status == 503;
+      if (status == 503) {
+        if (error.serverMessage().contains(CONTROL_PROXY)) {
+          throw controlProxy(error, target);
+        }
+        // The proxy refused before running the command, so any command may go again.
+        boolean moved = target.leave(proxy);
+        if (attempt < config.maxAttempts() && moved) {
+          continue;
+        }
+        Optional<Duration> retryAfter = RetryAfter.of(response.headers());
+        if (attempt < config.maxAttempts() && retryAfter.isPresent()) {
+          long wait = retryAfter.get().toNanos();
+          if (System.nanoTime() + wait - deadline <= 0) {
+            sleep(Math.max(wait / 1_000_000, 1));
+            continue;
+          }
+          // The cluster address (heavy commands go there too without discovery) may be a
+          // balancer: a repeat may reach another proxy.
+          boolean clusterAddress =
+              target.kind() == ProxyTarget.Kind.CLUSTER_ADDRESS
+                  || (target.kind() == ProxyTarget.Kind.HEAVY && proxy.equals(config.proxy()));
+          if (!clusterAddress) {
+            throw unavailable(error, target, proxy, retryAfter.get());
+          }
+        }
+        if (attempt < config.maxAttempts()) {
+          pause(attempt);
+          continue;
+        }
+        throw error;
+      }
       if (attempt < config.maxAttempts()
-          && (rejected || (repeat == Repeat.READ && transientCode(error)))) {
+          && (status == 429 || (repeat == Repeat.READ && transientCode(error)))) {
         pause(attempt);
         continue;
       }
       throw error;
     }
+  }
+
+  /** What a control proxy answers a heavy command with input ({@code TryRedirectHeavyRequests}). */
+  static final String CONTROL_PROXY = "Control proxy may not serve heavy requests with input data";
+
+  /**
+   * A heavy command with input reached a control proxy ({@code context.cpp}, {@code
+   * TryRedirectHeavyRequests}): a repeat meets the same answer, so it is a configuration error,
+   * named with the setting that sends heavy commands elsewhere. Not a 503 of its own: nothing to
+   * retry later.
+   */
+  private YtHttpException controlProxy(YtHttpException error, ProxyTarget target) {
+    String fix =
+        config.discoverHeavyProxies()
+            ? "with yt.http.discoverHeavyProxies=true heavy commands go to the data proxies /hosts"
+                + " lists, and to the cluster address when it lists none, as here; give the address"
+                + " of a data proxy, or of a cluster whose /hosts lists data proxies"
+            : "heavy commands go to the cluster address because yt.http.discoverHeavyProxies=false;"
+                + " set it to true (the default) so they go to the data proxies /hosts lists, or"
+                + " give the address of a data proxy";
+    return new YtHttpException(
+        YtErrorCode.GENERIC,
+        error.command()
+            + " to "
+            + target.current()
+            + " was refused: it is a control proxy, which may not serve heavy requests with input"
+            + " data; "
+            + fix
+            + ". Not retried.",
+        List.of(),
+        error.httpStatus(),
+        error.command(),
+        Optional.empty(),
+        error.serverMessage());
+  }
+
+  /**
+   * A proxy that cannot be left refused the call and asks for a wait past its deadline: a
+   * transaction's proxy (the transaction is lost with it: nothing else holds it), or every heavy
+   * proxy at once. The codes stay (503, 2100 or 108), so a commit is retried later with a new
+   * transaction.
+   */
+  private YtHttpException unavailable(
+      YtHttpException error, ProxyTarget target, URI proxy, Duration retryAfter) {
+    String where =
+        target.kind() == ProxyTarget.Kind.TRANSACTION
+            ? "the tablet transaction lives on that proxy alone (its sticky pool), so it cannot"
+                + " move: it is lost, and the work must be redone in a new transaction"
+            : "every heavy proxy /hosts lists refused it or could not be reached (each is banned"
+                + " locally for yt.http.proxyBanMs="
+                + config.failover().banTime().toMillis()
+                + ")";
+    return error.withMessage(
+        error.getMessage()
+            + "; proxy "
+            + proxy
+            + " is unavailable and asks for a retry after "
+            + retryAfter.toSeconds()
+            + " s, past this request's deadline (yt.http.requestTimeoutMs="
+            + config.requestTimeout().toMillis()
+            + " from its start); "
+            + where);
+  }
+
+  /**
+   * An answer over the client's limits ({@link AnswerOverLimit}): the proxy did answer, so a
+   * commit's outcome is its status, never unknown. A proxy sends 2xx for a structured command only
+   * after it ran ({@code context.cpp}, {@code Run}: the body is written once the driver finished),
+   * so a 2xx commit succeeded; an error status failed before or while running.
+   */
+  private byte[] overLimit(Command command, URI proxy, Repeat repeat, AnswerOverLimit e) {
+    int status = e.status();
+    String what = command.wireName() + " to " + proxy + ": " + describe(e);
+    if (status >= 200 && status < 300) {
+      if (repeat == Repeat.COMMIT && command.output() == Command.Output.STRUCTURED) {
+        return new byte[0];
+      }
+      throw new YtTransportException(what + "; the proxy answered HTTP " + status, e);
+    }
+    throw new YtHttpException(
+        status,
+        what + "; the proxy refused the request (HTTP " + status + ")",
+        List.of(),
+        status,
+        command.wireName());
   }
 
   /**
@@ -430,9 +606,12 @@ final class YtHttpClient {
   private void pause(int attempt) {
     long base = config.backoff().toMillis() << Math.min(attempt - 1, 10);
     long capped = Math.min(base, MAX_BACKOFF.toMillis());
-    long jittered = capped / 2 + ThreadLocalRandom.current().nextLong(capped / 2 + 1);
+    sleep(capped / 2 + ThreadLocalRandom.current().nextLong(capped / 2 + 1));
+  }
+
+  private static void sleep(long millis) {
     try {
-      Thread.sleep(jittered);
+      Thread.sleep(millis);
     } catch (InterruptedException e) {
       throw interrupted("backing off before another attempt", e);
     }

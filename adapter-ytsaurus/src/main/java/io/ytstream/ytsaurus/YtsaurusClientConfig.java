@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Function;
 
 /**
@@ -20,6 +21,9 @@ import java.util.function.Function;
  *   <li>{@code yt.http.maxAttempts} (5) and {@code yt.http.backoffMs} (100, doubled per retry);
  *   <li>{@code yt.http.discoverHeavyProxies} (true): send heavy commands and tablet transactions to
  *       a proxy from {@code /hosts}; false uses the given address for everything;
+ *   <li>{@code yt.http.proxyBanMs} (120000): how long a heavy proxy that answered 503 or could not
+ *       be reached is skipped; {@code yt.http.proxyChoiceSeed} (none): the seed of the random
+ *       choice among the first heavy proxies ({@link ProxyFailover});
  *   <li>{@code yt.http.format}: only {@code yson}, as rows always travel as binary YSON; any other
  *       value, {@code json} included, fails naming the setting;
  *   <li>{@code yt.http.caCertificates} (a PEM file), or {@code yt.http.trustStore} (PKCS12/JKS)
@@ -37,7 +41,8 @@ public record YtsaurusClientConfig(
     Duration backoff,
     boolean discoverHeavyProxies,
     Optional<HttpsTrust> trust,
-    RequestLogger requestLogger) {
+    RequestLogger requestLogger,
+    ProxyFailover failover) {
 
   /** The row format setting: only {@code yson}, the one format the client speaks. */
   static final String ROW_FORMAT = "yt.http.format";
@@ -51,6 +56,7 @@ public record YtsaurusClientConfig(
     Objects.requireNonNull(backoff, "backoff");
     Objects.requireNonNull(trust, "trust");
     Objects.requireNonNull(requestLogger, "requestLogger");
+    Objects.requireNonNull(failover, "failover");
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("maxAttempts must be >= 1, got " + maxAttempts);
     }
@@ -71,7 +77,8 @@ public record YtsaurusClientConfig(
         Duration.ofMillis(100),
         true,
         Optional.empty(),
-        RequestLogger.NONE);
+        RequestLogger.NONE,
+        ProxyFailover.DEFAULTS);
   }
 
   /** Reads the settings described in the class comment; the token falls back to env and file. */
@@ -103,7 +110,21 @@ public record YtsaurusClientConfig(
         millis(get, "yt.http.backoffMs", 0).orElse(defaults.backoff()),
         bool(get, "yt.http.discoverHeavyProxies").orElse(defaults.discoverHeavyProxies()),
         trust(get),
-        RequestLogger.NONE);
+        RequestLogger.NONE,
+        new ProxyFailover(
+            millis(get, "yt.http.proxyBanMs", 0).orElse(defaults.failover().banTime()),
+            get.apply("yt.http.proxyChoiceSeed")
+                .map(v -> OptionalLong.of(seed(v)))
+                .orElse(OptionalLong.empty())));
+  }
+
+  private static long seed(String raw) {
+    try {
+      return Long.parseLong(raw.strip());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "setting yt.http.proxyChoiceSeed must be a whole number, got '" + raw + "'", e);
+    }
   }
 
   /**
@@ -216,7 +237,8 @@ public record YtsaurusClientConfig(
         backoff,
         discoverHeavyProxies,
         Optional.of(HttpsTrust.pem(pemFile)),
-        requestLogger);
+        requestLogger,
+        failover);
   }
 
   public YtsaurusClientConfig withRequestLogger(RequestLogger logger) {
@@ -230,7 +252,8 @@ public record YtsaurusClientConfig(
         backoff,
         discoverHeavyProxies,
         trust,
-        logger);
+        logger,
+        failover);
   }
 
   public YtsaurusClientConfig withMaxAttempts(int attempts, Duration firstBackoff) {
@@ -244,7 +267,8 @@ public record YtsaurusClientConfig(
         firstBackoff,
         discoverHeavyProxies,
         trust,
-        requestLogger);
+        requestLogger,
+        failover);
   }
 
   public YtsaurusClientConfig withRequestTimeout(Duration timeout) {
@@ -258,7 +282,24 @@ public record YtsaurusClientConfig(
         backoff,
         discoverHeavyProxies,
         trust,
-        requestLogger);
+        requestLogger,
+        failover);
+  }
+
+  /** Fails over between heavy proxies as {@code failover} says. */
+  public YtsaurusClientConfig withProxyFailover(ProxyFailover newFailover) {
+    return new YtsaurusClientConfig(
+        proxy,
+        token,
+        clusterName,
+        requestTimeout,
+        connectTimeout,
+        maxAttempts,
+        backoff,
+        discoverHeavyProxies,
+        trust,
+        requestLogger,
+        newFailover);
   }
 
   /** Never shows the token. */
@@ -276,6 +317,9 @@ public record YtsaurusClientConfig(
         + maxAttempts
         + ", discoverHeavyProxies="
         + discoverHeavyProxies
+        + ", proxyBan="
+        + failover.banTime()
+        + failover.seed().stream().mapToObj(v -> ", proxyChoiceSeed=" + v).findFirst().orElse("")
         + trust.map(t -> ", trust=" + t).orElse("")
         + "}";
   }

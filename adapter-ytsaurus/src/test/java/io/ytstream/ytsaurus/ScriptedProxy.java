@@ -92,7 +92,8 @@ final class ScriptedProxy implements AutoCloseable {
         Duration.ofMillis(5),
         false,
         Optional.empty(),
-        RequestLogger.NONE);
+        RequestLogger.NONE,
+        ProxyFailover.DEFAULTS);
   }
 
   List<Received> received() {

@@ -53,7 +53,8 @@ class YtHttpClientTest {
         Duration.ofMillis(5),
         false,
         Optional.empty(),
-        RequestLogger.NONE);
+        RequestLogger.NONE,
+        ProxyFailover.DEFAULTS);
   }
 
   private YtHttpClient client() {

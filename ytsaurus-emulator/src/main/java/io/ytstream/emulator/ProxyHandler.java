@@ -44,6 +44,7 @@ final class ProxyHandler implements HttpHandler {
   private final boolean showPorts;
   private final StreamFaults faults;
   private final CommandExecutor executor;
+  private final ProxyAvailability availability;
 
   /** Runs a parsed command (journaling it when it changed something). */
   @FunctionalInterface
@@ -58,7 +59,8 @@ final class ProxyHandler implements HttpHandler {
       List<String> endpoints,
       boolean showPorts,
       StreamFaults faults,
-      CommandExecutor executor) {
+      CommandExecutor executor,
+      ProxyAvailability availability) {
     this.proxyIndex = proxyIndex;
     this.commands = commands;
     this.tokenUsers = Map.copyOf(tokenUsers);
@@ -66,6 +68,7 @@ final class ProxyHandler implements HttpHandler {
     this.showPorts = showPorts;
     this.faults = faults;
     this.executor = executor;
+    this.availability = availability;
   }
 
   @Override
@@ -135,6 +138,9 @@ final class ProxyHandler implements HttpHandler {
     if (spec == null) {
       throw new CommandError(404, 1, "Command \"" + name + "\" is not registered", List.of());
     }
+    // context.cpp, TryCheckAvailability / TryAcquireConcurrencySemaphore: a banned or overloaded
+    // proxy refuses with 503 after authentication and the command's lookup.
+    availability.admit(proxyIndex, name, exchange.getResponseHeaders());
     // No method check: the proxy runs a command whatever the HTTP method (context.cpp,
     // TryPrepare); only a POST body is read as parameters (CaptureParameters).
     CommandRequest request = parse(exchange, spec, user);
@@ -255,12 +261,13 @@ final class ProxyHandler implements HttpHandler {
     String suffix = path.equals("/hosts") || path.equals("/hosts/") ? null : path.substring(7);
     if ("all".equals(suffix)) {
       ArrayNode list = JsonNodeFactory.instance.arrayNode();
-      for (String endpoint : endpoints) {
+      for (int i = 0; i < endpoints.size(); i++) {
+        String endpoint = endpoints.get(i);
         ObjectNode entry = list.addObject();
         entry.put("host", host(endpoint));
         entry.put("name", endpoint);
         entry.put("role", "data");
-        entry.put("banned", false);
+        entry.put("banned", availability.banned(i));
         entry.put("dead", false);
       }
       sendJson(exchange, 200, list);
@@ -268,7 +275,12 @@ final class ProxyHandler implements HttpHandler {
     }
     List<String> names = new java.util.ArrayList<>();
     if (role.equals("data")) {
-      for (String endpoint : endpoints) {
+      for (int i = 0; i < endpoints.size(); i++) {
+        // coordinator.cpp, ListProxies: banned proxies are left out unless /hosts/all.
+        if (availability.banned(i)) {
+          continue;
+        }
+        String endpoint = endpoints.get(i);
         String name = showPorts ? endpoint : host(endpoint);
         names.add(suffix != null && suffix.startsWith("fb") && !showPorts ? "fb-" + name : name);
       }

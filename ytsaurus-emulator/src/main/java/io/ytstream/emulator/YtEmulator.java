@@ -33,12 +33,16 @@ public final class YtEmulator implements AutoCloseable {
   private final Journal journal;
   private final ResponseKeeper keeper = new ResponseKeeper();
   private final StreamFaults streamFaults = new StreamFaults();
+  private final ProxyAvailability availability;
+  private final ProxyRequestCounts requestCounts = new ProxyRequestCounts();
+  private final ProxyRequestCounts refusedCounts = new ProxyRequestCounts();
 
   private YtEmulator(EmulatorOptions options) {
     this.options = options;
     this.cluster = new InMemoryCluster(options.clusterName(), options.clock());
     this.state = new EmulatorState(cluster, options.clock(), options.rowsPerStore());
     this.commands = CommandRegistry.build(state);
+    this.availability = new ProxyAvailability(options.proxyCount(), refusedCounts);
     Journal opened = null;
     if (options.stateDir().isPresent()) {
       replay(Journal.read(options.stateDir().get()));
@@ -104,7 +108,8 @@ public final class YtEmulator implements AutoCloseable {
               endpoints,
               options.showPorts(),
               streamFaults,
-              this::execute);
+              this::execute,
+              availability);
       Http11Server server = Http11Server.bind(new InetSocketAddress(address, port), tls, handler);
       servers.add(server);
       port = server.address().getPort();
@@ -140,6 +145,7 @@ public final class YtEmulator implements AutoCloseable {
   }
 
   private Object execute(CommandSpec spec, CommandRequest request) {
+    requestCounts.record(request.proxyIndex(), spec.name());
     ObjectNode parameters = request.parameters().deepCopy();
     Object result = keeper.run(spec, request, () -> spec.handler().run(request));
     if (journal != null && spec.isVolatile() && !spec.name().equals("ping_transaction")) {
@@ -234,6 +240,48 @@ public final class YtEmulator implements AutoCloseable {
               + command);
     }
     streamFaults.arm(command, code, message);
+  }
+
+  /**
+   * Bans proxy {@code proxy} (0-based, as in {@link #proxyUrls}), as an administrator sets {@code
+   * //sys/proxies/<p>/@banned}: it answers every command HTTP 503 with code 2100 "This proxy is
+   * banned" and {@code Retry-After: 60} ({@code yt/yt/server/http_proxy/context.cpp}, {@code
+   * TryCheckAvailability}), and {@code /hosts} leaves it out ({@code coordinator.cpp}, {@code
+   * ListProxies}; {@code /hosts/all} shows it with {@code banned=true}). Its sticky transactions
+   * stay in its pool but cannot be reached.
+   */
+  public void banProxy(int proxy) {
+    availability.set(proxy, ProxyAvailability.State.BANNED);
+  }
+
+  /**
+   * Overloads proxy {@code proxy}: it answers every command HTTP 503 with code 108 "There are too
+   * many concurrent requests being served at the moment; please try another proxy or try again
+   * later" and {@code Retry-After: 60}, as when its concurrency semaphore is full ({@code
+   * context.cpp}, {@code TryAcquireConcurrencySemaphore}). {@code /hosts} still lists it.
+   */
+  public void overloadProxy(int proxy) {
+    availability.set(proxy, ProxyAvailability.State.OVERLOADED);
+  }
+
+  /** Lifts a ban or an overload of proxy {@code proxy}: it serves commands again. */
+  public void restoreProxy(int proxy) {
+    availability.set(proxy, ProxyAvailability.State.SERVING);
+  }
+
+  /** Commands proxy {@code proxy} refused because it was banned or overloaded. */
+  public long refusedRequests(int proxy) {
+    return refusedCounts.byCommand(proxy).values().stream().mapToLong(Long::longValue).sum();
+  }
+
+  /** How many commands each proxy ran, by command name. */
+  public ProxyRequestCounts requestCounts() {
+    return requestCounts;
+  }
+
+  /** How many commands each proxy refused (banned or overloaded), by command name. */
+  public ProxyRequestCounts refusedCounts() {
+    return refusedCounts;
   }
 
   /** The cluster behind the proxies, for test knobs (manual clock, faults, limits). */

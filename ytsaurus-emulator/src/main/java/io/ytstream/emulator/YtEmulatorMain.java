@@ -11,7 +11,8 @@ import java.util.concurrent.CountDownLatch;
  * {@code java -cp ... io.ytstream.emulator.YtEmulatorMain [--port 8000] [--proxies 1] [--token T]
  * [--user TOKEN=NAME ...] [--state-dir DIR] [--cluster-name NAME] [--show-ports B]
  * [--max-rows-per-pull N] [--tls KEYSTORE --tls-password P | --tls-self-signed DIR]}: runs the
- * emulator until interrupted.
+ * emulator until interrupted. Lines on standard input ban, overload or restore a proxy while it
+ * runs ({@link ProxyConsole}).
  *
  * <p>The command line starts what a local cluster of the official tools runs ({@code
  * yt/python/yt/environment/default_config.py}): one HTTP proxy whose {@code /hosts} lists {@code
@@ -42,6 +43,8 @@ public final class YtEmulatorMain {
     EmulatorOptions options = command.options();
     YtEmulator emulator = YtEmulator.start(options);
     command.maxRowsPerPull().ifPresent(emulator.cluster()::setMaxRowsPerPull);
+    ProxyConsole console = new ProxyConsole(emulator, out);
+    console.start(System.in);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
@@ -71,6 +74,7 @@ public final class YtEmulatorMain {
                         + " (trust it with yt.http.caCertificates="
                         + c.certificatePem()
                         + ")"));
+    out.println(ProxyConsole.HELP);
     stopped.await();
   }
 

@@ -33,6 +33,11 @@ final class Http11Connection implements AutoCloseable {
 
   private static final int BUFFER = 64 * 1024;
   private static final int MAX_HEAD = 64 * 1024;
+  // A cut line keeps this much of its start, where the field's name is.
+  private static final int CUT_LINE_KEEPS = 256;
+  // Fields without which the body cannot be read: never left out.
+  private static final List<String> FRAMING =
+      List.of("Content-Length", "Transfer-Encoding", "Connection");
   private static final int MAX_ARRAY = Integer.MAX_VALUE - 16;
   private static final HttpHeaders NONE = HttpHeaders.of(Map.of(), (name, value) -> true);
 
@@ -43,6 +48,8 @@ final class Http11Connection implements AutoCloseable {
   private final byte[] buffer = new byte[BUFFER];
   private int position;
   private int limit;
+  // Whether the last line read was longer than the buffer and came back cut.
+  private boolean lastLineCut;
   private boolean reusable;
   private long idleSince;
   // When the request under way must have its answer (System.nanoTime()).
@@ -129,11 +136,14 @@ final class Http11Connection implements AutoCloseable {
     int status;
     TreeMap<String, List<String>> fields;
     String version;
+    List<String> dropped = new ArrayList<>();
     do {
-      String statusLine = readLine(true);
+      dropped.clear();
+      String statusLine = readLine(true, true);
       version = statusLine.length() >= 8 ? statusLine.substring(0, 8) : statusLine;
       status = parseStatus(statusLine);
-      fields = readFields();
+      fields = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+      readFieldsInto(fields, status, dropped);
     } while (status >= 100 && status < 200);
     HttpHeaders answerHeaders = HttpHeaders.of(fields, (name, value) -> true);
     boolean close =
@@ -146,16 +156,16 @@ final class Http11Connection implements AutoCloseable {
       answerBody = new byte[0];
     } else if (hasToken(fields, "Transfer-Encoding", "chunked")) {
       TreeMap<String, List<String>> trailerFields = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-      answerBody = readChunked(trailerFields);
+      answerBody = readChunked(trailerFields, status, dropped);
       trailers = HttpHeaders.of(trailerFields, (name, value) -> true);
     } else if (fields.containsKey("Content-Length")) {
-      answerBody = readFixed(contentLength(fields));
+      answerBody = readFixed(contentLength(fields, status));
     } else {
       answerBody = readUntilClosed();
       untilClosed = true;
     }
     reusable = !close && !untilClosed && position == limit;
-    return new HttpAnswer(status, answerHeaders, answerBody, trailers);
+    return new HttpAnswer(status, answerHeaders, answerBody, trailers, dropped);
   }
 
   /** Whether the last answer left the connection fit for another request. */
@@ -251,24 +261,39 @@ final class Http11Connection implements AutoCloseable {
     }
   }
 
-  private TreeMap<String, List<String>> readFields() throws IOException {
-    TreeMap<String, List<String>> fields = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-    readFieldsInto(fields);
-    return fields;
-  }
-
-  private void readFieldsInto(TreeMap<String, List<String>> fields) throws IOException {
-    int total = 0;
-    for (String line = readLine(false); !line.isEmpty(); line = readLine(false)) {
-      total += line.length();
-      if (total > MAX_HEAD) {
-        throw new IOException("the answer's header section is over " + MAX_HEAD + " bytes");
-      }
+  /**
+   * Header (or trailer) fields up to {@link #MAX_HEAD} bytes in all; a field past that, or one line
+   * longer than the read buffer, is read past and left out, its name added to {@code dropped}: the
+   * proxy repeats a whole error, however deeply nested, in {@code X-YT-Error}, and an oversized one
+   * must not cost the answer whose body holds the same error. What is left out costs no memory; the
+   * request's deadline bounds the time. Only a framing field cannot be left out ({@link
+   * AnswerOverLimit}).
+   */
+  private void readFieldsInto(
+      TreeMap<String, List<String>> fields, int status, List<String> dropped) throws IOException {
+    int kept = 0;
+    for (String line = readLine(false, true); !line.isEmpty(); line = readLine(false, true)) {
       int colon = line.indexOf(':');
       if (colon <= 0) {
         throw new IOException("not a header line: " + printable(line));
       }
       String name = line.substring(0, colon).strip();
+      if (lastLineCut || kept + line.length() > MAX_HEAD) {
+        if (FRAMING.stream().anyMatch(name::equalsIgnoreCase)) {
+          throw new AnswerOverLimit(
+              status,
+              "the answer (HTTP "
+                  + status
+                  + ") has a header section over "
+                  + MAX_HEAD
+                  + " bytes, its "
+                  + printable(name)
+                  + " field included");
+        }
+        dropped.add(name);
+        continue;
+      }
+      kept += line.length();
       String value = line.substring(colon + 1).strip();
       fields.computeIfAbsent(name, n -> new ArrayList<>(1)).add(value);
     }
@@ -289,12 +314,16 @@ final class Http11Connection implements AutoCloseable {
     return false;
   }
 
-  private static int contentLength(Map<String, List<String>> fields) throws IOException {
+  private static int contentLength(Map<String, List<String>> fields, int status)
+      throws IOException {
     String value = fields.get("Content-Length").get(0);
     try {
       long length = Long.parseLong(value.strip());
-      if (length < 0 || length > Integer.MAX_VALUE - 16) {
+      if (length < 0) {
         throw new IOException("unsupported Content-Length " + length);
+      }
+      if (length > MAX_ARRAY) {
+        throw new AnswerOverLimit(status, "an answer (HTTP " + status + ") over 2 GiB");
       }
       return (int) length;
     } catch (NumberFormatException e) {
@@ -315,11 +344,12 @@ final class Http11Connection implements AutoCloseable {
    * A chunked body, into an array sized by the first chunk (an answer sent as one chunk is read
    * straight into the array returned) and grown by doubling for more.
    */
-  private byte[] readChunked(TreeMap<String, List<String>> trailers) throws IOException {
+  private byte[] readChunked(
+      TreeMap<String, List<String>> trailers, int status, List<String> dropped) throws IOException {
     byte[] body = new byte[0];
     int size = 0;
     while (true) {
-      String line = readLine(false);
+      String line = readLine(false, false);
       int extension = line.indexOf(';');
       String hex = (extension < 0 ? line : line.substring(0, extension)).strip();
       int chunk;
@@ -328,11 +358,14 @@ final class Http11Connection implements AutoCloseable {
       } catch (NumberFormatException e) {
         throw new IOException("malformed chunk size: " + printable(line), e);
       }
-      if (chunk < 0 || chunk > MAX_ARRAY - size) {
-        throw new IOException("a chunked answer over 2 GiB");
+      if (chunk < 0) {
+        throw new IOException("malformed chunk size: " + printable(line));
+      }
+      if (chunk > MAX_ARRAY - size) {
+        throw new AnswerOverLimit(status, "a chunked answer (HTTP " + status + ") over 2 GiB");
       }
       if (chunk == 0) {
-        readFieldsInto(trailers);
+        readFieldsInto(trailers, status, dropped);
         return size == body.length ? body : Arrays.copyOf(body, size);
       }
       if (size + chunk > body.length) {
@@ -344,7 +377,7 @@ final class Http11Connection implements AutoCloseable {
       position += buffered;
       readFully(body, size + buffered, size + chunk);
       size += chunk;
-      if (!readLine(false).isEmpty()) {
+      if (!readLine(false, false).isEmpty()) {
         throw new IOException("a chunk is not followed by CRLF");
       }
     }
@@ -379,9 +412,12 @@ final class Http11Connection implements AutoCloseable {
 
   /**
    * A line of the head, without its CRLF (a bare LF is taken too). {@code first}: the status line,
-   * where a connection that ends before any byte is {@link NoAnswer}.
+   * where a connection that ends before any byte is {@link NoAnswer}. {@code cut}: a line longer
+   * than the buffer comes back as its first {@link #CUT_LINE_KEEPS} bytes, the rest read and
+   * discarded, and {@link #lastLineCut} set; else it fails.
    */
-  private String readLine(boolean first) throws IOException {
+  private String readLine(boolean first, boolean cut) throws IOException {
+    lastLineCut = false;
     int start = position;
     while (true) {
       for (int i = start; i < limit; i++) {
@@ -401,7 +437,13 @@ final class Http11Connection implements AutoCloseable {
         position = 0;
       }
       if (limit == buffer.length) {
-        throw new IOException("an answer line over " + BUFFER + " bytes");
+        if (!cut) {
+          throw new IOException("an answer line over " + BUFFER + " bytes");
+        }
+        String kept = new String(buffer, 0, CUT_LINE_KEEPS, StandardCharsets.ISO_8859_1);
+        skipRestOfLine();
+        lastLineCut = true;
+        return kept;
       }
       int n = read(buffer, limit, buffer.length - limit);
       if (n < 0) {
@@ -411,6 +453,28 @@ final class Http11Connection implements AutoCloseable {
         throw new EOFException("the connection ended inside the answer's head");
       }
       limit += n;
+    }
+  }
+
+  /**
+   * Reads past the line that fills the buffer, to just after its LF; what follows it stays
+   * buffered.
+   */
+  private void skipRestOfLine() throws IOException {
+    position = 0;
+    limit = 0;
+    while (true) {
+      int n = read(buffer, 0, buffer.length);
+      if (n < 0) {
+        throw new EOFException("the connection ended inside the answer's head");
+      }
+      for (int i = 0; i < n; i++) {
+        if (buffer[i] == '\n') {
+          position = i + 1;
+          limit = n;
+          return;
+        }
+      }
     }
   }
 

@@ -76,6 +76,50 @@ class Http11ClientTest {
   }
 
   @Test
+  void aHeaderOverTheLimitIsLeftOutAndTheRestOfTheAnswerRead() throws IOException {
+    // A proxy repeats a whole nested error in X-YT-Error: far over 64 KiB, longer than the buffer.
+    String huge = "{\"code\":1,\"message\":\"" + "e".repeat(300_000) + "\"}";
+    String medium = "m".repeat(40_000);
+    peer.then(
+        c -> {
+          c.read();
+          c.write(
+              RawHttpPeer.answer(
+                  400,
+                  "{\"code\":1700}",
+                  "X-YT-Error: " + huge,
+                  "X-One: " + medium,
+                  "X-Two: " + medium,
+                  "X-YT-Response-Code: 1700"));
+        });
+
+    HttpAnswer answer = get("/");
+
+    assertEquals(400, answer.status());
+    assertEquals("{\"code\":1700}", text(answer.body()));
+    assertEquals(List.of("X-YT-Error", "X-Two"), answer.dropped());
+    assertTrue(answer.droppedField("x-yt-error"));
+    assertEquals(Optional.of(medium), answer.headers().firstValue("X-One"));
+    assertEquals(Optional.of("1700"), answer.headers().firstValue("X-YT-Response-Code"));
+  }
+
+  @Test
+  void aFramingFieldPastTheLimitIsAnAnswerOverLimitThatKeepsTheStatus() {
+    peer.then(
+        c -> {
+          c.read();
+          // X-Big is kept (a 65,520-byte line fits the buffer and the 64 KiB), so the length
+          // after it no longer fits.
+          c.write(
+              "HTTP/1.1 503 X\r\nX-Big: " + "b".repeat(65_513) + "\r\nContent-Length: 2\r\n\r\n{}");
+        });
+
+    AnswerOverLimit e = assertThrows(AnswerOverLimit.class, () -> get("/"));
+    assertEquals(503, e.status());
+    assertTrue(e.getMessage().contains("Content-Length"), e.getMessage());
+  }
+
+  @Test
   void manySmallChunksMakeOneBodyOfTheirLength() throws IOException {
     StringBuilder chunked = new StringBuilder();
     StringBuilder expected = new StringBuilder();
