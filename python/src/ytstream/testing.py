@@ -10,8 +10,9 @@ fixtures; nothing starts until a test asks for one:
     The official ``yt.wrapper.YtClient`` pointed at it, to create queues and tables and read
     what a job wrote (``pip install ytstream[testing]``).
 ``yt_spark`` (session)
-    One local Spark session (``local[2]``) configured for the emulator by
-    :func:`ytstream.configure`, stopped at the end; a test switches to transactional mode with
+    One local Spark session (``local[2]``, the UI off, two shuffle partitions, the JVM's first
+    JIT tier only) configured for the emulator by :func:`ytstream.configure`, stopped at the
+    end; a test switches to transactional mode with
     ``spark.conf.set("spark.yt.streaming.transactional", "true")``.
 ``yt_path`` (test)
     A fresh map node for the test's tables, removed afterwards.
@@ -234,6 +235,9 @@ def yt_spark(yt_emulator: Emulator) -> Iterator[SparkSession]:
         .appName("ytstream-tests")
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "2")
+        # the first JIT tier only: the driver's JVM starts in about half the time, and tests'
+        # small batches never need the optimizing compiler
+        .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1")
     )
     spark = yt_emulator.configure(builder).getOrCreate()
     try:
