@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from pyspark.sql import DataFrame, SparkSession
-from pyspark.sql.functions import col, length, size
+from pyspark.sql.functions import col, length, size, upper
 from tables import (
     checkpoint,
     consumer_offsets,
@@ -347,3 +347,110 @@ def test_static_read_by_offsets(spark: SparkSession, yt_client: Any, yt_path: st
     everything = spark.read.format("yt").load(queue)
     assert everything.count() == 16
     assert consumer_offsets(yt_client, consumer) == {}, "a static read moves no consumer"
+
+
+def test_idempotent_receiver_keyed_by_the_service_columns(
+    spark: SparkSession, yt_client: Any, yt_path: str
+) -> None:
+    """include_service_columns into a sorted table keyed by them; a replay overwrites."""
+    queue, consumer, out = f"{yt_path}/queue", f"{yt_path}/consumer", f"{yt_path}/out"
+    queue_with_consumer(yt_client, queue, consumer, tablets=2)
+    dynamic_table(
+        yt_client,
+        out,
+        [
+            {
+                "name": "__spyt_streaming_src_tablet_index",
+                "type": "int64",
+                "sort_order": "ascending",
+                "required": True,
+            },
+            {
+                "name": "__spyt_streaming_src_row_index",
+                "type": "int64",
+                "sort_order": "ascending",
+                "required": True,
+            },
+            {"name": "id", "type": "int64"},
+            {"name": "data", "type": "string"},
+        ],
+    )
+    fill(yt_client, queue, [{"$tablet_index": i % 2, "id": i, "data": f"d{i}"} for i in range(10)])
+
+    def run(checkpoint_path: str) -> int:
+        query = (
+            spark.readStream.format("yt")
+            .option("consumer_path", consumer)
+            .option("include_service_columns", True)
+            .load(queue)
+            .withColumn("data", upper(col("data")))
+            .writeStream.format("yt")
+            .option("path", out)
+            .option("checkpointLocation", checkpoint(checkpoint_path))
+            .start()
+        )
+        try:
+            query.processAllAvailable()
+            return sum(p["numInputRows"] for p in query.recentProgress)
+        finally:
+            query.stop()
+
+    assert run(f"{yt_path}/checkpoints") == 10
+    # the same rows again (a new checkpoint from the consumer's start): the keys take them once
+    yt_client.delete_rows(
+        consumer,
+        [{"queue_cluster": "emulator", "queue_path": queue, "partition_index": p} for p in (0, 1)],
+    )
+    assert run(f"{yt_path}/checkpoints-again") == 10
+
+    written = rows(
+        yt_client,
+        out,
+        "__spyt_streaming_src_tablet_index, __spyt_streaming_src_row_index, id, data",
+    )
+    assert sorted(
+        (
+            r["__spyt_streaming_src_tablet_index"],
+            r["__spyt_streaming_src_row_index"],
+            r["id"],
+            r["data"],
+        )
+        for r in written
+    ) == sorted((i % 2, i // 2, i, f"D{i}") for i in range(10))
+
+
+def test_producer_sessions_queue_to_queue(
+    spark: SparkSession, yt_client: Any, yt_path: str
+) -> None:
+    """producer_path: each task pushes its share through a queue producer into a queue."""
+    queue, consumer = f"{yt_path}/queue", f"{yt_path}/consumer"
+    out, producer = f"{yt_path}/out", f"{yt_path}/producer"
+    queue_with_consumer(yt_client, queue, consumer, tablets=2)
+    dynamic_table(
+        yt_client,
+        out,
+        [{"name": "id", "type": "int64"}, {"name": "data", "type": "string"}],
+        tablets=2,
+    )
+    yt_client.create("queue_producer", producer)
+    fill(yt_client, queue, [{"$tablet_index": i % 2, "id": i, "data": f"d{i}"} for i in range(40)])
+
+    query = (
+        spark.readStream.format("yt")
+        .option("consumer_path", consumer)
+        .option("max_rows_per_partition", 10)
+        .load(queue)
+        .writeStream.format("yt")
+        .option("path", out)
+        .option("producer_path", producer)
+        .option("checkpointLocation", checkpoint(f"{yt_path}/checkpoints"))
+        .start()
+    )
+    try:
+        query.processAllAvailable()
+    finally:
+        query.stop()
+
+    written = rows(yt_client, out, "id, data")
+    assert sorted((r["id"], r["data"]) for r in written) == [(i, f"d{i}") for i in range(40)]
+    assert consumer_offsets(yt_client, consumer) == {0: 20, 1: 20}
