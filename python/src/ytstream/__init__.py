@@ -7,6 +7,7 @@ checkpoint file system) and the YTsaurus emulator's jar, and configures Spark se
 >>> with ytstream.spark_session(proxy="http://localhost:8000") as spark:  # doctest: +SKIP
 ...     spark.readStream.format("yt").option("consumer_path", "//home/c").load("//home/q")
 
+:mod:`ytstream.writers` starts Real-time Mode queries with ytstream's JVM writers, and
 :mod:`ytstream.testing` is a pytest plugin that runs the emulator for tests
 (``pip install ytstream[testing]``).
 """
