@@ -1,0 +1,309 @@
+"""ytstream's Real-time Mode writers from PySpark, without touching PySpark's private handles.
+
+PySpark's ``foreach`` takes Python code only, which Spark runs in Python workers; ytstream's
+writers are JVM ``ForeachWriter`` objects (an upsert keyed by source position, an append, a push
+through a queue producer). Describe one here and :func:`start_real_time` attaches it to the query
+in the JVM and hands back the usual :class:`pyspark.sql.streaming.StreamingQuery`.
+
+>>> from ytstream import writers
+>>> rows = (spark.readStream.format("yt")
+...         .option("consumer_path", "//home/consumer")
+...         .option("include_service_columns", True)
+...         .load("//home/q"))  # doctest: +SKIP
+>>> query = writers.start_real_time(
+...     rows, writers.exactly_once("//home/out"),
+...     checkpoint_location="yt:///home/checkpoints/rt")  # doctest: +SKIP
+
+Classic PySpark only: a Spark Connect client has no JVM in its process, so these writers are not
+reachable from it (the ``yt`` sink is, with any trigger but Real-time Mode).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame
+    from pyspark.sql.streaming.query import StreamingQuery
+
+__all__ = ["ForeachWriter", "append", "exactly_once", "producer", "start_real_time"]
+
+_CLASSES = {
+    "exactly_once": "YtExactlyOnceForeachWriter",
+    "append": "YtAppendForeachWriter",
+    "producer": "YtProducerForeachWriter",
+}
+
+
+@dataclass(frozen=True)
+class ForeachWriter:
+    """A description of one of ytstream's JVM writers; build it with the functions below."""
+
+    kind: str
+    path: str
+    flush_interval: timedelta | None = None
+    max_buffered_rows: int | None = None
+    producer_path: str | None = None
+    writer_id: str | None = None
+    source_queue: str | None = None
+
+    @property
+    def java_class(self) -> str:
+        """The writer's JVM class."""
+        return "io.ytstream.spark.writers." + _CLASSES[self.kind]
+
+
+def _checked(
+    kind: str,
+    path: str,
+    flush_interval: timedelta | float | None,
+    max_buffered_rows: int | None,
+    **more: str | None,
+) -> ForeachWriter:
+    where = f"ytstream.writers.{kind}"
+    if not isinstance(path, str) or not path.startswith("//"):
+        raise ValueError(f"{where}: path={path!r} is not a Cypress path; give e.g. '//home/out'")
+    for name, value in more.items():
+        if value is not None and (not isinstance(value, str) or not value):
+            raise ValueError(f"{where}: {name}={value!r} must be a non-empty str")
+    if more.get("producer_path") is not None and not str(more["producer_path"]).startswith("//"):
+        raise ValueError(
+            f"{where}: producer_path={more['producer_path']!r} is not a Cypress path; give the"
+            " queue producer's path, e.g. '//home/producer' (yt create queue_producer ...)"
+        )
+    given = flush_interval
+    if isinstance(flush_interval, (int, float)) and not isinstance(flush_interval, bool):
+        flush_interval = timedelta(seconds=flush_interval)
+    if flush_interval is not None and (
+        not isinstance(flush_interval, timedelta) or flush_interval < timedelta(0)
+    ):
+        raise ValueError(
+            f"{where}: flush_interval={given!r} is not a duration of 0 or more; give"
+            " seconds (0.005) or a datetime.timedelta"
+        )
+    if max_buffered_rows is not None and (
+        isinstance(max_buffered_rows, bool)
+        or not isinstance(max_buffered_rows, int)
+        or max_buffered_rows < 1
+    ):
+        raise ValueError(
+            f"{where}: max_buffered_rows={max_buffered_rows!r} is not a whole number of 1 or more"
+        )
+    return ForeachWriter(kind, path, flush_interval, max_buffered_rows, **more)
+
+
+def exactly_once(
+    path: str,
+    *,
+    flush_interval: timedelta | float | None = None,
+    max_buffered_rows: int | None = None,
+    source_queue: str | None = None,
+) -> ForeachWriter:
+    """Describe ``YtExactlyOnceForeachWriter``: upserts into a sorted table by source position.
+
+    The table is keyed by ``__spyt_streaming_src_tablet_index`` and
+    ``__spyt_streaming_src_row_index`` (read with ``include_service_columns``), so a replayed
+    row overwrites itself: exactly once.
+
+    Parameters
+    ----------
+    path : str
+        The sorted output table.
+    flush_interval : float or datetime.timedelta, optional
+        Longest time a row waits in the writer, in seconds (the writer's default: 5 ms).
+    max_buffered_rows : int, optional
+        Most rows held before a write (the writer's default: 1,000).
+    source_queue : str, optional
+        The source queue, when the query reads several.
+
+    Returns
+    -------
+    ForeachWriter
+        For :func:`start_real_time`.
+    """
+    return _checked(
+        "exactly_once", path, flush_interval, max_buffered_rows, source_queue=source_queue
+    )
+
+
+def append(
+    path: str,
+    *,
+    flush_interval: timedelta | float | None = None,
+    max_buffered_rows: int | None = None,
+) -> ForeachWriter:
+    """Describe ``YtAppendForeachWriter``: appends to an ordered table, at least once.
+
+    Parameters
+    ----------
+    path : str
+        The ordered output table.
+    flush_interval, max_buffered_rows
+        As in :func:`exactly_once`.
+
+    Returns
+    -------
+    ForeachWriter
+        For :func:`start_real_time`.
+    """
+    return _checked("append", path, flush_interval, max_buffered_rows)
+
+
+def producer(
+    path: str,
+    producer_path: str,
+    *,
+    writer_id: str | None = None,
+    source_queue: str | None = None,
+    flush_interval: timedelta | float | None = None,
+    max_buffered_rows: int | None = None,
+) -> ForeachWriter:
+    """Describe ``YtProducerForeachWriter``: pushes into a queue through producer sessions.
+
+    Each source partition gets a session of its own and each row its source row index as
+    sequence number, so a replay's rows are skipped by the server: exactly once into a queue,
+    for deterministic, stateless queries with at most one output row per source row.
+
+    Parameters
+    ----------
+    path : str
+        The output queue (an ordered table).
+    producer_path : str
+        The queue producer (``yt create queue_producer <path>``).
+    writer_id : str, optional
+        Names the sessions; by default the query's id, which a restart on the same checkpoint
+        keeps. Give the old one to a query started on a new checkpoint.
+    source_queue : str, optional
+        The source queue, when the query reads several.
+    flush_interval, max_buffered_rows
+        As in :func:`exactly_once`.
+
+    Returns
+    -------
+    ForeachWriter
+        For :func:`start_real_time`.
+    """
+    return _checked(
+        "producer",
+        path,
+        flush_interval,
+        max_buffered_rows,
+        producer_path=producer_path,
+        writer_id=writer_id,
+        source_queue=source_queue,
+    )
+
+
+def _jvm_writer(jvm: Any, writer: ForeachWriter) -> Any:
+    package = jvm.io.ytstream.spark.writers
+    builder = getattr(package, _CLASSES[writer.kind]).builder().path(writer.path)
+    if writer.flush_interval is not None:
+        micros = round(writer.flush_interval / timedelta(microseconds=1))
+        builder = builder.flushInterval(jvm.java.time.Duration.ofNanos(micros * 1000))
+    if writer.max_buffered_rows is not None:
+        builder = builder.maxBufferedRows(writer.max_buffered_rows)
+    if writer.producer_path is not None:
+        builder = builder.producerPath(writer.producer_path)
+    if writer.writer_id is not None:
+        builder = builder.writerId(writer.writer_id)
+    if writer.source_queue is not None:
+        builder = builder.sourceQueue(writer.source_queue)
+    return builder.build()
+
+
+def start_real_time(
+    df: DataFrame,
+    writer: ForeachWriter,
+    *,
+    checkpoint_location: str,
+    real_time: str = "5 minutes",
+    output_mode: str = "update",
+    query_name: str | None = None,
+) -> StreamingQuery:
+    """Start a streaming query that writes with one of ytstream's writers in Real-time Mode.
+
+    The same as ``df.writeStream.foreach(<the JVM writer>).outputMode(output_mode)
+    .option("checkpointLocation", checkpoint_location).trigger(realTime=real_time).start()``
+    would be if PySpark's ``foreach`` took a JVM writer.
+
+    Parameters
+    ----------
+    df : :class:`pyspark.sql.DataFrame`
+        A streaming DataFrame (``spark.readStream.format("yt")...``), with
+        ``include_service_columns`` for the exactly-once and producer writers.
+    writer : ForeachWriter
+        From :func:`exactly_once`, :func:`append` or :func:`producer`.
+    checkpoint_location : str
+        The query's checkpoint, e.g. ``yt:///home/checkpoints/rt``.
+    real_time : str, default "5 minutes"
+        Real-time Mode's batch (checkpoint) interval, at least
+        ``spark.sql.streaming.realTimeMode.minBatchDuration``.
+    output_mode : str, default "update"
+        Real-time Mode takes ``update``.
+    query_name : str, optional
+        The query's name.
+
+    Returns
+    -------
+    :class:`pyspark.sql.streaming.StreamingQuery`
+        The running query, as ``DataStreamWriter.start()`` returns it.
+
+    Raises
+    ------
+    TypeError
+        For a Spark Connect DataFrame (no JVM in this process) or a batch DataFrame.
+    ValueError
+        When the writer refuses its settings (``build()`` checks the table's kind, the producer,
+        the buffer size); the message is the writer's.
+    """
+    if not isinstance(writer, ForeachWriter):
+        raise TypeError(
+            "ytstream.writers.start_real_time: writer is a"
+            f" {type(writer).__name__}; give ytstream.writers.exactly_once(...), append(...) or"
+            " producer(...)"
+        )
+    jdf = getattr(df, "_jdf", None)
+    if jdf is None:
+        raise TypeError(
+            "ytstream.writers.start_real_time: df has no JVM DataFrame: a Spark Connect"
+            " DataFrame cannot reach ytstream's JVM writers; run the query in classic PySpark"
+            " (a local or cluster session started in this process) or in Java or Scala"
+        )
+    if not df.isStreaming:
+        raise TypeError(
+            "ytstream.writers.start_real_time: df is not a streaming DataFrame; read it with"
+            " spark.readStream"
+        )
+    from py4j.protocol import Py4JJavaError
+    from pyspark.errors import IllegalArgumentException
+
+    spark = df.sparkSession
+    jvm = spark.sparkContext._jvm
+    assert jvm is not None
+    try:
+        jwriter = _jvm_writer(jvm, writer)
+    except IllegalArgumentException as error:  # the writer's build() refusing its settings
+        raise ValueError(f"ytstream.writers.{writer.kind}: {error.getMessage()}") from None
+    except Py4JJavaError as error:
+        raise ValueError(
+            f"ytstream.writers.{writer.kind}: {error.java_exception.getMessage()}"
+        ) from None
+    stream = (
+        jdf.writeStream()
+        .foreach(jwriter)
+        .outputMode(output_mode)
+        .option("checkpointLocation", checkpoint_location)
+        .trigger(jvm.org.apache.spark.sql.streaming.Trigger.RealTime(real_time))
+    )
+    if query_name is not None:
+        stream = stream.queryName(query_name)
+    jquery = stream.start()
+    query = spark.streams.get(jquery.id().toString())
+    if query is None:  # stopped before Spark listed it
+        raise RuntimeError(
+            f"ytstream.writers.start_real_time: the query {jquery.id().toString()} ended at"
+            f" start: {jquery.exception()}"
+        )
+    return query
