@@ -23,9 +23,18 @@ from typing import Any
 import pyspark
 import pytest
 from pyspark.sql.functions import col, length
-from tables import checkpoint, consumer_offsets, dynamic_table, fill, queue_with_consumer, rows
+from tables import (
+    checkpoint,
+    consumer_offsets,
+    dynamic_table,
+    fill,
+    queue_with_consumer,
+    rows,
+    wait,
+)
 
 import ytstream
+from ytstream import writers
 from ytstream.testing import Emulator
 
 SERVER_CLASS = "org.apache.spark.sql.connect.service.SparkConnectServer"
@@ -88,6 +97,9 @@ def start_connect_server(emulator: Emulator, folder: Path, timeout: float = 120)
             "spark.ui.enabled": "false",
             "spark.sql.shuffle.partitions": "2",
             "spark.driver.extraJavaOptions": "-XX:TieredStopAtLevel=1",
+            # Real-time batches of 2 s in the tests
+            "spark.sql.streaming.realTimeMode.minBatchDuration": "1s",
+            **writers.CONNECT_PLUGIN,
         }
     )
     # the token in a file only this user reads, not on the command line where ps shows it
@@ -313,3 +325,75 @@ def test_local_connect_server_from_remote_local(
     )
     assert written == sorted((w, len(w)) for w in words)
     assert consumer_offsets(yt_client, consumer) == {0: 2, 1: 2}
+
+
+TABLET = "__spyt_streaming_src_tablet_index"
+ROW = "__spyt_streaming_src_row_index"
+
+
+def _sorted_out(yt_client: Any, out: str) -> None:
+    dynamic_table(
+        yt_client,
+        out,
+        [
+            {"name": TABLET, "type": "int64", "sort_order": "ascending", "required": True},
+            {"name": ROW, "type": "int64", "sort_order": "ascending", "required": True},
+            {"name": "id", "type": "int64"},
+            {"name": "data", "type": "string"},
+        ],
+    )
+
+
+def test_connect_exactly_once_writer_in_real_time_across_a_restart(
+    connect: Any, yt_client: Any, yt_path: str
+) -> None:
+    """ytstream.writers from the thin client: the server's RealTimeWriterCommand starts it."""
+    queue, consumer, out = f"{yt_path}/queue", f"{yt_path}/consumer", f"{yt_path}/out"
+    queue_with_consumer(yt_client, queue, consumer, tablets=2)
+    _sorted_out(yt_client, out)
+    ckpt = checkpoint(f"{yt_path}/checkpoint")
+
+    def written() -> int:
+        return len(rows(yt_client, out, "id"))
+
+    fill(yt_client, queue, [{"$tablet_index": i % 2, "id": i, "data": f"d{i}"} for i in range(20)])
+    for run, (upto, more) in enumerate([(30, range(20, 30)), (40, range(30, 40))]):
+        query = writers.start_real_time(
+            connect.readStream.format("yt")
+            .option("consumer_path", consumer)
+            .option("include_service_columns", True)
+            .load(queue),
+            writers.exactly_once(out, flush_interval=0.005),
+            checkpoint_location=ckpt,
+            real_time="2 seconds",
+        )
+        try:
+            assert type(query).__module__.startswith("pyspark.sql.connect.")
+            assert query.name.startswith("ytstream-real-time-")
+            if run == 0:
+                wait(lambda: written() >= 20, what="the first 20 rows")
+            fill(
+                yt_client, queue, [{"$tablet_index": i % 2, "id": i, "data": f"d{i}"} for i in more]
+            )
+            wait(lambda upto=upto: written() >= upto, what=f"{upto} rows")
+            assert query.isActive, query.exception()
+        finally:
+            query.stop()
+        assert not any(q.id == query.id for q in connect.streams.active)
+
+    got = sorted((r[TABLET], r[ROW], r["id"], r["data"]) for r in rows(yt_client, out, "*"))
+    assert got == sorted((i % 2, i // 2, i, f"d{i}") for i in range(40))
+
+
+def test_connect_writer_checks_come_back_as_value_errors(
+    connect: Any, yt_client: Any, yt_path: str
+) -> None:
+    queue, consumer, out = f"{yt_path}/queue", f"{yt_path}/consumer", f"{yt_path}/out"
+    queue_with_consumer(yt_client, queue, consumer)
+    dynamic_table(yt_client, out, [{"name": "id", "type": "int64"}])  # ordered, not sorted
+    with pytest.raises(ValueError, match=r"^ytstream\.writers\.exactly_once: .*ordered table"):
+        writers.start_real_time(
+            connect.readStream.format("yt").option("consumer_path", consumer).load(queue),
+            writers.exactly_once(out),
+            checkpoint_location=checkpoint(f"{yt_path}/checkpoint"),
+        )
