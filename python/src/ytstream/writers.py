@@ -371,17 +371,17 @@ def _start_connect(
     query_name: str | None,
 ) -> StreamingQuery:
     # The query as PySpark's own Connect writer describes it (plan, output mode, checkpoint,
-    # Real-time trigger, name), sent to the server's RealTimeWriterCommand instead of its sink.
+    # name), sent to the server's RealTimeWriterCommand instead of its sink.
     from pyspark.errors.exceptions.connect import SparkConnectException
 
     name = query_name or f"ytstream-real-time-{uuid.uuid4().hex[:12]}"
     stream: Any = (
         df.writeStream.outputMode(output_mode)
         .option("checkpointLocation", checkpoint_location)
-        .trigger(realTime=real_time)
         .queryName(name)
     )
-    for key, value in _connect_options(writer).items():
+    # the batch duration as an option: PySpark 4.1's Connect writer has no trigger(realTime=...)
+    for key, value in {**_connect_options(writer), "ytstream.real_time": real_time}.items():
         stream = stream.option(key, value)
     spark = df.sparkSession
     client = spark.client

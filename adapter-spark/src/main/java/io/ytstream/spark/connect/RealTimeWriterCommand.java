@@ -29,8 +29,8 @@ import org.sparkproject.connect.protobuf.InvalidProtocolBufferException;
  * cannot carry the writers there; and the Connect client's {@code foreach} sends Python code or a
  * Java-serialized writer, which a Python client cannot make. This command receives the query as the
  * client's own {@code WriteStreamOperationStart} (the streaming plan, output mode, checkpoint,
- * {@code trigger(realTime=...)}, query name), packed in a {@code google.protobuf.Any} of type
- * {@value #TYPE_URL}, with the writer in options named {@code ytstream.*}, and starts {@code
+ * query name), packed in a {@code google.protobuf.Any} of type {@value #TYPE_URL}, with the writer
+ * and the Real-time batch duration in options named {@code ytstream.*}, and starts {@code
  * writeStream.foreach(writer).trigger(Trigger.RealTime(...))} in the client's server-side session.
  * The client finds the query by its name.
  *
@@ -44,6 +44,9 @@ public final class RealTimeWriterCommand implements CommandPlugin {
 
   public static final String TYPE_URL = "type.googleapis.com/io.ytstream.RealTimeForeachWriter";
 
+  // The batch duration goes as an option, not as the message's trigger: Spark 4.1's Connect
+  // protocol has no Real-time trigger.
+  static final String REAL_TIME = "ytstream.real_time";
   static final String WRITER = "ytstream.writer";
   static final String PATH = "ytstream.path";
   static final String FLUSH_INTERVAL_MICROS = "ytstream.flush_interval_micros";
@@ -86,24 +89,23 @@ public final class RealTimeWriterCommand implements CommandPlugin {
       Dataset<Row> rows,
       WriteStreamOperationStart start)
       throws TimeoutException {
-    if (!start.hasRealTimeBatchDuration()) {
+    Map<String, String> options = start.getOptionsMap();
+    String realTime = options.get(REAL_TIME);
+    if (realTime == null || realTime.isBlank()) {
       throw new IllegalArgumentException(
-          TYPE_URL
-              + ": the query has no trigger(realTime=...); these writers run in Real-time Mode");
+          TYPE_URL + ": option " + REAL_TIME + " (the Real-time batch duration) is missing");
     }
     // The writers' builders read the cluster's proxy and token from the active session.
     SparkSession.setActiveSession(session);
     DataStreamWriter<Row> stream =
-        rows.writeStream()
-            .foreach(writer(start.getOptionsMap()))
-            .trigger(Trigger.RealTime(start.getRealTimeBatchDuration()));
+        rows.writeStream().foreach(writer(options)).trigger(Trigger.RealTime(realTime));
     if (!start.getOutputMode().isEmpty()) {
       stream = stream.outputMode(start.getOutputMode());
     }
     if (!start.getQueryName().isEmpty()) {
       stream = stream.queryName(start.getQueryName());
     }
-    for (Map.Entry<String, String> option : start.getOptionsMap().entrySet()) {
+    for (Map.Entry<String, String> option : options.entrySet()) {
       if (!option.getKey().startsWith("ytstream.")) {
         stream = stream.option(option.getKey(), option.getValue());
       }
