@@ -397,3 +397,35 @@ def test_connect_writer_checks_come_back_as_value_errors(
             writers.exactly_once(out),
             checkpoint_location=checkpoint(f"{yt_path}/checkpoint"),
         )
+
+
+def test_connect_closing_the_session_stops_the_real_time_query(
+    connect_server: ConnectServer, yt_client: Any, yt_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command registers its query as Connect does its own: a closed session stops it."""
+    from pyspark.sql.connect.session import SparkSession as ConnectSession
+
+    monkeypatch.setenv("SPARK_CONNECT_MODE_ENABLED", "1")
+    queue, consumer, out = f"{yt_path}/queue", f"{yt_path}/consumer", f"{yt_path}/out"
+    queue_with_consumer(yt_client, queue, consumer)
+    _sorted_out(yt_client, out)
+    fill(yt_client, queue, [{"id": i, "data": f"d{i}"} for i in range(5)])
+    session = ConnectSession.builder.remote(connect_server.url).create()
+    query = writers.start_real_time(
+        session.readStream.format("yt")
+        .option("consumer_path", consumer)
+        .option("include_service_columns", True)
+        .load(queue),
+        writers.exactly_once(out),
+        checkpoint_location=checkpoint(f"{yt_path}/checkpoint"),
+        real_time="1 minute",
+    )
+    wait(lambda: len(rows(yt_client, out, "id")) >= 5, what="5 rows")
+    stopped = f"[id = {query.id}, runId = {query.runId}] was stopped"
+    assert stopped not in connect_server.log.read_text(encoding="utf-8", errors="replace")
+    session.stop()
+    wait(
+        lambda: stopped in connect_server.log.read_text(encoding="utf-8", errors="replace"),
+        timeout=60,
+        what="the query stopped with its session",
+    )

@@ -283,7 +283,7 @@ def start_real_time(
     With a Spark Connect DataFrame, the server starts the query in the client's server-side
     session (its ``spark.streams`` lists it and ``stop()`` stops it); ``query_name`` defaults to
     ``ytstream-real-time-<random>``, by which the client finds it. Closing the client's session
-    does not stop such a query: stop it first.
+    stops it, as it stops the queries Connect starts itself.
     """
     if not isinstance(writer, ForeachWriter):
         raise TypeError(

@@ -14,6 +14,8 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.classic.Dataset;
 import org.apache.spark.sql.connect.planner.SparkConnectPlanner;
 import org.apache.spark.sql.connect.plugin.CommandPlugin;
+import org.apache.spark.sql.connect.service.ExecuteHolder;
+import org.apache.spark.sql.connect.service.SparkConnectService$;
 import org.apache.spark.sql.streaming.DataStreamWriter;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.Trigger;
@@ -36,9 +38,8 @@ import org.sparkproject.connect.protobuf.InvalidProtocolBufferException;
  *
  * <p>Enable it on the Connect server: {@code
  * spark.connect.extensions.command.classes=io.ytstream.spark.connect.RealTimeWriterCommand}. The
- * query runs in the session like any other (the client's {@code spark.streams} lists it, {@code
- * stop()} stops it) but Connect does not track it as its own: closing the client's session does not
- * stop it.
+ * query runs in the client's session like one Connect started: the client's {@code spark.streams}
+ * lists it, {@code stop()} stops it, and closing the client's session stops it.
  */
 public final class RealTimeWriterCommand implements CommandPlugin {
 
@@ -77,11 +78,30 @@ public final class RealTimeWriterCommand implements CommandPlugin {
     org.apache.spark.sql.classic.SparkSession session = planner.session();
     LogicalPlan plan = planner.transformRelation(start.getInput());
     try {
-      start(session, Dataset.ofRows(session, plan), start);
+      track(planner, start(session, Dataset.ofRows(session, plan), start));
     } catch (TimeoutException e) {
       throw new IllegalStateException("the real-time query did not start: " + e.getMessage(), e);
     }
     return true;
+  }
+
+  /**
+   * Registers the query with Connect's own streaming queries, as Connect does for those its {@code
+   * writeStream.start()} starts: closing the client's session stops it, and interrupting the
+   * command's operation does too. (Spark's {@code private[connect]} API, public in bytecode; the
+   * same on Spark 4.1 and 4.2.)
+   */
+  private static void track(SparkConnectPlanner planner, StreamingQuery query) {
+    scala.Option<ExecuteHolder> operation = planner.executeHolderOpt();
+    if (operation.isDefined()) {
+      SparkConnectService$.MODULE$
+          .streamingSessionManager()
+          .registerNewStreamingQuery(
+              planner.sessionHolder(),
+              query,
+              operation.get().sparkSessionTags(),
+              operation.get().operationId());
+    }
   }
 
   static StreamingQuery start(
