@@ -14,12 +14,14 @@ in the JVM and hands back the usual :class:`pyspark.sql.streaming.StreamingQuery
 ...     rows, writers.exactly_once("//home/out"),
 ...     checkpoint_location="yt:///home/checkpoints/rt")  # doctest: +SKIP
 
-Classic PySpark only: a Spark Connect client has no JVM in its process, so these writers are not
-reachable from it (the ``yt`` sink is, with any trigger but Real-time Mode).
+A Spark Connect DataFrame works too when its server enables ytstream's command plugin
+(``spark.connect.extensions.command.classes=io.ytstream.spark.connect.RealTimeWriterCommand``,
+:data:`CONNECT_PLUGIN`): the client sends the query, and the server attaches the writer in its JVM.
 """
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
@@ -28,7 +30,22 @@ if TYPE_CHECKING:
     from pyspark.sql import DataFrame
     from pyspark.sql.streaming.query import StreamingQuery
 
-__all__ = ["ForeachWriter", "append", "exactly_once", "producer", "start_real_time"]
+__all__ = [
+    "CONNECT_PLUGIN",
+    "ForeachWriter",
+    "append",
+    "exactly_once",
+    "producer",
+    "start_real_time",
+]
+
+#: The Spark Connect server's setting that lets a Connect client start these writers.
+CONNECT_PLUGIN = {
+    "spark.connect.extensions.command.classes": "io.ytstream.spark.connect.RealTimeWriterCommand"
+}
+
+# The command's type: a WriteStreamOperationStart whose options name the writer (ytstream.*).
+_CONNECT_COMMAND = "type.googleapis.com/io.ytstream.RealTimeForeachWriter"
 
 _CLASSES = {
     "exactly_once": "YtExactlyOnceForeachWriter",
@@ -253,10 +270,20 @@ def start_real_time(
     Raises
     ------
     TypeError
-        For a Spark Connect DataFrame (no JVM in this process) or a batch DataFrame.
+        For a batch DataFrame.
     ValueError
         When the writer refuses its settings (``build()`` checks the table's kind, the producer,
         the buffer size); the message is the writer's.
+    RuntimeError
+        When a Spark Connect server does not run :data:`CONNECT_PLUGIN`, or the query ended at
+        start.
+
+    Notes
+    -----
+    With a Spark Connect DataFrame, the server starts the query in the client's server-side
+    session (its ``spark.streams`` lists it and ``stop()`` stops it); ``query_name`` defaults to
+    ``ytstream-real-time-<random>``, by which the client finds it. Closing the client's session
+    stops it, as it stops the queries Connect starts itself.
     """
     if not isinstance(writer, ForeachWriter):
         raise TypeError(
@@ -265,19 +292,27 @@ def start_real_time(
             " producer(...)"
         )
     jdf = getattr(df, "_jdf", None)
-    if jdf is None:
+    if jdf is None and not _is_connect(df):
         raise TypeError(
-            "ytstream.writers.start_real_time: df has no JVM DataFrame: a Spark Connect"
-            " DataFrame cannot reach ytstream's JVM writers; run the query in classic PySpark"
-            " (a local or cluster session started in this process) or in Java or Scala"
+            "ytstream.writers.start_real_time: df is neither a classic nor a Spark Connect"
+            f" DataFrame ({type(df).__module__}.{type(df).__name__})"
         )
     if not df.isStreaming:
         raise TypeError(
             "ytstream.writers.start_real_time: df is not a streaming DataFrame; read it with"
             " spark.readStream"
         )
-    from py4j.protocol import Py4JJavaError
     from pyspark.errors import IllegalArgumentException
+
+    if jdf is None:
+        try:
+            return _start_connect(
+                df, writer, checkpoint_location, real_time, output_mode, query_name
+            )
+        except IllegalArgumentException as error:
+            raise ValueError(f"ytstream.writers.{writer.kind}: {error.getMessage()}") from None
+
+    from py4j.protocol import Py4JJavaError
 
     spark = df.sparkSession
     jvm = spark.sparkContext._jvm
@@ -307,3 +342,69 @@ def start_real_time(
             f" start: {jquery.exception()}"
         )
     return query
+
+
+def _is_connect(df: Any) -> bool:
+    return type(df).__module__.startswith("pyspark.sql.connect.")
+
+
+def _connect_options(writer: ForeachWriter) -> dict[str, str]:
+    options = {"ytstream.writer": writer.kind, "ytstream.path": writer.path}
+    if writer.flush_interval is not None:
+        micros = round(writer.flush_interval / timedelta(microseconds=1))
+        options["ytstream.flush_interval_micros"] = str(micros)
+    if writer.max_buffered_rows is not None:
+        options["ytstream.max_buffered_rows"] = str(writer.max_buffered_rows)
+    for key in ("producer_path", "writer_id", "source_queue"):
+        value = getattr(writer, key)
+        if value is not None:
+            options[f"ytstream.{key}"] = value
+    return options
+
+
+def _start_connect(
+    df: Any,
+    writer: ForeachWriter,
+    checkpoint_location: str,
+    real_time: str,
+    output_mode: str,
+    query_name: str | None,
+) -> StreamingQuery:
+    # The query as PySpark's own Connect writer describes it (plan, output mode, checkpoint,
+    # name), sent to the server's RealTimeWriterCommand instead of its sink.
+    from pyspark.errors.exceptions.connect import SparkConnectException
+
+    name = query_name or f"ytstream-real-time-{uuid.uuid4().hex[:12]}"
+    stream: Any = (
+        df.writeStream.outputMode(output_mode)
+        .option("checkpointLocation", checkpoint_location)
+        .queryName(name)
+    )
+    # the batch duration as an option: PySpark 4.1's Connect writer has no trigger(realTime=...)
+    for key, value in {**_connect_options(writer), "ytstream.real_time": real_time}.items():
+        stream = stream.option(key, value)
+    spark = df.sparkSession
+    client = spark.client
+    start = stream._write_stream.command(client).write_stream_operation_start
+    from pyspark.sql.connect.proto import Command
+
+    command = Command()
+    command.extension.type_url = _CONNECT_COMMAND
+    command.extension.value = start.SerializeToString()
+    try:
+        client.execute_command(command)
+    except SparkConnectException as error:
+        if "extension" not in str(error).lower():
+            raise
+        raise RuntimeError(
+            "ytstream.writers.start_real_time: the Spark Connect server does not run ytstream's"
+            " command plugin; start it with the connector jar and"
+            f" {next(iter(CONNECT_PLUGIN))}={next(iter(CONNECT_PLUGIN.values()))}"
+        ) from error
+    for query in spark.streams.active:
+        if query.name == name:
+            return query  # type: ignore[no-any-return]
+    raise RuntimeError(
+        f"ytstream.writers.start_real_time: the query {name} ended at start; see the Connect"
+        " server's log"
+    )

@@ -1,5 +1,6 @@
 package io.ytstream.spark.realtime;
 
+import io.ytstream.application.Interruptions;
 import io.ytstream.application.ReadRealTimePartition;
 import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.PartitionId;
@@ -17,7 +18,9 @@ import java.util.OptionalLong;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
+import org.apache.spark.TaskContext;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.streaming.PartitionOffset;
 import org.apache.spark.sql.connector.read.streaming.SupportsRealTimeRead;
@@ -46,6 +49,15 @@ import org.slf4j.LoggerFactory;
  * one jar runs on Spark 4.1.x ({@code nextWithTimeout(Long timeoutMs)}) and 4.2.x ({@code
  * nextWithTimeout(Long startTimeMs, Long timeoutMs)}); each JVM links the one its interface
  * declares.
+ *
+ * <p>A stopping query cancels its real-time tasks, and Spark kills a task by marking its {@link
+ * TaskContext} and interrupting its thread, which is most of the time inside a pull or a wait here.
+ * That interruption ends the task's read like its deadline does (no more rows, the offset so far),
+ * logged at DEBUG: thrown out of the task, Spark would log it as an ERROR ("Aborting task") with
+ * our stack trace at every normal stop. The thread's interrupt flag is cleared then, so that the
+ * writer's close hands the rows it already took to the cluster instead of failing on the flag;
+ * Spark still ends the task as killed (it reads the reason from the task's context). An
+ * interruption of a thread whose task was not killed is still thrown.
  */
 final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
 
@@ -71,6 +83,7 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
   private final String readId;
   private final QueueRowConverter converter;
   private final LongSupplier clockMs;
+  private final BooleanSupplier taskKilled;
   private final List<Source> sources = new ArrayList<>();
 
   private int nextPull;
@@ -108,6 +121,30 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
       QueueRowConverter converter,
       boolean failOnDataLoss,
       LongSupplier clockMs) {
+    this(
+        cluster,
+        readId,
+        consumer,
+        starts,
+        converter,
+        failOnDataLoss,
+        clockMs,
+        YtRealTimeReader::sparkKilledThisTask);
+  }
+
+  /**
+   * @param taskKilled whether the task of the calling thread was killed (Spark's {@link
+   *     TaskContext#isInterrupted()})
+   */
+  YtRealTimeReader(
+      YtCluster cluster,
+      String readId,
+      ConsumerId consumer,
+      SortedMap<PartitionId, Long> starts,
+      QueueRowConverter converter,
+      boolean failOnDataLoss,
+      LongSupplier clockMs,
+      BooleanSupplier taskKilled) {
     if (starts.isEmpty()) {
       throw new IllegalArgumentException("a real-time task reads at least one partition");
     }
@@ -115,6 +152,7 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
     this.readId = readId;
     this.converter = converter;
     this.clockMs = clockMs;
+    this.taskKilled = taskKilled;
     long now = System.nanoTime();
     for (Map.Entry<PartitionId, Long> e : starts.entrySet()) {
       PartitionId partition = e.getKey();
@@ -184,6 +222,25 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
   }
 
   private RecordStatus nextUntil(long deadlineMs) throws InterruptedIOException {
+    try {
+      return readUntil(deadlineMs);
+    } catch (InterruptedIOException | RuntimeException e) {
+      if (!Interruptions.isInterruption(e) || !taskKilled.getAsBoolean()) {
+        throw e;
+      }
+      // The query is stopping: a normal end of the task's read, not a failure.
+      Thread.interrupted();
+      LOG.debug("real-time read of {} ends: its task was killed ({})", partitions(), e.toString());
+      return RecordStatus.newStatusWithoutArrivalTime(false);
+    }
+  }
+
+  private static boolean sparkKilledThisTask() {
+    TaskContext task = TaskContext.get();
+    return task != null && task.isInterrupted();
+  }
+
+  private RecordStatus readUntil(long deadlineMs) throws InterruptedIOException {
     while (true) {
       boolean pulled = false;
       long nowNanos = System.nanoTime();

@@ -20,9 +20,12 @@ import io.ytstream.spark.types.ColumnSpec;
 import io.ytstream.spark.types.QueueRowConverter;
 import io.ytstream.types.v3.YtPrimitive;
 import io.ytstream.types.v3.YtType;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.spark.sql.connector.read.streaming.SupportsRealTimeRead.RecordStatus;
 import org.junit.jupiter.api.Test;
@@ -78,6 +81,62 @@ class YtRealTimeReaderTest {
         new QueueRowConverter(COLUMNS, true, false),
         failOnDataLoss,
         System::currentTimeMillis);
+  }
+
+  private YtRealTimeReader readerOfATask(boolean killed) {
+    return new YtRealTimeReader(
+        InMemoryClusters.getOrCreate(name),
+        name,
+        consumer,
+        new TreeMap<>(Map.of(partition, 0L)),
+        new QueueRowConverter(COLUMNS, true, false),
+        true,
+        System::currentTimeMillis,
+        () -> killed);
+  }
+
+  @Test
+  void anInterruptionOfAKilledTaskEndsItsReadWithTheOffsetSoFarAndClearsTheFlag() throws Exception {
+    produce(0, 2);
+    YtRealTimeReader r = readerOfATask(true);
+    long start = System.currentTimeMillis();
+    assertTrue(r.nextWithTimeout(start, 5_000L).hasRecord());
+    assertTrue(r.nextWithTimeout(start, 5_000L).hasRecord());
+    Thread.currentThread().interrupt(); // Spark's kill, while the task waits for rows
+    RecordStatus s = r.nextWithTimeout(start, 5_000L);
+    long tookMs = System.currentTimeMillis() - start;
+    assertFalse(s.hasRecord(), "the read ends as at its deadline");
+    assertTrue(tookMs < 1_000, "at once, not at the deadline: " + tookMs + " ms");
+    assertFalse(Thread.interrupted(), "the flag is cleared for the writer's close");
+    assertEquals(new YtPartitionOffset(partition, 2), r.getOffset());
+    r.close();
+  }
+
+  @Test
+  void anInterruptionOfATaskNotKilledIsStillThrown() {
+    YtRealTimeReader r = readerOfATask(false);
+    Thread.currentThread().interrupt();
+    try {
+      assertThrows(
+          InterruptedIOException.class,
+          () -> r.nextWithTimeout(System.currentTimeMillis(), 5_000L));
+    } finally {
+      Thread.interrupted();
+      r.close();
+    }
+  }
+
+  @Test
+  void aFailedPullOfAKilledTaskIsStillAFailure() {
+    cluster.faults().failNext(ClusterOperation.PULL, 1, 1, "the proxy is down");
+    YtRealTimeReader r = readerOfATask(true);
+    try {
+      assertThrows(
+          RuntimeException.class, () -> r.nextWithTimeout(System.currentTimeMillis(), 5_000L));
+    } finally {
+      r.close();
+      cluster.faults().clearPending();
+    }
   }
 
   @Test
