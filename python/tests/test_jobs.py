@@ -11,8 +11,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from guide_jobs import queue_to_table_with_data_length, transactional_counts_per_user
 from pyspark.sql import DataFrame, SparkSession
-from pyspark.sql.functions import col, length, size, upper
+from pyspark.sql.functions import col, size, upper
 from tables import (
     checkpoint,
     consumer_offsets,
@@ -34,42 +35,7 @@ def spark(yt_spark: SparkSession) -> Iterator[SparkSession]:
 
 def test_queue_to_table_with_data_length(spark: SparkSession, yt_client: Any, yt_path: str) -> None:
     """SPYT's Python listing: select data, add data_length = length(data)."""
-    queue, consumer, result = f"{yt_path}/queue", f"{yt_path}/consumer", f"{yt_path}/result"
-    queue_with_consumer(yt_client, queue, consumer, tablets=2)
-    dynamic_table(
-        yt_client,
-        result,
-        [{"name": "data", "type": "string"}, {"name": "data_length", "type": "int64"}],
-    )
-    words = ["a", "bbb", "", "ytsaurus", "дом"]
-    fill(
-        yt_client,
-        queue,
-        [{"$tablet_index": i % 2, "id": i, "data": w} for i, w in enumerate(words)],
-    )
-
-    query = (
-        spark.readStream.format("yt")
-        .option("consumer_path", consumer)
-        .load(queue)
-        .select(col("data"))
-        .withColumn("data_length", length(col("data")))
-        .writeStream.format("yt")
-        .option("checkpointLocation", checkpoint(f"{yt_path}/checkpoints"))
-        .trigger(processingTime="2 seconds")
-        .option("path", result)
-        .start()
-    )
-    try:
-        query.processAllAvailable()
-    finally:
-        query.stop()
-
-    written = sorted(
-        (r["data"], r["data_length"]) for r in rows(yt_client, result, "data, data_length")
-    )
-    assert written == sorted((w, len(w)) for w in words)
-    assert consumer_offsets(yt_client, consumer) == {0: 3, 1: 2}
+    queue_to_table_with_data_length(spark, yt_client, yt_path)
 
 
 def test_rows_per_batch_and_write_request_size(
@@ -199,64 +165,7 @@ def test_transactional_mode_counts_per_user(
     spark: SparkSession, yt_client: Any, yt_path: str
 ) -> None:
     """The guide's transactional job: groupBy("user").count() into a sorted table, update mode."""
-    spark.conf.set("spark.yt.streaming.transactional", "true")
-    queue, consumer, counts = f"{yt_path}/queue", f"{yt_path}/consumer", f"{yt_path}/counts"
-    queue_with_consumer(
-        yt_client,
-        queue,
-        consumer,
-        tablets=2,
-        schema=[{"name": "user", "type": "string"}, {"name": "n", "type": "int64"}],
-    )
-    dynamic_table(
-        yt_client,
-        counts,
-        [
-            {"name": "user", "type": "string", "sort_order": "ascending"},
-            {"name": "count", "type": "int64"},
-        ],
-    )
-    users = ["ann", "bob", "cid"]
-    fill(
-        yt_client,
-        queue,
-        [{"$tablet_index": n % 2, "user": users[n % 3], "n": n} for n in range(90)],
-    )
-
-    query = (
-        spark.readStream.format("yt")
-        .option("consumer_path", consumer)
-        .option("max_rows_per_partition", 20)
-        .load(queue)
-        .groupBy("user")
-        .count()
-        .writeStream.format("yt")
-        .outputMode("update")
-        .option("path", counts)
-        .option("checkpointLocation", checkpoint(f"{yt_path}/checkpoints"))
-        .trigger(processingTime="0 seconds")
-        .start()
-    )
-    try:
-        query.processAllAvailable()
-        batches = [p["numInputRows"] for p in query.recentProgress if p["numInputRows"] > 0]
-        # more rows while it runs: the counts go on from the state, exactly once
-        fill(
-            yt_client,
-            queue,
-            [{"$tablet_index": n % 2, "user": users[n % 3], "n": n} for n in range(90, 120)],
-        )
-        query.processAllAvailable()
-    finally:
-        query.stop()
-
-    assert batches[:3] == [40, 40, 10], "at most 20 rows per partition per batch"
-    assert sorted((r["user"], r["count"]) for r in rows(yt_client, counts, "user, [count]")) == [
-        ("ann", 40),
-        ("bob", 40),
-        ("cid", 40),
-    ]
-    assert consumer_offsets(yt_client, consumer) == {0: 60, 1: 60}
+    transactional_counts_per_user(spark, yt_client, yt_path)
 
 
 def test_foreach_batch_appends_each_batch_with_a_static_write(
