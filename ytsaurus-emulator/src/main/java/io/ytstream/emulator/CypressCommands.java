@@ -652,6 +652,19 @@ final class CypressCommands {
     }
     JsonNode value = request.structuredInput();
     String name = resolved.attribute();
+    if (attributesOf(path, transaction).has(name)
+        && !userAttributes(path, transaction).containsKey(name)) {
+      // The master refuses to set a read-only system attribute; the emulator computes all of its
+      // system attributes (ACLs included) from the cluster, so a set of one would only hide them.
+      throw CommandError.badRequest(
+          "the emulator does not set system attribute @"
+              + name
+              + " of "
+              + path
+              + (name.equals("acl") || name.equals("inherit_acl")
+                  ? "; give it in the attributes of create"
+                  : "; it follows the node's state"));
+    }
     if (transaction.isPresent()) {
       MasterTransactions.Transaction t = transaction.get();
       t.attributes.computeIfAbsent(path, p -> new TreeMap<>()).put(name, value);

@@ -71,6 +71,31 @@ class CypressConformanceTest {
   }
 
   @Test
+  void setKeepsUserAttributesAndRefusesSystemOnes() {
+    ok(post("create", "{\"path\":\"//attrs/n\",\"type\":\"map_node\",\"recursive\":true}"));
+    ok(put("set", "{\"path\":\"//attrs/n/@owner_team\"}", "\"streaming\""));
+    assertEquals(
+        "streaming",
+        ok(get("get", "{\"path\":\"//attrs/n/@owner_team\"}")).json().path("value").asText());
+    Reply acl = put("set", "{\"path\":\"//attrs/n/@acl\"}", "[]");
+    assertEquals(400, acl.status(), acl.text());
+    assertTrue(acl.text().contains("create"), acl.text());
+    assertEquals(400, put("set", "{\"path\":\"//attrs/n/@type\"}", "\"file\"").status());
+    assertEquals(
+        "map_node", ok(get("get", "{\"path\":\"//attrs/n/@type\"}")).json().path("value").asText());
+  }
+
+  private Reply put(String command, String parameters, String body) {
+    return http.send(
+        "PUT",
+        YT.emulator().url() + "/api/v4/" + command,
+        parameters,
+        null,
+        body.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+        "\"json\"");
+  }
+
+  @Test
   void ignoreExistingWithForceIsRefused() {
     Reply reply =
         post(
