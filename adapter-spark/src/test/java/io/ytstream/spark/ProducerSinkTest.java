@@ -131,7 +131,13 @@ class ProducerSinkTest {
     // the query dies with one share of the batch in the queue and no commits/N.
     c.cluster.faults().skipNext(ClusterOperation.TX_PRODUCER_PUSH, 1);
     c.cluster.faults().failNext(ClusterOperation.TX_PRODUCER_PUSH, 100, 1, "proxy went away");
-    assertMentions(failure(() -> run("yt:///ckpt/k")), "proxy went away");
+    String failure = failure(() -> run("yt:///ckpt/k"));
+    // The failed task's last attempt fails with the injected error, or, when Spark's output commit
+    // coordinator had authorized an earlier attempt of that partition, with Spark's denial of the
+    // commit: either way that share never lands.
+    assertTrue(
+        failure.contains("proxy went away") || failure.contains("Commit denied for partition"),
+        "expected the injected push failure in: " + failure);
     assertEquals(expected().size() + 3, c.ids("//out").size(), "one task's share landed");
     c.cluster.faults().clearPending();
 
