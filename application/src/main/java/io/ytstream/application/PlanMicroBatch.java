@@ -1,22 +1,18 @@
 package io.ytstream.application;
 
 import io.ytstream.core.model.ConsumerId;
-import io.ytstream.core.model.OffsetRange;
 import io.ytstream.core.model.PartitionBounds;
-import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StartingOffsets;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.plan.BatchPlan;
 import io.ytstream.core.plan.BatchPlanner;
 import io.ytstream.core.plan.DataLoss;
-import io.ytstream.core.plan.DataLossException;
-import io.ytstream.core.plan.DataLossPolicy;
+import io.ytstream.core.plan.NewPartitionPlacement;
 import io.ytstream.core.plan.PlanLimits;
 import io.ytstream.core.plan.QueueBounds;
 import io.ytstream.core.plan.QueuePositions;
 import io.ytstream.core.plan.StartOffsetResolver;
-import io.ytstream.core.plan.TaskAssignment;
 import io.ytstream.core.plan.TriggerLimit;
 import io.ytstream.ports.QueueMetadata;
 import java.util.ArrayList;
@@ -28,16 +24,18 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
- * Plans micro-batches: partition bounds, then start offsets, then new partitions, then caps, then
- * the ranges each batch reads. The decisions are core's ({@link StartOffsetResolver}, {@link
- * BatchPlanner}); this class asks the ports for their inputs, in order.
+ * Plans micro-batches: partition bounds, then start offsets, then new partitions, then caps. The
+ * decisions are core's ({@link StartOffsetResolver}, {@link NewPartitionPlacement}, {@link
+ * BatchPlanner}, {@link io.ytstream.core.plan.ByteBudget} through {@link CapBatchBytes}; the ranges
+ * and tasks of a batch are {@link io.ytstream.core.plan.RangesBetween} and {@link
+ * io.ytstream.core.plan.TaskAssigner}); this class asks the ports for their inputs, in order.
  *
  * <p>A partition the start offsets do not know (the queue was resharded) first gets an end of its
- * own with no rows: the batch that places it records where it starts, so the lower bound of every
- * later range is in the offset log and a range never has to guess a start. A start the queue no
- * longer fits (fewer partitions, or a partition ending before its offset) is refused by {@link
- * #checkPositions} ({@link QueuePositions}), which the source calls before the consumer follows the
- * start and before it plans.
+ * own with no rows ({@link NewPartitionPlacement}): the batch that places it records where it
+ * starts, so the lower bound of every later range is in the offset log and a range never has to
+ * guess a start. A start the queue no longer fits (fewer partitions, or a partition ending before
+ * its offset) is refused by {@link #checkPositions} ({@link QueuePositions}), which the source
+ * calls before the consumer follows the start and before it plans.
  */
 public final class PlanMicroBatch {
 
@@ -61,11 +59,7 @@ public final class PlanMicroBatch {
     }
 
     public long lostRowCount() {
-      long sum = 0;
-      for (DataLoss loss : losses) {
-        sum += loss.lostRows();
-      }
-      return sum;
+      return DataLoss.totalRows(losses);
     }
   }
 
@@ -179,29 +173,12 @@ public final class PlanMicroBatch {
       long msSinceLastBatch,
       boolean capBytes) {
     StreamOffsets resolved = startOffsets(start, bounds, consumerNow);
-    TreeMap<PartitionId, Long> added = new TreeMap<>();
-    List<DataLoss> trimmedBeforePlaced = new ArrayList<>();
-    resolved
-        .asMap()
-        .forEach(
-            (p, offset) -> {
-              if (start.get(p).isEmpty()) {
-                added.put(p, offset);
-                // Placed past where the consumer stands (0 without a row): those rows were in the
-                // queue while the query ran and were trimmed unread, as Kafka's source reports.
-                long from = consumerNow.getOrDefault(p, 0);
-                if (offset > from) {
-                  trimmedBeforePlaced.add(new DataLoss(p, from, offset));
-                }
-              }
-            });
-    if (!added.isEmpty()) {
-      if (!trimmedBeforePlaced.isEmpty() && limits.dataLossPolicy() == DataLossPolicy.FAIL) {
-        throw new DataLossException(trimmedBeforePlaced);
-      }
-      return new PlannedEnd(start.overlay(StreamOffsets.of(added)), trimmedBeforePlaced, true);
+    Optional<NewPartitionPlacement> placing =
+        NewPartitionPlacement.of(start, resolved, consumerNow, limits.dataLossPolicy());
+    if (placing.isPresent()) {
+      return new PlannedEnd(placing.get().end(), placing.get().losses(), true);
     }
-    if (trigger.holdsBack(available(resolved, bounds), msSinceLastBatch)) {
+    if (trigger.holdsBack(bounds.rowsAfter(resolved), msSinceLastBatch)) {
       return new PlannedEnd(start, List.of(), false, true);
     }
     BatchPlan plan = BatchPlanner.plan(resolved, bounds, limits, trigger.maxRows());
@@ -225,69 +202,5 @@ public final class PlanMicroBatch {
     perPartition.ifPresent(v -> set.add("max_bytes_per_partition = " + v));
     perTrigger.ifPresent(v -> set.add("max_bytes_per_trigger = " + v));
     return String.join(" and ", set);
-  }
-
-  /** Rows between {@code start} (or a partition's first row) and each partition's end. */
-  private static long available(StreamOffsets start, QueueBounds bounds) {
-    long sum = 0;
-    for (int i = 0; i < bounds.size(); i++) {
-      PartitionBounds b = bounds.boundsAt(i);
-      long from = Math.max(start.getOrDefault(bounds.partitionAt(i), 0), b.trimmedRowCount());
-      sum += Math.max(0, b.totalRowCount() - from);
-    }
-    return sum;
-  }
-
-  /**
-   * Bounds capped at {@code target} (Trigger.AvailableNow: rows that arrive after the query began
-   * wait for the next run). A partition {@code target} does not know gets no rows.
-   */
-  public static QueueBounds capped(QueueBounds now, QueueBounds target) {
-    Map<QueueId, List<PartitionBounds>> byQueue = new TreeMap<>();
-    now.asMap()
-        .forEach(
-            (p, b) -> {
-              PartitionBounds t = target.get(p);
-              long total =
-                  t == null ? b.trimmedRowCount() : Math.min(b.totalRowCount(), t.totalRowCount());
-              long trimmed = Math.min(b.trimmedRowCount(), total);
-              byQueue
-                  .computeIfAbsent(p.queue(), q -> new ArrayList<>())
-                  .add(new PartitionBounds(p.index(), trimmed, total));
-            });
-    return QueueBounds.of(byQueue);
-  }
-
-  /**
-   * The non-empty ranges of the batch from {@code start} to {@code end}. A partition missing from
-   * {@code start} has no rows: {@link #plan} places new partitions with a batch of their own.
-   */
-  public static List<OffsetRange> ranges(StreamOffsets start, StreamOffsets end) {
-    List<OffsetRange> ranges = new ArrayList<>();
-    end.asMap()
-        .forEach(
-            (p, upper) -> {
-              long lower = start.getOrDefault(p, upper);
-              if (upper < lower) {
-                throw new IllegalStateException(
-                    "offsets move backwards for " + p + ": " + lower + " -> " + upper);
-              }
-              if (upper > lower) {
-                ranges.add(new OffsetRange(p, lower, upper));
-              }
-            });
-    return ranges;
-  }
-
-  /**
-   * The batch's tasks: one per range, in the ranges' (partition) order. A partition's rows are read
-   * by one task, so its order within the batch is the queue's.
-   */
-  public static List<TaskAssignment> tasks(List<OffsetRange> ranges) {
-    List<TaskAssignment> tasks = new ArrayList<>(ranges.size());
-    for (OffsetRange range : ranges) {
-      tasks.add(new TaskAssignment(tasks.size(), List.of(range)));
-    }
-    return tasks;
   }
 }

@@ -1,5 +1,6 @@
 package io.ytstream.application;
 
+import io.ytstream.core.delivery.OutputTablets;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.model.YPath;
 import io.ytstream.ports.Row;

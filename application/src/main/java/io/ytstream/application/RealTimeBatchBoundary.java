@@ -3,6 +3,7 @@ package io.ytstream.application;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.plan.QueueBounds;
+import io.ytstream.core.plan.RealTimeTaskGroups;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;

@@ -10,6 +10,8 @@ import io.ytstream.core.model.StartingOffsets;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.plan.PlanLimits;
 import io.ytstream.core.plan.QueueBounds;
+import io.ytstream.core.plan.RangesBetween;
+import io.ytstream.core.plan.TaskAssigner;
 import io.ytstream.core.plan.TaskAssignment;
 import io.ytstream.core.plan.TriggerLimit;
 import io.ytstream.ports.TableDescription;
@@ -177,7 +179,7 @@ public final class StreamingSource {
     }
     lastBounds = bounds;
     Optional<QueueBounds> target = availableNowTarget;
-    QueueBounds planBounds = target.map(t -> PlanMicroBatch.capped(bounds, t)).orElse(bounds);
+    QueueBounds planBounds = target.map(t -> bounds.cappedAt(t)).orElse(bounds);
     // Real-time batches end where their tasks stop: no pulls to size an end nothing uses.
     PlanMicroBatch.PlannedEnd planned =
         pacing.plan(start, planBounds, consumerNow, limit, target.isPresent(), nowMs, rt == null);
@@ -194,7 +196,7 @@ public final class StreamingSource {
       PlanMicroBatch.checkPositions(end, bounds);
       lastBounds = bounds;
     }
-    return PlanMicroBatch.tasks(PlanMicroBatch.ranges(start, end));
+    return TaskAssigner.oneTaskPerRange(RangesBetween.of(start, end));
   }
 
   /** Spark's {@code commit(end)}: the batch ending at {@code end} is logged done. */
@@ -233,7 +235,7 @@ public final class StreamingSource {
 
   /**
    * Real-time Mode's {@code planInputPartitions(start)}: the open-ended tasks, each its partitions
-   * and their start offsets ({@link RealTimeTaskGroups}).
+   * and their start offsets ({@link io.ytstream.core.plan.RealTimeTaskGroups}).
    */
   public List<SortedMap<PartitionId, Long>> realTimeTasks(StreamOffsets start) {
     RealTimeBatchBoundary.Tasks tasks = boundary().tasks(start);

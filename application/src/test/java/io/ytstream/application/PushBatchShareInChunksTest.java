@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ytstream.core.delivery.BatchShareDecision.Action;
 import io.ytstream.core.delivery.BatchShareNumbering;
+import io.ytstream.core.delivery.OutputTablets;
 import io.ytstream.core.error.YtErrorCode;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StreamOffsets;

@@ -15,6 +15,7 @@ import io.ytstream.core.plan.DataLoss;
 import io.ytstream.core.plan.DataLossException;
 import io.ytstream.core.plan.DataLossPolicy;
 import io.ytstream.core.plan.PlanLimits;
+import io.ytstream.core.plan.RangesBetween;
 import io.ytstream.core.plan.TriggerLimit;
 import io.ytstream.inmemory.InMemoryCluster;
 import io.ytstream.inmemory.ManualClock;
@@ -81,14 +82,14 @@ class UseCasesOverTheInMemoryClusterTest {
         planner.plan(start, planner.readBounds(), consumerNow(), TriggerLimit.none(), 0, true);
     assertTrue(placing.placesNewPartitions());
     assertEquals(0L, placing.end().getOrDefault(new PartitionId(Q, 1), -1));
-    assertEquals(List.of(), PlanMicroBatch.ranges(start, placing.end()), "placed, nothing read");
+    assertEquals(List.of(), RangesBetween.of(start, placing.end()), "placed, nothing read");
 
     PlanMicroBatch.PlannedEnd next =
         planner.plan(
             placing.end(), planner.readBounds(), consumerNow(), TriggerLimit.none(), 0, true);
     assertEquals(
         List.of(new OffsetRange(new PartitionId(Q, 1), 0, 2)),
-        PlanMicroBatch.ranges(placing.end(), next.end()));
+        RangesBetween.of(placing.end(), next.end()));
   }
 
   @Test
@@ -106,7 +107,7 @@ class UseCasesOverTheInMemoryClusterTest {
         List.of(
             new OffsetRange(new PartitionId(Q, 0), 0, 6),
             new OffsetRange(new PartitionId(Q, 1), 20, 22)),
-        PlanMicroBatch.ranges(start, sized.end()));
+        RangesBetween.of(start, sized.end()));
 
     // 4 rows wait, fewer than 5: no batch until the delay passed since the last one.
     StreamOffsets nearEnd =
@@ -119,9 +120,7 @@ class UseCasesOverTheInMemoryClusterTest {
         planner.plan(nearEnd, planner.readBounds(), consumerNow(), limit, 60_000, true);
     assertEquals(
         4,
-        PlanMicroBatch.ranges(nearEnd, due.end()).stream()
-            .mapToLong(r -> r.upper() - r.lower())
-            .sum());
+        RangesBetween.of(nearEnd, due.end()).stream().mapToLong(r -> r.upper() - r.lower()).sum());
   }
 
   @Test

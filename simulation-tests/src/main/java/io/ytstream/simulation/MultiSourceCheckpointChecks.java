@@ -1,6 +1,5 @@
 package io.ytstream.simulation;
 
-import io.ytstream.application.PlanMicroBatch;
 import io.ytstream.application.checkpoint.BatchEnd;
 import io.ytstream.application.checkpoint.BatchRanges;
 import io.ytstream.application.checkpoint.OffsetLogEntry;
@@ -12,6 +11,7 @@ import io.ytstream.core.model.OffsetRange;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.core.plan.RangesBetween;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -127,7 +127,7 @@ final class MultiSourceCheckpointChecks {
         Map<QueueId, ConsumerId> byQueue = new TreeMap<>();
         for (int s = 0; s < ytSources; s++) {
           StreamOffsets from = b == 0 ? initial.get(s) : ends.get(b - 1).get(s);
-          ranges.addAll(PlanMicroBatch.ranges(from, ends.get(b).get(s)));
+          ranges.addAll(RangesBetween.of(from, ends.get(b).get(s)));
           for (PartitionId p : ends.get(b).get(s).asMap().keySet()) {
             byQueue.put(p.queue(), consumers.get(s));
           }

@@ -1,10 +1,10 @@
 package io.ytstream.simulation;
 
 import io.ytstream.application.ForeachWriterBuffer;
-import io.ytstream.application.OutputTablets;
 import io.ytstream.application.PushRowsBySourcePosition;
 import io.ytstream.application.TableChunkBuffer;
 import io.ytstream.application.WriteChunk;
+import io.ytstream.core.delivery.OutputTablets;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
 

@@ -1,6 +1,6 @@
 package io.ytstream.spark.sink;
 
-import io.ytstream.application.OutputTablets;
+import io.ytstream.core.delivery.OutputTablets;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.RowLayout;
 import io.ytstream.spark.types.CatalystGetter;

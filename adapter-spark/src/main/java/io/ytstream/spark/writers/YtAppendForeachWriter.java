@@ -1,6 +1,6 @@
 package io.ytstream.spark.writers;
 
-import io.ytstream.application.OutputTablets;
+import io.ytstream.core.delivery.OutputTablets;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription;
 import java.util.Map;

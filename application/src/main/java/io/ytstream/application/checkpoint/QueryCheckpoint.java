@@ -1,11 +1,11 @@
 package io.ytstream.application.checkpoint;
 
 import io.ytstream.application.DrivingUseCase;
-import io.ytstream.application.PlanMicroBatch;
 import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.OffsetRange;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.core.plan.RangesBetween;
 import io.ytstream.ports.CheckpointFiles;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -136,7 +136,7 @@ public final class QueryCheckpoint {
               .filter(s -> queuesOf(s).equals(queues))
               .findFirst()
               .orElse(source.initial());
-      ranges.addAll(PlanMicroBatch.ranges(start, end));
+      ranges.addAll(RangesBetween.of(start, end));
       queues.forEach(q -> consumers.put(q, source.consumer()));
     }
     return new BatchRanges(ranges, consumers);

@@ -1,6 +1,7 @@
 package io.ytstream.core.plan;
 
 import io.ytstream.core.model.PartitionId;
+import java.util.List;
 
 /**
  * Rows {@code [requestedOffset, firstAvailableRow)} of a partition were trimmed before being read.
@@ -16,6 +17,15 @@ public record DataLoss(PartitionId partition, long requestedOffset, long firstAv
 
   public long lostRows() {
     return firstAvailableRow - requestedOffset;
+  }
+
+  /** How many rows {@code losses} lost together. */
+  public static long totalRows(List<DataLoss> losses) {
+    long sum = 0;
+    for (DataLoss loss : losses) {
+      sum += loss.lostRows();
+    }
+    return sum;
   }
 
   @Override

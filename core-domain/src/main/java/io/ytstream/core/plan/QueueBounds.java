@@ -113,4 +113,34 @@ public final class QueueBounds {
     }
     return raised == null ? this : new QueueBounds(partitions, raised);
   }
+
+  /**
+   * These bounds capped at {@code target} (Trigger.AvailableNow: rows that arrive after the query
+   * began wait for the next run). A partition {@code target} does not know gets no rows.
+   */
+  public QueueBounds cappedAt(QueueBounds target) {
+    PartitionBounds[] capped = new PartitionBounds[partitions.length];
+    for (int i = 0; i < partitions.length; i++) {
+      PartitionBounds b = bounds[i];
+      PartitionBounds t = target.get(partitions[i]);
+      long total = t == null ? b.trimmedRowCount() : Math.min(b.totalRowCount(), t.totalRowCount());
+      long trimmed = Math.min(b.trimmedRowCount(), total);
+      capped[i] = new PartitionBounds(b.index(), trimmed, total);
+    }
+    return new QueueBounds(partitions, capped);
+  }
+
+  /**
+   * Rows between {@code start} (or a partition's first row, when later or not given) and each
+   * partition's end, over all partitions: what a trigger's minimum is compared with.
+   */
+  public long rowsAfter(StreamOffsets start) {
+    long sum = 0;
+    for (int i = 0; i < partitions.length; i++) {
+      PartitionBounds b = bounds[i];
+      long from = Math.max(start.getOrDefault(partitions[i], 0), b.trimmedRowCount());
+      sum += Math.max(0, b.totalRowCount() - from);
+    }
+    return sum;
+  }
 }

@@ -6,13 +6,15 @@ import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.StreamOffsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Plans a static read of {@code [start, end)} per partition (Kafka's batch read of {@code
  * startingOffsets} to the exclusive {@code endingOffsets}): trimmed rows in the range are data loss
  * (fail, or skip from the partition's first row and report them), an end before its start is the
- * user's error, and each partition's range is cut into tasks of at most {@code maxRowsPerTask}
- * rows, so a task's size does not grow with the range.
+ * user's error ({@link EndBeforeStart}), and each partition's range is cut into tasks of at most
+ * {@code maxRowsPerTask} rows, so a task's size does not grow with the range.
  */
 public final class StaticReadPlanner {
 
@@ -33,6 +35,10 @@ public final class StaticReadPlanner {
     if (maxRowsPerTask < 1) {
       throw new IllegalArgumentException("maxRowsPerTask must be >= 1, got " + maxRowsPerTask);
     }
+    Optional<EndBeforeStart> reversed = endBeforeStart(start, end, bounds);
+    if (reversed.isPresent()) {
+      throw new IllegalArgumentException(reversed.get().toString());
+    }
     List<OffsetRange> ranges = new ArrayList<>();
     List<DataLoss> losses = new ArrayList<>();
     for (int i = 0; i < bounds.size(); i++) {
@@ -40,18 +46,6 @@ public final class StaticReadPlanner {
       PartitionBounds b = bounds.boundsAt(i);
       long lower = required(start, partition, "start");
       long upper = required(end, partition, "end");
-      if (upper < lower) {
-        throw new IllegalArgumentException(
-            "the read of "
-                + partition.queue().path()
-                + " partition "
-                + partition.index()
-                + " ends at "
-                + upper
-                + ", before its start "
-                + lower
-                + ": give an end at or after the start (the end is exclusive)");
-      }
       if (lower < b.trimmedRowCount() && lower < upper) {
         losses.add(new DataLoss(partition, lower, Math.min(b.trimmedRowCount(), upper)));
         lower = Math.min(b.trimmedRowCount(), upper);
@@ -64,6 +58,27 @@ public final class StaticReadPlanner {
       throw new DataLossException(losses);
     }
     return new StaticReadPlan(ranges, losses);
+  }
+
+  /**
+   * The first partition, in partition order, whose end is before its start: a range {@link #plan}
+   * refuses. Empty when there is none before the first partition lacking a start or an end (which
+   * {@link #plan} refuses for that).
+   */
+  public static Optional<EndBeforeStart> endBeforeStart(
+      StreamOffsets start, StreamOffsets end, QueueBounds bounds) {
+    for (int i = 0; i < bounds.size(); i++) {
+      PartitionId partition = bounds.partitionAt(i);
+      OptionalLong lower = start.get(partition);
+      OptionalLong upper = end.get(partition);
+      if (lower.isEmpty() || upper.isEmpty()) {
+        return Optional.empty();
+      }
+      if (upper.getAsLong() < lower.getAsLong()) {
+        return Optional.of(new EndBeforeStart(partition, lower.getAsLong(), upper.getAsLong()));
+      }
+    }
+    return Optional.empty();
   }
 
   private static long required(StreamOffsets offsets, PartitionId partition, String which) {

@@ -87,6 +87,25 @@ class StaticReadPlannerTest {
   }
 
   @Test
+  void theFirstPartitionWhoseEndIsBeforeItsStartIsFoundInPartitionOrder() {
+    assertEquals(
+        java.util.Optional.of(new EndBeforeStart(P1, 4, 2)),
+        StaticReadPlanner.endBeforeStart(offsets(1, 4), offsets(1, 2), bounds(0, 10, 0, 10)));
+    assertEquals(
+        java.util.Optional.of(new EndBeforeStart(P0, 5, 3)),
+        StaticReadPlanner.endBeforeStart(offsets(5, 4), offsets(3, 2), bounds(0, 10, 0, 10)),
+        "the first in partition order");
+    assertEquals(
+        java.util.Optional.empty(),
+        StaticReadPlanner.endBeforeStart(offsets(3, 2), offsets(3, 9), bounds(0, 10, 0, 10)),
+        "an empty range (end == start) is no reversal");
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new EndBeforeStart(P0, 3, 3),
+        "an end at its start is not before it");
+  }
+
+  @Test
   void theResolverNamesTheOptionItResolves() {
     IllegalArgumentException e =
         assertThrows(

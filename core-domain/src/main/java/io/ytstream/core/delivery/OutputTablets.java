@@ -1,4 +1,4 @@
-package io.ytstream.application;
+package io.ytstream.core.delivery;
 
 /**
  * Which tablet of an ordered output a writer's row goes to: row {@code k} of the task for partition

@@ -1,4 +1,4 @@
-package io.ytstream.application;
+package io.ytstream.core.plan;
 
 import io.ytstream.core.model.PartitionId;
 import java.util.ArrayList;
