@@ -6,6 +6,7 @@ import io.ytstream.core.model.YPath;
 import io.ytstream.core.plan.DataLossPolicy;
 import io.ytstream.core.plan.PlanLimits;
 import io.ytstream.core.plan.TriggerLimit;
+import io.ytstream.types.json.JsonReader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -187,7 +188,7 @@ public final class YtOptions {
   /** The queues to read: {@code load("//q")}, {@code load("//q1,//q2")} or batch multi-path. */
   public List<YPath> queuePaths() {
     List<String> raw = new ArrayList<>();
-    get(PATHS).ifPresent(p -> raw.addAll(parseJsonStringArray(p)));
+    get(PATHS).ifPresent(p -> raw.addAll(parseJsonStringArray(PATHS, p)));
     get(PATH).ifPresent(p -> raw.addAll(List.of(p.split(","))));
     if (raw.isEmpty()) {
       throw new IllegalArgumentException(
@@ -577,29 +578,46 @@ public final class YtOptions {
     }
   }
 
-  /** Spark passes several paths as a JSON array of strings. */
-  private static List<String> parseJsonStringArray(String json) {
-    List<String> out = new ArrayList<>();
+  /**
+   * Spark passes several paths ({@code load("//q1", "//q2")}) as option {@code paths}, a JSON array
+   * of strings, read by the one JSON reader; a value that is not an array is one path.
+   */
+  private static List<String> parseJsonStringArray(String option, String json) {
     String body = json.trim();
     if (!body.startsWith("[")) {
-      out.add(body);
-      return out;
+      return List.of(body);
     }
-    StringBuilder current = null;
-    for (int i = 1; i < body.length(); i++) {
-      char c = body.charAt(i);
-      if (current == null) {
-        if (c == '"') {
-          current = new StringBuilder();
-        }
-      } else if (c == '\\' && i + 1 < body.length()) {
-        current.append(body.charAt(++i));
-      } else if (c == '"') {
-        out.add(current.toString());
-        current = null;
-      } else {
-        current.append(c);
+    Object parsed;
+    try {
+      parsed = JsonReader.read(body);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "option "
+              + option
+              + " = '"
+              + body
+              + "' is not a JSON array of strings ("
+              + e.getMessage()
+              + "): give the queue paths to load(), e.g. load(\"//home/q1\", \"//home/q2\")",
+          e);
+    }
+    List<String> out = new ArrayList<>();
+    List<?> items = (List<?>) parsed;
+    for (int i = 0; i < items.size(); i++) {
+      if (!(items.get(i) instanceof String path)) {
+        throw new IllegalArgumentException(
+            "option "
+                + option
+                + " = '"
+                + body
+                + "' holds "
+                + items.get(i)
+                + " at $["
+                + i
+                + "], not a string: give the queue paths to load(), e.g. load(\"//home/q1\","
+                + " \"//home/q2\")");
       }
+      out.add(path);
     }
     return out;
   }
