@@ -277,7 +277,10 @@ class StaticReadTest {
                         .option("starting_offsets", "{\"//q\": {\"0\": 3}}")
                         .option("ending_offsets", "{\"//q\": {\"0\": 1}}")
                         .load("//q"))),
-        "partition 0 ends at 1, before its start 3");
+        "the static read of //q partition 0 ends before it starts",
+        "option ending_offsets = {\"//q\": {\"0\": 1}} ends it at row 1 (exclusive)",
+        "option starting_offsets = {\"//q\": {\"0\": 3}} starts it at row 3",
+        "Give an end at or after the start");
     assertMentions(
         failure(() -> ids(read().option("ending_offsets", "{\"//q\": {\"0\": 9}}").load("//q"))),
         "option ending_offsets ends //q partition 0 at 9, beyond its end (4 rows)");

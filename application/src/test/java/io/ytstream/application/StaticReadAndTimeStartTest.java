@@ -111,6 +111,53 @@ class StaticReadAndTimeStartTest {
   }
 
   @Test
+  void anEndBeforeItsStartNamesBothOptionsWhatEachGivesThePartitionAndTheRows() {
+    queueOverSeconds(3, true);
+    IllegalArgumentException byOffsets =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                planner()
+                    .plan(
+                        start("{\"//q\": {\"0\": 1, \"1\": 6}}"),
+                        end("{\"//q\": {\"0\": 8, \"1\": 4}}"),
+                        100,
+                        DataLossPolicy.FAIL));
+    assertEquals(
+        "the static read of //q partition 1 ends before it starts: option ending_offsets ="
+            + " {\"//q\": {\"1\": 4}} ends it at row 4 (exclusive), option starting_offsets ="
+            + " {\"//q\": {\"1\": 6}} starts it at row 6. Give an end at or after the start, or"
+            + " swap the two",
+        byOffsets.getMessage());
+
+    // By time, the rows are where the times fall; the message gives the times as well.
+    IllegalArgumentException byTime =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                planner()
+                    .plan(
+                        new PlanBatchRead.Bound(
+                            new StartingOffsets.AtTimestamp(T0 + 2_000), "starting_timestamp"),
+                        new PlanBatchRead.Bound(
+                            new StartingOffsets.AtTimestamp(T0 + 1_000), "ending_timestamp"),
+                        100,
+                        DataLossPolicy.FAIL));
+    assertTrue(
+        byTime
+            .getMessage()
+            .startsWith(
+                "the static read of //q partition 0 ends before it starts: option"
+                    + " ending_timestamp = "
+                    + (T0 + 1_000)
+                    + " (2024-01-01T00:00:01Z) ends it at row 3 (exclusive), option"
+                    + " starting_timestamp = "
+                    + (T0 + 2_000)
+                    + " (2024-01-01T00:00:02Z) starts it at row 6."),
+        byTime.getMessage());
+  }
+
+  @Test
   void aRangeByTimeStartsAndEndsAtTheFirstRowOfASecond() {
     queueOverSeconds(4, true);
     // Half past second 1: the server's timestamps hold whole seconds, so second 1's rows count.
