@@ -4,7 +4,20 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaConstructor;
+import com.tngtech.archunit.core.domain.JavaField;
+import com.tngtech.archunit.core.domain.JavaMethod;
+import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.CompositeArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 
 /**
  * The dependency rules of the architecture note, as functions of package roots so that tests can
@@ -228,5 +241,112 @@ final class ArchitectureRules {
         .resideInAPackage(to + "..")
         .as(from + " does not depend on " + to + ": " + reason)
         .allowEmptyShould(false);
+  }
+
+  /**
+   * Each named decision is a class of {@code decisionPackage} (simple names, one rule each): a
+   * decision moved elsewhere, or renamed without the rule, fails. Which package holds which kind of
+   * decision is then stated once, here, and readers of another runtime find each where the
+   * architecture note says.
+   */
+  static ArchRule decisionsResideIn(String decisionPackage, String... simpleNames) {
+    if (simpleNames.length == 0) {
+      throw new IllegalArgumentException("name at least one decision of " + decisionPackage);
+    }
+    List<ArchRule> rules = new ArrayList<>();
+    for (String name : simpleNames) {
+      rules.add(
+          classes()
+              .that()
+              .haveSimpleName(name)
+              .should()
+              .resideInAPackage(decisionPackage)
+              .as(name + " is a decision of " + decisionPackage)
+              .allowEmptyShould(false));
+    }
+    return CompositeArchRule.of(rules)
+        .as(decisionPackage + " holds " + String.join(", ", simpleNames));
+  }
+
+  /**
+   * A use case asks the ports for a decision's inputs, in order, and calls the decision; a pure
+   * decision (a holder of static functions over values: no instance state, no constructor but
+   * private ones, no use of a port or a codec) is core's, where other runtimes follow it and plain
+   * JUnit tests it. {@code stepsAndCodecs} are the packages whose use makes a class a step or a
+   * codec (the ports; the type library and the application's text forms, which core may not hold);
+   * {@code allowed} names helpers (by simple name) that are not protocol decisions, each with its
+   * reason where the rule is used.
+   */
+  static ArchRule holdsNoPureDecisions(
+      String applicationPackage, List<String> stepsAndCodecs, String... allowed) {
+    Set<String> allowedNames = Set.of(allowed);
+    ArchCondition<JavaClass> notAPureDecision =
+        new ArchCondition<>("use a port or a codec, or hold state (a pure decision is core's)") {
+          @Override
+          public void check(JavaClass c, ConditionEvents events) {
+            if (isPureFunctionHolder(c, stepsAndCodecs)
+                && !allowedNames.contains(c.getSimpleName())) {
+              events.add(
+                  SimpleConditionEvent.violated(
+                      c,
+                      c.getName()
+                          + " holds only static functions and uses none of "
+                          + stepsAndCodecs
+                          + ": a pure decision, which belongs in core-domain"));
+            }
+          }
+        };
+    return classes()
+        .that()
+        .resideInAPackage(applicationPackage + "..")
+        .and()
+        .areTopLevelClasses()
+        .should(notAPureDecision)
+        .as(applicationPackage + " holds steps over ports and codecs, not pure decisions")
+        .allowEmptyShould(false);
+  }
+
+  /**
+   * A class (not an interface, enum, record or throwable) with no instance field, no constructor
+   * but private ones, a non-private static method, and no use of {@code stepsAndCodecs}.
+   */
+  private static boolean isPureFunctionHolder(JavaClass c, List<String> stepsAndCodecs) {
+    if (c.isInterface() || c.isEnum() || c.isRecord() || c.isAnnotation()) {
+      return false;
+    }
+    if (c.isAssignableTo(Throwable.class)) {
+      return false;
+    }
+    for (JavaField field : c.getFields()) {
+      if (!field.getModifiers().contains(JavaModifier.STATIC)) {
+        return false;
+      }
+    }
+    for (JavaConstructor constructor : c.getConstructors()) {
+      if (!constructor.getModifiers().contains(JavaModifier.PRIVATE)) {
+        return false;
+      }
+    }
+    boolean staticFunction = false;
+    for (JavaMethod method : c.getMethods()) {
+      Set<JavaModifier> modifiers = method.getModifiers();
+      if (modifiers.contains(JavaModifier.STATIC)
+          && !modifiers.contains(JavaModifier.PRIVATE)
+          && !modifiers.contains(JavaModifier.SYNTHETIC)) {
+        staticFunction = true;
+      }
+    }
+    if (!staticFunction) {
+      return false;
+    }
+    for (Dependency dependency : c.getDirectDependenciesFromSelf()) {
+      String target = dependency.getTargetClass().getPackageName();
+      for (String pkg : stepsAndCodecs) {
+        if (target.equals(pkg) || target.startsWith(pkg + ".")) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -136,5 +137,40 @@ class ArchitectureRulesCanFailTest {
             ArchitectureRules.doesNotDependOn(
                     FIXTURES + ".adaptera", FIXTURES + ".adapterb", "fixture")
                 .check(fixtures));
+  }
+
+  @Test
+  void decisionPlaceRuleCatchesADecisionOutsideItsPackageAndOneThatIsGone() {
+    ArchitectureRules.decisionsResideIn(FIXTURES + ".plan", "TaskAssigner").check(fixtures);
+    assertThrows(
+        AssertionError.class,
+        () ->
+            ArchitectureRules.decisionsResideIn(FIXTURES + ".plan", "TaskAssigner", "OutputTablets")
+                .check(fixtures));
+    assertThrows(
+        AssertionError.class,
+        () -> ArchitectureRules.decisionsResideIn(FIXTURES + ".plan", "Gone").check(fixtures));
+  }
+
+  @Test
+  void pureDecisionRuleCatchesStaticFunctionsThatUseNoPort() {
+    // A use case over a port, and static functions over a port (or a codec) pass.
+    ArchitectureRules.holdsNoPureDecisions(FIXTURES + ".steps", List.of(FIXTURES + ".port"))
+        .check(fixtures);
+    assertThrows(
+        AssertionError.class,
+        () ->
+            ArchitectureRules.holdsNoPureDecisions(
+                    FIXTURES + ".misplaced", List.of(FIXTURES + ".port"))
+                .check(fixtures));
+    // The rule is about the shape, whatever the package: core's decisions have it.
+    assertThrows(
+        AssertionError.class,
+        () ->
+            ArchitectureRules.holdsNoPureDecisions(FIXTURES + ".plan", List.of(FIXTURES + ".port"))
+                .check(fixtures));
+    ArchitectureRules.holdsNoPureDecisions(
+            FIXTURES + ".misplaced", List.of(FIXTURES + ".port"), "OutputTablets")
+        .check(fixtures);
   }
 }

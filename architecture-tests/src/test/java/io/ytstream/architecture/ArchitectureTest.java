@@ -5,6 +5,8 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -29,9 +31,52 @@ class ArchitectureTest {
     "io.ytstream.core.delivery.CheckpointRecovery",
     "io.ytstream.core.delivery.BatchShareNumbering",
     "io.ytstream.core.plan.QueuePositions",
+    "io.ytstream.core.plan.NewPartitionPlacement",
+    "io.ytstream.core.plan.RangesBetween",
+    "io.ytstream.core.plan.TaskAssigner",
+    "io.ytstream.core.plan.RealTimeTaskGroups",
     "io.ytstream.core.commit.CommitLagRule",
     "io.ytstream.core.commit.CommitErrorClassifier"
   };
+
+  /**
+   * Which core package holds which decisions. Planning: where a batch starts and ends, new
+   * partitions, trimmed rows, ranges and tasks, byte caps, static reads, real-time task groups.
+   * Delivery: the delivery modes' state machines, recovery, a share's numbering, which output
+   * tablet a row goes to. Commit: the commit-lag rule and what a commit error means.
+   */
+  static final Map<String, List<String>> DECISIONS_BY_PACKAGE =
+      new TreeMap<>(
+          Map.of(
+              "io.ytstream.core.plan",
+              List.of(
+                  "StartOffsetResolver",
+                  "QueuePositions",
+                  "NewPartitionPlacement",
+                  "BatchPlanner",
+                  "TriggerBudget",
+                  "ByteBudget",
+                  "RangesBetween",
+                  "TaskAssigner",
+                  "StaticReadPlanner",
+                  "RealTimeTaskGroups"),
+              "io.ytstream.core.delivery",
+              List.of(
+                  "TransactionalBatchCommit",
+                  "TransactionalRecovery",
+                  "OutOfTransactionBatch",
+                  "CheckpointRecovery",
+                  "BatchShareNumbering",
+                  "OutputTablets"),
+              "io.ytstream.core.commit",
+              List.of("CommitLagRule", "CommitErrorClassifier")));
+
+  /**
+   * Application classes with only static functions, no port and no codec that are not protocol
+   * decisions: how Spark recognizes a stopped query's interruption is the engine's convention,
+   * which the use cases and adapters share.
+   */
+  static final String[] APPLICATION_HELPERS_NOT_DECISIONS = {"Interruptions"};
 
   /** Every adapter package, present or still to come. */
   static final List<String> ADAPTERS =
@@ -96,6 +141,23 @@ class ArchitectureTest {
   @Test
   void sparkAdapterLeavesProtocolDecisionsToTheUseCases() {
     ArchitectureRules.makesNoProtocolDecisions("io.ytstream.spark", PROTOCOL_DECISIONS)
+        .check(production);
+  }
+
+  @Test
+  void eachDecisionIsInTheCorePackageOfItsKind() {
+    DECISIONS_BY_PACKAGE.forEach(
+        (pkg, names) ->
+            ArchitectureRules.decisionsResideIn(pkg, names.toArray(String[]::new))
+                .check(production));
+  }
+
+  @Test
+  void theApplicationHoldsStepsOverPortsNotPureDecisions() {
+    ArchitectureRules.holdsNoPureDecisions(
+            APPLICATION,
+            List.of(PORTS, TYPES, APPLICATION + ".offsets"),
+            APPLICATION_HELPERS_NOT_DECISIONS)
         .check(production);
   }
 
