@@ -1,5 +1,6 @@
 package io.ytstream.simulation;
 
+import io.ytstream.application.BatchWriteJob;
 import io.ytstream.application.WriterReport;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.model.YPath;
@@ -33,6 +34,9 @@ final class BatchInFlight {
   int[][] authorized;
   WriterReport[] reports;
   List<TreeMap<Long, Long>> mapOutputs;
+
+  /** The write job's task ends as the driver hears them (the sink's job listener). */
+  final BatchWriteJob writeJob = new BatchWriteJob();
 
   BatchInFlight(long id, StreamOffsets start, StreamOffsets end) {
     this.id = id;

@@ -62,7 +62,9 @@ public final class FaultSchedule {
    * seed in four of the others: its frequency is its own, and whether a seed stalls leaves the mix
    * of the other kinds as it is. {@link SimFault#QUEUE_RECREATED}, {@link SimFault#COMMIT_LOST} and
    * (transactional mode) {@link SimFault#SLOW_TASK} and {@link SimFault#EXECUTOR_MEMORY}, and
-   * {@link SimFault#QUERY_STOPPED} are drawn the same way, each from a stream of its own.
+   * {@link SimFault#QUERY_STOPPED}, {@link SimFault#RESULT_LOST}, (transactional mode) {@link
+   * SimFault#EXECUTOR_LOST} and (producer mode) {@link SimFault#TASK_KILLED} are drawn the same
+   * way, each from a stream of its own.
    */
   public static FaultSchedule generate(long seed, int batches, SimMode mode) {
     SplittableRandom random = new SplittableRandom(seed ^ 0x5DEECE66DL);
@@ -131,6 +133,27 @@ public final class FaultSchedule {
       // call": a dozen or so per batch.
       faults.add(new Fault(SimFault.QUERY_STOPPED, stops.nextInt(batches * 12), stops.nextInt(16)));
     }
+    SplittableRandom lostExecutors = new SplittableRandom(seed ^ 0x510E527FADE682D1L);
+    if (mode == SimMode.TRANSACTIONAL && lostExecutors.nextInt(4) == 0) {
+      // From a stream of its own, as above; only a batch transaction outlives a lost executor.
+      faults.add(
+          new Fault(
+              SimFault.EXECUTOR_LOST,
+              lostExecutors.nextInt(batches * 3),
+              lostExecutors.nextInt(16)));
+    }
+    SplittableRandom kills = new SplittableRandom(seed ^ 0x9B05688C2B3E6C1FL);
+    if (mode == SimMode.PRODUCER && kills.nextInt(4) == 0) {
+      // From a stream of its own, as above; "push": a few per batch.
+      faults.add(new Fault(SimFault.TASK_KILLED, kills.nextInt(batches * 4), kills.nextInt(16)));
+    }
+    SplittableRandom lostResults = new SplittableRandom(seed ^ 0x5BE0CD19137E2179L);
+    if (lostResults.nextInt(8) == 0) {
+      // From a stream of its own, as above.
+      faults.add(
+          new Fault(
+              SimFault.RESULT_LOST, lostResults.nextInt(batches * 3), lostResults.nextInt(16)));
+    }
     return new FaultSchedule(faults);
   }
 
@@ -144,6 +167,9 @@ public final class FaultSchedule {
           && kind != SimFault.SLOW_TASK
           && kind != SimFault.EXECUTOR_MEMORY
           && kind != SimFault.QUERY_STOPPED
+          && kind != SimFault.EXECUTOR_LOST
+          && kind != SimFault.TASK_KILLED
+          && kind != SimFault.RESULT_LOST
           && (producer || !push)) {
         kinds.add(kind);
       }

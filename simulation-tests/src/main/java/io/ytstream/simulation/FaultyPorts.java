@@ -84,6 +84,9 @@ final class FaultyPorts
   /** Whether calls now are the live driver's, outside tasks ({@link SimFault#QUERY_STOPPED}). */
   private boolean driverCalls;
 
+  /** Whether {@link SimFault#TASK_KILLED} fired since the last {@link #takeTaskKill}. */
+  private boolean taskKilled;
+
   /** Whether {@link SimFault#QUERY_STOPPED} fired since the last {@link #takeStop}. */
   private boolean stopped;
 
@@ -325,6 +328,16 @@ final class FaultyPorts
     return result;
   }
 
+  /**
+   * Whether {@link SimFault#TASK_KILLED} killed a task since the last call; resets it. The caller,
+   * as Spark's executor does for its next task, clears the thread's interrupt flag.
+   */
+  boolean takeTaskKill() {
+    boolean k = taskKilled;
+    taskKilled = false;
+    return k;
+  }
+
   /** Rows of answered pushes that the cluster skipped because their sessions held them. */
   long skippedPushRows() {
     return skippedPushRows;
@@ -348,6 +361,17 @@ final class FaultyPorts
     }
     if (faults.fires(SimFault.SESSION_TAKEN_OVER)) {
       cluster.ports().queueProducers().createSession(push.session());
+    }
+    int killed = faults.tick(SimFault.TASK_KILLED);
+    if (killed >= 0) {
+      // Spark kills the task while the push is on the wire: it lands or not, and the thread's
+      // interrupt ends the call as the HTTP client ends it, the flag left set.
+      if (killed % 2 == 0) {
+        cluster.ports().queueProducers().push(push, transaction);
+      }
+      taskKilled = true;
+      Thread.currentThread().interrupt();
+      refuseIfInterrupted("push_queue_producer in a transaction");
     }
     boolean unknown = faults.fires(SimFault.COMMIT_UNKNOWN);
     PushResult result = cluster.ports().queueProducers().push(push, transaction);

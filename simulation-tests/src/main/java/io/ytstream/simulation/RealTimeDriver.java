@@ -3,6 +3,7 @@ package io.ytstream.simulation;
 import io.ytstream.application.PlanMicroBatch;
 import io.ytstream.application.ReadRealTimePartition;
 import io.ytstream.application.RealTimeBatchBoundary;
+import io.ytstream.application.RealTimeTask;
 import io.ytstream.application.SourcePorts;
 import io.ytstream.application.StreamingSource;
 import io.ytstream.application.checkpoint.OffsetLogEntry;
@@ -16,11 +17,11 @@ import io.ytstream.core.plan.PlanLimits;
 import io.ytstream.core.plan.TriggerLimit;
 import io.ytstream.core.plan.UntrustedPositionsException;
 import io.ytstream.ports.QueueRow;
+import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.SplittableRandom;
@@ -284,7 +285,8 @@ final class RealTimeDriver {
   }
 
   private void prepare() {
-    // The slot check the adapter makes here (RealTimeSlots) is Spark's machinery, not simulated.
+    // The slot check (RealTimeSlots, which the adapter makes where each batch's tasks are planned)
+    // is Spark's machinery, not simulated.
     slotPartitions = partitionsNow();
     slotTasks =
         source.prepareForRealTimeMode(
@@ -417,18 +419,18 @@ final class RealTimeDriver {
   }
 
   /**
-   * One real-time task, as {@code YtRealTimeReader} runs it: one {@link ReadRealTimePartition} per
-   * partition, taking turns (at most one pull per step, of the next partition in turn whose rows
-   * are all handed out, then a few rows handed out round-robin), each row handed to the writer; at
+   * One real-time task, as {@code YtRealTimeReader} runs it: the shipped {@link RealTimeTask} over
+   * one {@link ReadRealTimePartition} per partition, asked for a few rows per step up to a deadline
+   * a millisecond of the task's own time away ({@link StepTime}), each row handed to the writer; at
    * the deadline the writer is closed, the task reports where each partition stopped, and its
    * unread rows are kept for the next batch's task.
    */
   private final class Task {
     final int index;
     final SortedMap<PartitionId, Long> starts;
-    final List<PartitionId> partitions = new ArrayList<>();
-    final List<ReadRealTimePartition> reads = new ArrayList<>();
     final TreeMap<PartitionId, Long> end = new TreeMap<>();
+    final StepTime time = new StepTime();
+    RealTimeTask read;
     RealTimeForeachWriter writer;
 
     /** The rows handed to the writer (ordinal, row index), for the flush timer's check. */
@@ -438,8 +440,6 @@ final class RealTimeDriver {
     boolean tickLeftRows;
 
     int stepsTaken;
-    int nextPull;
-    int nextEmit;
     boolean done;
 
     Task(int index, SortedMap<PartitionId, Long> starts) {
@@ -459,35 +459,44 @@ final class RealTimeDriver {
     }
 
     private void open() {
-      for (Map.Entry<PartitionId, Long> e : starts.entrySet()) {
-        List<QueueRow> carried = ctx.carried.take(readId, e.getKey(), ctx.now());
-        partitions.add(e.getKey());
-        reads.add(
-            new ReadRealTimePartition(
-                (c, p, offset, maxRows) -> {
-                  List<QueueRow> rows = ctx.io.pull(c, p, offset, maxRows);
-                  ctx.checker.onPulled(readId, p, rows);
-                  return rows;
-                },
-                Workload.CONSUMER,
-                e.getKey(),
-                e.getValue(),
-                carried,
-                w.pullRows(),
-                w.dataLossPolicy(),
-                this::skipped));
-        if (ctx.tracing() && reads.get(reads.size() - 1).hasBuffered()) {
-          ctx.trace(
-              "d"
-                  + id
-                  + " task "
-                  + index
-                  + " starts "
-                  + e.getKey()
-                  + " with "
-                  + carried.size()
-                  + " carried rows");
-        }
+      time.startStep();
+      read =
+          new RealTimeTask(
+              readId,
+              starts,
+              ctx.carried,
+              (partition, start, carried) ->
+                  new ReadRealTimePartition(
+                      (c, p, offset, maxRows) -> {
+                        List<QueueRow> rows = ctx.io.pull(c, p, offset, maxRows);
+                        ctx.checker.onPulled(readId, p, rows);
+                        return rows;
+                      },
+                      Workload.CONSUMER,
+                      partition,
+                      start,
+                      carried,
+                      w.pullRows(),
+                      w.dataLossPolicy(),
+                      this::skipped),
+              time);
+      if (ctx.tracing()) {
+        read.carriedAtStart()
+            .forEach(
+                (partition, rows) -> {
+                  if (rows > 0) {
+                    ctx.trace(
+                        "d"
+                            + id
+                            + " task "
+                            + index
+                            + " starts "
+                            + partition
+                            + " with "
+                            + rows
+                            + " carried rows");
+                  }
+                });
       }
       // ForeachWriter.open(partitionId, epochId): the task's index and the batch id.
       writer = RealTimeForeachWriter.open(w, ctx.io, index);
@@ -498,29 +507,15 @@ final class RealTimeDriver {
         if (ctx.faults.fires(SimFault.TASK_FAILURE)) {
           throw new IllegalStateException("simulated task failure");
         }
-        for (int i = 0; i < reads.size(); i++) {
-          int at = (nextPull + i) % reads.size();
-          if (!reads.get(at).hasBuffered()) {
-            nextPull = (at + 1) % reads.size();
-            reads.get(at).pull();
-            break;
-          }
-        }
+        time.startStep();
+        long deadline = time.nowMillis() + 1;
         int emit = 1 + random.nextInt(3);
         for (int n = 0; n < emit; n++) {
-          ReadRealTimePartition from = null;
-          for (int i = 0; i < reads.size(); i++) {
-            int at = (nextEmit + i) % reads.size();
-            if (reads.get(at).hasBuffered()) {
-              nextEmit = (at + 1) % reads.size();
-              from = reads.get(at);
-              break;
-            }
-          }
-          if (from == null) {
+          Optional<RealTimeTask.Handed> next = read.next(deadline);
+          if (next.isEmpty()) {
             break;
           }
-          QueueRow row = from.poll();
+          QueueRow row = next.get().row();
           writer.process(row);
           afterWriterCall();
           handed.add(
@@ -532,9 +527,13 @@ final class RealTimeDriver {
           writer.timer();
           tickLeftRows = !ctx.checker.inOutput(handed);
         }
+      } catch (InterruptedIOException e) {
+        writer.closeAfterError();
+        read.close();
+        throw new QueryFailure("task " + index + " was interrupted: " + e, false, null);
       } catch (RuntimeException e) {
         writer.closeAfterError();
-        keepUnread();
+        read.close();
         throw new QueryFailure("task " + index + " failed: " + e, false, e);
       }
     }
@@ -549,17 +548,16 @@ final class RealTimeDriver {
     }
 
     private void close() {
+      time.startStep();
       try {
         writer.closeAfterRows();
         afterWriterCall();
       } catch (RuntimeException e) {
-        keepUnread();
+        read.close();
         throw new QueryFailure("task " + index + " failed at close: " + e, false, e);
       }
-      for (int i = 0; i < reads.size(); i++) {
-        end.put(partitions.get(i), reads.get(i).next());
-      }
-      keepUnread();
+      end.putAll(read.offsets());
+      read.close();
       done = true;
     }
 
@@ -568,11 +566,33 @@ final class RealTimeDriver {
       ctx.trace("d" + id + " task " + index + " skips trimmed rows: " + loss);
       ctx.reportedLost.add(loss);
     }
+  }
 
-    private void keepUnread() {
-      for (int i = 0; i < reads.size(); i++) {
-        ctx.carried.keep(readId, partitions.get(i), reads.get(i).unread(), ctx.now());
-      }
+  /**
+   * A task's time: the simulated clock, plus what the task waited within its current step. A wait
+   * takes the rest of the step (a millisecond): the task's next pull is the next step's.
+   */
+  private final class StepTime implements RealTimeTask.TimeSource {
+    private static final long STEP_NANOS = 1_000_000L;
+    private long waited;
+
+    void startStep() {
+      waited = 0;
+    }
+
+    @Override
+    public long nowMillis() {
+      return ctx.now() + waited / 1_000_000L;
+    }
+
+    @Override
+    public long nowNanos() {
+      return ctx.now() * 1_000_000L + waited;
+    }
+
+    @Override
+    public void park(long nanos) {
+      waited = Math.max(waited + nanos, STEP_NANOS);
     }
   }
 }

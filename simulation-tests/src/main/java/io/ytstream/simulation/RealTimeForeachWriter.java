@@ -2,11 +2,15 @@ package io.ytstream.simulation;
 
 import io.ytstream.application.ForeachWriterBuffer;
 import io.ytstream.application.PushRowsBySourcePosition;
+import io.ytstream.application.SourcePositionKeys;
 import io.ytstream.application.TableChunkBuffer;
 import io.ytstream.application.WriteChunk;
 import io.ytstream.core.delivery.OutputTablets;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * A real-time task's {@code ForeachWriter}, as Spark calls it: {@code open(partitionId, epochId)}
@@ -77,8 +81,13 @@ abstract class RealTimeForeachWriter {
 
   /** The table writers: upsert by source position (exactly once) or append (at least once). */
   private static final class Table extends RealTimeForeachWriter {
+    /** The output's key columns, as the simulation's sorted output declares them. */
+    static final List<String> KEY_COLUMNS =
+        List.of(Verifier.SRC_QUEUE, Verifier.SRC_TABLET, Verifier.SRC_ROW);
+
     private final TableChunkBuffer rows;
     private final boolean sorted;
+    private final SourcePositionKeys keys;
     private long rowCount;
 
     Table(RealTimeWorkload w, FaultyPorts io, long partitionId, boolean sorted) {
@@ -87,22 +96,21 @@ abstract class RealTimeForeachWriter {
           new TableChunkBuffer(
               new WriteChunk(io, WriteChunk.RetryListener.NONE), Workload.OUTPUT, sorted);
       this.sorted = sorted;
+      this.keys =
+          new SourcePositionKeys(
+              "YtExactlyOnceForeachWriter", Workload.OUTPUT.value(), KEY_COLUMNS, w.queue().key());
     }
 
     @Override
     int add(QueueRow row) {
       long v = (Long) row.data().get("v");
       if (sorted) {
-        return rows.add(
-            Row.of(
-                Verifier.SRC_QUEUE,
-                w.queue().key(),
-                Verifier.SRC_TABLET,
-                (long) row.tabletIndex(),
-                Verifier.SRC_ROW,
-                row.rowIndex(),
-                "v",
-                v));
+        // YtExactlyOnceForeachWriter.toOutput: the row's values, keyed by source position.
+        Map<String, Object> values = new TreeMap<>();
+        values.put(Verifier.SRC_TABLET, (long) row.tabletIndex());
+        values.put(Verifier.SRC_ROW, row.rowIndex());
+        values.put("v", v);
+        return rows.add(keys.keyed(values, false));
       }
       // YtAppendForeachWriter.toOutput: task number plus row number, modulo the tablets.
       long tablet = OutputTablets.forRow(partitionId, rowCount++, w.outputTablets());

@@ -86,7 +86,28 @@ public enum SimFault {
    * interrupted thread, before its request is sent, and so does every later call of the thread
    * while its interrupt flag stays set (counted over the live driver's calls outside tasks).
    */
-  QUERY_STOPPED("driver call");
+  QUERY_STOPPED("driver call"),
+  /**
+   * Transactional mode: the executor of a write task the commit coordinator authorized is lost
+   * after the task's first insert into the batch transaction, in the middle of its inserts (or,
+   * when it has one chunk, right after them): nothing aborts the transaction, and the coordinator
+   * lets a retry insert the whole partition again (counted over authorized transactional write
+   * attempts with rows).
+   */
+  EXECUTOR_LOST("task"),
+  /**
+   * Producer mode: Spark kills a write task while a push of its share is on the wire, interrupting
+   * its thread: the push lands (arg even) or not (arg odd), the writer sees the interruption, and
+   * its abort cannot leave the interrupted thread, so the share's transaction stays open (counted
+   * over pushes inside a share's transaction).
+   */
+  TASK_KILLED("push"),
+  /**
+   * A write task finishes, and its result (its commit message) never reaches the driver: Spark
+   * takes the attempt for failed and runs the task again (counted over write attempts that
+   * finished).
+   */
+  RESULT_LOST("task");
 
   private final String event;
 

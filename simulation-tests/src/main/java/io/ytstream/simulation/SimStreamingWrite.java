@@ -2,6 +2,7 @@ package io.ytstream.simulation;
 
 import io.ytstream.application.BatchNotCommittedException;
 import io.ytstream.application.BatchTooLargeException;
+import io.ytstream.application.CommitTransactionalBatch;
 import io.ytstream.application.CommitTransactionalSink;
 import io.ytstream.application.ConsumerFencedException;
 import io.ytstream.application.OutputTarget;
@@ -19,9 +20,11 @@ import java.util.List;
  * The sink's driver side, Spark's {@code StreamingWrite} as the Spark adapter's {@code
  * TransactionalStreamingWrite} and {@code ProducerStreamingWrite} implement it: the writer factory
  * opens the batch transaction (transactional) or reads the batch's source end from the newest
- * {@code offsets/N} for the sessions' user_meta (producer); {@code commit(epochId, messages)} runs
- * {@link CommitTransactionalSink} on the writers' reports. In the other modes the writers have
- * flushed their own chunks and the commit does nothing.
+ * {@code offsets/N} for the sessions' user_meta (producer); {@code commit(epochId, messages)} asks
+ * the batch's {@link io.ytstream.application.BatchWriteJob} whether a task attempt may have left
+ * rows behind a retry's (then it aborts the transaction and the query fails), and runs {@link
+ * CommitTransactionalSink} on the writers' reports. In the other modes the writers have flushed
+ * their own chunks and the commit does nothing.
  */
 final class SimStreamingWrite {
 
@@ -81,6 +84,14 @@ final class SimStreamingWrite {
       }
     }
     long[] before = ctx.verifier.consumer();
+    try {
+      // TransactionalStreamingWrite waits for the job listener's word first.
+      batch.writeJob.checkCommittable(batch.id, batch.tx.id().value());
+    } catch (IllegalStateException tainted) {
+      CommitTransactionalBatch.abortQuietly(batch.tx);
+      ctx.trace("d" + driverId + " batch " + batch.id + " tainted: " + tainted.getMessage());
+      throw new QueryFailure(tainted.getMessage(), false, tainted);
+    }
     try {
       CommitTransactionalSink.Result result = sink.commit(batch.id, batch.tx, reports);
       if (ctx.tracing()) {

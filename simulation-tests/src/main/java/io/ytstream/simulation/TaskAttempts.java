@@ -6,9 +6,11 @@ import io.ytstream.application.InsertIntoBatchTransaction;
 import io.ytstream.application.ProducerTaskWriter;
 import io.ytstream.application.PushBatchShare;
 import io.ytstream.application.ReadRanges;
+import io.ytstream.application.TransactionalTaskWriter;
 import io.ytstream.application.WriteChunk;
 import io.ytstream.application.WriterReport;
-import io.ytstream.core.delivery.OutputTablets;
+import io.ytstream.core.delivery.TaskAttemptEnd;
+import io.ytstream.core.delivery.TaskAttemptEnd.Outcome;
 import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
@@ -25,9 +27,10 @@ import java.util.TreeMap;
 /**
  * A task attempt on an executor, as Spark's {@code DataWritingSparkTask} runs it: read the task's
  * ranges through {@link ReadRanges}, run the query, and hand the rows to the sink's DataWriter
- * ({@link WriteChunk} through {@link ChunkedTaskWriter}, {@link InsertIntoBatchTransaction} or
- * {@link PushBatchShare} through {@link ProducerTaskWriter}). Which attempt runs when, retries and
- * speculation are the driver's ({@link Driver}); an attempt's failure is an exception.
+ * ({@link WriteChunk} through {@link ChunkedTaskWriter}, {@link InsertIntoBatchTransaction} through
+ * {@link TransactionalTaskWriter}, or {@link PushBatchShare} through {@link ProducerTaskWriter}).
+ * Which attempt runs when, retries and speculation are the driver's ({@link Driver}); an attempt's
+ * failure is an exception.
  */
 final class TaskAttempts {
 
@@ -153,49 +156,173 @@ final class TaskAttempts {
       int attempt,
       boolean zombie) {
     if (w.mode() == SimMode.TRANSACTIONAL) {
-      if (failArg >= 0) {
-        throw new IllegalStateException("simulated task failure before commit");
-      }
-      if (!batch.authorize(stage, task, attempt)) {
-        ctx.trace("d" + id + " commit denied to attempt " + attempt + " of task " + task);
-        return;
-      }
-      TransactionId tx = new TransactionId(batch.tx.id().value());
-      // TransactionalDataWriter places row k of task p on tablet (p + k) mod tablets and counts it.
-      int tablets = w.outputTablets();
-      long[] perTablet = new long[tablets];
-      List<Row> placed = new ArrayList<>(out.size());
-      for (int k = 0; k < out.size(); k++) {
-        int tablet = OutputTablets.forRow(task, k, tablets);
-        perTablet[tablet]++;
-        placed.add(tablets == 1 ? out.get(k) : out.get(k).with("$tablet_index", (long) tablet));
-      }
-      if (ctx.faults.fires(SimFault.EXECUTOR_MEMORY)) {
-        // TransactionalDataWriter.commit once its buffer stopped: nothing inserted, rows counted.
-        ctx.trace("d" + id + " task " + task + " has no execution memory left for its rows");
-        batch.reports[batch.slot(stage, task)] =
-            new WriterReport(
-                batch.id,
-                tx.value(),
-                perTablet,
-                "partition " + task + " stopped at row 0: " + NO_MEMORY);
-        return;
-      }
-      try {
-        inserts.insert(tx, Workload.OUTPUT, chunked(placed));
-      } catch (RuntimeException e) {
-        batch.authorizedAttemptFailed(stage, task);
-        throw e;
-      }
-      batch.reports[batch.slot(stage, task)] =
-          new WriterReport(batch.id, tx.value(), perTablet, null);
+      writeInTransaction(batch, out, failArg, stage, task, attempt);
       return;
     }
     if (w.mode() == SimMode.PRODUCER) {
       pushShare(batch, out, failArg, task, zombie);
+    } else {
+      writeChunks(out, failArg, task);
+    }
+    resultReachesDriver(batch, stage, task, attempt, false);
+  }
+
+  /**
+   * Transactional mode's DataWriter, as {@code TransactionalDataWriter} makes the calls: a row at a
+   * time into {@link TransactionalTaskWriter} (counted at its tablet and kept), then, only for the
+   * attempt the commit coordinator authorizes (Spark's {@code DataWritingSparkTask}), its commit,
+   * which inserts the kept rows into the batch transaction through {@link
+   * InsertIntoBatchTransaction}. Each attempt's end goes to the batch's {@link
+   * io.ytstream.application.BatchWriteJob}, as the sink's job listener hears it.
+   */
+  private void writeInTransaction(
+      BatchInFlight batch, List<Row> out, int failArg, int stage, int task, int attempt) {
+    TransactionId tx = new TransactionId(batch.tx.id().value());
+    int tablets = w.outputTablets();
+    KeptRows kept = new KeptRows();
+    TransactionalTaskWriter<Row> writer =
+        new TransactionalTaskWriter<>(
+            inserts,
+            tx,
+            batch.id,
+            Workload.OUTPUT,
+            false,
+            task,
+            tablets,
+            w.writeChunk(),
+            maxRowsPerTablet,
+            kept);
+    for (Row row : out) {
+      writer.write(row);
+    }
+    if (failArg >= 0) {
+      writer.abort();
+      ended(batch, task, attempt, Outcome.FAILED_BEFORE_INSERT);
+      throw new IllegalStateException("simulated task failure before commit");
+    }
+    if (!batch.authorize(stage, task, attempt)) {
+      ctx.trace("d" + id + " commit denied to attempt " + attempt + " of task " + task);
+      writer.abort();
+      ended(batch, task, attempt, Outcome.COMMIT_DENIED);
       return;
     }
-    writeChunks(out, failArg, task);
+    if (ctx.faults.fires(SimFault.EXECUTOR_MEMORY)) {
+      // TransactionRowBuffer found no room: it drops what it kept and keeps no more.
+      ctx.trace("d" + id + " task " + task + " has no execution memory left for its rows");
+      kept.stop(NO_MEMORY, 0);
+    }
+    // The executor is lost after the first insert: within the second chunk's conversion, or,
+    // with one chunk, once the inserts are done.
+    int lost = out.isEmpty() ? -1 : ctx.faults.tick(SimFault.EXECUTOR_LOST);
+    int[] converted = {0};
+    WriterReport report;
+    try {
+      report =
+          writer.commit(
+              (row, tablet) -> {
+                if (lost >= 0 && converted[0]++ == w.writeChunk()) {
+                  throw new ExecutorLost();
+                }
+                return tablets == 1 ? row : row.with("$tablet_index", (long) tablet);
+              },
+              () -> {});
+      if (lost >= 0) {
+        throw new ExecutorLost();
+      }
+    } catch (ExecutorLost e) {
+      // Nothing ran on the executor after this: no abort; the coordinator clears the lock.
+      ctx.trace("d" + id + " executor of attempt " + attempt + " of task " + task + " lost");
+      batch.authorizedAttemptFailed(stage, task);
+      ended(batch, task, attempt, Outcome.EXECUTOR_LOST);
+      throw new IllegalStateException("simulated executor lost after the task's first insert");
+    } catch (RuntimeException e) {
+      batch.authorizedAttemptFailed(stage, task);
+      if (!(e instanceof SimulatedCrash)) {
+        ended(batch, task, attempt, Outcome.FAILED_AFTER_INSERT);
+      }
+      throw e;
+    }
+    batch.reports[batch.slot(stage, task)] = report;
+    resultReachesDriver(batch, stage, task, attempt, true);
+  }
+
+  /**
+   * The attempt finished: its result reaches the driver, or ({@link SimFault#RESULT_LOST}) it does
+   * not, and Spark runs the task again.
+   */
+  private void resultReachesDriver(
+      BatchInFlight batch, int stage, int task, int attempt, boolean authorized) {
+    if (ctx.faults.fires(SimFault.RESULT_LOST)) {
+      ctx.trace("d" + id + " result of attempt " + attempt + " of task " + task + " lost");
+      if (authorized) {
+        batch.reports[batch.slot(stage, task)] = null;
+        batch.authorizedAttemptFailed(stage, task);
+      }
+      ended(batch, task, attempt, Outcome.RESULT_LOST);
+      throw new IllegalStateException("simulated loss of the task's result");
+    }
+    ended(batch, task, attempt, Outcome.SUCCEEDED);
+  }
+
+  /** What the sink's job listener hears of a write attempt's end. */
+  private static void ended(BatchInFlight batch, int task, int attempt, Outcome outcome) {
+    batch.writeJob.taskEnded(
+        new TaskAttemptEnd(
+            task,
+            outcome,
+            "task attempt " + attempt + " of partition " + task + " ended with " + outcome));
+  }
+
+  /** A lost executor: nothing of the attempt runs after it, not even its abort. */
+  private static final class ExecutorLost extends Error {
+    private static final long serialVersionUID = 1L;
+
+    ExecutorLost() {
+      super("simulated executor loss", null, false, false);
+    }
+  }
+
+  /** The rows a transactional attempt keeps until its commit ({@code TransactionRowBuffer}). */
+  private static final class KeptRows implements TransactionalTaskWriter.KeptRows<Row> {
+    private final List<Row> rows = new ArrayList<>();
+    private String stoppedBecause;
+    private long stoppedAtRow;
+
+    @Override
+    public void add(Row row, long rowNumber) {
+      if (stoppedBecause == null) {
+        rows.add(row);
+      }
+    }
+
+    @Override
+    public void stop(String why, long rowNumber) {
+      if (stoppedBecause == null) {
+        stoppedBecause = why;
+        stoppedAtRow = rowNumber;
+      }
+      rows.clear();
+    }
+
+    @Override
+    public String stoppedBecause() {
+      return stoppedBecause;
+    }
+
+    @Override
+    public long stoppedAtRow() {
+      return stoppedAtRow;
+    }
+
+    @Override
+    public List<Row> rows() {
+      return rows;
+    }
+
+    @Override
+    public void release() {
+      rows.clear();
+    }
   }
 
   /**
@@ -232,15 +359,6 @@ final class TaskAttempts {
     if (failAfter >= 0) {
       throw new IllegalStateException("simulated task failure after all its chunks");
     }
-  }
-
-  /** A task's rows in chunks of {@code spark.yt.write.dynBatchSize} (the workload's). */
-  private List<List<Row>> chunked(List<Row> out) {
-    List<List<Row>> parts = new ArrayList<>();
-    for (int from = 0; from < out.size(); from += w.writeChunk()) {
-      parts.add(out.subList(from, Math.min(out.size(), from + w.writeChunk())));
-    }
-    return parts;
   }
 
   /** The rows the output queue holds now, over all its tablets. */
@@ -319,12 +437,24 @@ final class TaskAttempts {
                           + " skipped")
               .orElse("no rows, nothing opened"));
     } catch (RuntimeException e) {
+      boolean killed = ctx.io.takeTaskKill();
       if (failAt != 2) {
-        writer.abort(); // Spark calls the writer's abort when the task fails
-        if (!zombie && !(e instanceof SimulatedCrash)) {
+        try {
+          writer.abort(); // Spark calls the writer's abort when the task fails
+        } catch (RuntimeException abortFailed) {
+          if (!killed) {
+            throw abortFailed;
+          }
+          // A killed task's thread is interrupted: its abort request cannot leave it.
+        }
+        if (!zombie && !killed && !(e instanceof SimulatedCrash)) {
           ctx.verifier.onFailedWrite(
               "attempt of task " + task + " of batch " + batch.id, ctx.io.startedSince(mark));
         }
+      }
+      if (killed) {
+        Thread.interrupted(); // the executor's thread goes on to its next task
+        ctx.trace("d" + id + " attempt of task " + task + " killed mid-push");
       }
       throw e;
     }

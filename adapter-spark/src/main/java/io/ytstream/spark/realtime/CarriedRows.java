@@ -21,6 +21,11 @@ public final class CarriedRows {
 
   private CarriedRows() {}
 
+  /** The store itself, for the real-time task that takes and leaves rows in it. */
+  static RowsCarriedToNextTask store() {
+    return KEPT;
+  }
+
   /** Keeps {@code rows} for the next task of this read and partition, replacing earlier ones. */
   static void keep(String readId, PartitionId partition, List<QueueRow> rows, long nowMs) {
     KEPT.keep(readId, partition, rows, nowMs);

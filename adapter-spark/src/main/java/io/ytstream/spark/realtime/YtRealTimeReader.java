@@ -2,6 +2,7 @@ package io.ytstream.spark.realtime;
 
 import io.ytstream.application.Interruptions;
 import io.ytstream.application.ReadRealTimePartition;
+import io.ytstream.application.RealTimeTask;
 import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.plan.DataLossPolicy;
@@ -11,9 +12,8 @@ import io.ytstream.spark.config.UserInputErrors;
 import io.ytstream.spark.types.ArrivalTime;
 import io.ytstream.spark.types.QueueRowConverter;
 import java.io.InterruptedIOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -28,22 +28,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One real-time task: Spark's calls turned into one {@link ReadRealTimePartition} per queue
- * partition of the task, each reading its partition from the batch's start in pulls of at most
- * {@link #PULL_ROWS} rows and deciding what they mean (contiguity, trimmed rows, rows a predecessor
- * left). This class keeps Spark's deadline, multiplexes the task's partitions, converts rows, and
- * leaves the rows it pulled but could not hand out before the deadline in {@link CarriedRows} for
- * the next batch's task of the same partition.
- *
- * <p>Several partitions per task ({@code real_time_partitions_per_task}) share the task's thread
- * without one holding the others back: a {@code pull_queue} returns at once with what is there (an
- * empty answer when nothing is), so each step makes at most one pull, of the next partition in turn
- * whose buffer is empty and whose wait is over, then hands out one row, the partitions taking turns
- * row by row. A partition that pulled rows may pull again as soon as they are handed out; one whose
- * pull was empty waits as with {@link IdleWait} (0.1 ms doubling up to 4 ms, at most 0.5 ms within
- * 50 ms of its last rows) before its next pull, so a quiet partition costs one short pull every few
- * milliseconds on the way of a busy one. When no partition has rows or is due, the task parks until
- * the first is due (no spin).
+ * One real-time task: Spark's calls turned into calls of the application's {@link RealTimeTask},
+ * which reads each queue partition of the task with a {@link ReadRealTimePartition} from the
+ * batch's start in pulls of at most {@link #PULL_ROWS} rows, multiplexes the partitions (one pull
+ * at a time, idle partitions waiting as {@code IdleWait} says, rows handed out by turns) up to
+ * Spark's deadline, and leaves the rows it could not hand out in {@link CarriedRows} for the next
+ * batch's task of the same partition. This class gives it the clock, converts rows, and tells a
+ * stopping query's kill from a failure.
  *
  * <p>Both Spark signatures of {@code nextWithTimeout} are here, neither with {@code @Override}, so
  * one jar runs on Spark 4.1.x ({@code nextWithTimeout(Long timeoutMs)}) and 4.2.x ({@code
@@ -64,30 +55,12 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
   private static final Logger LOG = LoggerFactory.getLogger(YtRealTimeReader.class);
   static final int PULL_ROWS = 1_000;
 
-  /** One partition of the task: its pull loop, its wait, when it may pull next. */
-  private static final class Source {
-    final PartitionId partition;
-    final ReadRealTimePartition read;
-    final IdleWait idle = new IdleWait();
-    long dueNanos;
-    long pulls;
-
-    Source(PartitionId partition, ReadRealTimePartition read, long nowNanos) {
-      this.partition = partition;
-      this.read = read;
-      this.dueNanos = nowNanos;
-    }
-  }
-
   private final YtCluster cluster;
-  private final String readId;
   private final QueueRowConverter converter;
   private final LongSupplier clockMs;
   private final BooleanSupplier taskKilled;
-  private final List<Source> sources = new ArrayList<>();
+  private final RealTimeTask task;
 
-  private int nextPull;
-  private int nextEmit;
   private InternalRow current;
 
   /** A task of one partition. */
@@ -145,44 +118,58 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
       boolean failOnDataLoss,
       LongSupplier clockMs,
       BooleanSupplier taskKilled) {
-    if (starts.isEmpty()) {
-      throw new IllegalArgumentException("a real-time task reads at least one partition");
-    }
     this.cluster = cluster;
-    this.readId = readId;
     this.converter = converter;
     this.clockMs = clockMs;
     this.taskKilled = taskKilled;
-    long now = System.nanoTime();
-    for (Map.Entry<PartitionId, Long> e : starts.entrySet()) {
-      PartitionId partition = e.getKey();
-      long start = e.getValue();
-      List<QueueRow> carried = CarriedRows.take(readId, partition, clockMs.getAsLong());
-      ReadRealTimePartition read =
-          new ReadRealTimePartition(
-              (c, p, offset, maxRows) -> {
-                try {
-                  // Text stays UTF-8 bytes: the converter wraps them as UTF8Strings.
-                  return cluster.queueReader().pullKeepingTextBytes(c, p, offset, maxRows);
-                } catch (RuntimeException ex) {
-                  throw UserInputErrors.pullFailed(p.queue().path(), c.path(), ex);
-                }
-              },
-              consumer,
-              partition,
-              start,
-              carried,
-              PULL_ROWS,
-              failOnDataLoss ? DataLossPolicy.FAIL : DataLossPolicy.SKIP_AND_REPORT,
-              loss -> LOG.warn("skipping trimmed rows (fail_on_data_loss=false): {}", loss));
-      if (read.hasBuffered()) {
-        LOG.debug(
-            "{} starts at {} with {} rows its predecessor pulled",
-            partition,
-            start,
-            carried.size());
-      }
-      sources.add(new Source(partition, read, now));
+    DataLossPolicy policy = failOnDataLoss ? DataLossPolicy.FAIL : DataLossPolicy.SKIP_AND_REPORT;
+    this.task =
+        new RealTimeTask(
+            readId,
+            starts,
+            CarriedRows.store(),
+            (partition, start, carried) ->
+                new ReadRealTimePartition(
+                    (c, p, offset, maxRows) -> {
+                      try {
+                        // Text stays UTF-8 bytes: the converter wraps them as UTF8Strings.
+                        return cluster.queueReader().pullKeepingTextBytes(c, p, offset, maxRows);
+                      } catch (RuntimeException ex) {
+                        throw UserInputErrors.pullFailed(p.queue().path(), c.path(), ex);
+                      }
+                    },
+                    consumer,
+                    partition,
+                    start,
+                    carried,
+                    PULL_ROWS,
+                    policy,
+                    loss -> LOG.warn("skipping trimmed rows (fail_on_data_loss=false): {}", loss)),
+            new SystemTime(clockMs));
+    task.carriedAtStart()
+        .forEach(
+            (partition, rows) -> {
+              if (rows > 0) {
+                LOG.debug("{} starts with {} rows its predecessor pulled", partition, rows);
+              }
+            });
+  }
+
+  /** Spark's clock for deadlines, the JVM's nanosecond clock and parking for waits. */
+  private record SystemTime(LongSupplier clockMs) implements RealTimeTask.TimeSource {
+    @Override
+    public long nowMillis() {
+      return clockMs.getAsLong();
+    }
+
+    @Override
+    public long nowNanos() {
+      return System.nanoTime();
+    }
+
+    @Override
+    public void park(long nanos) {
+      LockSupport.parkNanos(nanos);
     }
   }
 
@@ -207,30 +194,23 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
    */
   @Override
   public boolean next() {
-    Source buffered = buffered();
-    if (buffered == null) {
-      Source s = sources.get(nextPull);
-      nextPull = (nextPull + 1) % sources.size();
-      pull(s, System.nanoTime());
-      buffered = buffered();
-    }
-    if (buffered == null) {
-      return false;
-    }
-    emit(buffered);
-    return true;
+    Optional<RealTimeTask.Handed> row = task.nextNow();
+    row.ifPresent(this::emit);
+    return row.isPresent();
   }
 
   private RecordStatus nextUntil(long deadlineMs) throws InterruptedIOException {
     try {
-      return readUntil(deadlineMs);
+      Optional<RealTimeTask.Handed> row = task.next(deadlineMs);
+      return row.isPresent() ? emit(row.get()) : RecordStatus.newStatusWithoutArrivalTime(false);
     } catch (InterruptedIOException | RuntimeException e) {
       if (!Interruptions.isInterruption(e) || !taskKilled.getAsBoolean()) {
         throw e;
       }
       // The query is stopping: a normal end of the task's read, not a failure.
       Thread.interrupted();
-      LOG.debug("real-time read of {} ends: its task was killed ({})", partitions(), e.toString());
+      LOG.debug(
+          "real-time read of {} ends: its task was killed ({})", task.partitions(), e.toString());
       return RecordStatus.newStatusWithoutArrivalTime(false);
     }
   }
@@ -240,110 +220,24 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
     return task != null && task.isInterrupted();
   }
 
-  private RecordStatus readUntil(long deadlineMs) throws InterruptedIOException {
-    while (true) {
-      boolean pulled = false;
-      long nowNanos = System.nanoTime();
-      if (clockMs.getAsLong() < deadlineMs) {
-        Source due = due(nowNanos);
-        if (due != null) {
-          pull(due, nowNanos);
-          pulled = true;
-        }
-      }
-      Source buffered = buffered();
-      if (buffered != null) {
-        return emit(buffered);
-      }
-      long now = clockMs.getAsLong();
-      if (now >= deadlineMs) {
-        return RecordStatus.newStatusWithoutArrivalTime(false);
-      }
-      if (pulled) {
-        // Another partition may be due as well: try it before waiting.
-        continue;
-      }
-      if (Thread.currentThread().isInterrupted()) {
-        throw new InterruptedIOException("real-time read of " + partitions() + " was interrupted");
-      }
-      long wait = IdleWait.bounded(firstDueNanos() - nowNanos, now, deadlineMs);
-      if (wait > 0) {
-        LockSupport.parkNanos(wait);
-      }
-    }
-  }
-
-  /** The next partition in turn with nothing buffered whose wait is over, or null. */
-  private Source due(long nowNanos) {
-    for (int i = 0; i < sources.size(); i++) {
-      Source s = sources.get((nextPull + i) % sources.size());
-      if (!s.read.hasBuffered() && s.dueNanos - nowNanos <= 0) {
-        nextPull = (nextPull + i + 1) % sources.size();
-        return s;
-      }
-    }
-    return null;
-  }
-
-  private long firstDueNanos() {
-    long first = sources.get(0).dueNanos;
-    for (Source s : sources) {
-      // Compared by difference: System.nanoTime may wrap.
-      if (s.dueNanos - first < 0) {
-        first = s.dueNanos;
-      }
-    }
-    return first;
-  }
-
-  private void pull(Source s, long nowNanos) {
-    s.pulls++;
-    if (s.read.pull() > 0) {
-      s.idle.rowsCame(nowNanos);
-      s.dueNanos = nowNanos;
-    } else {
-      s.dueNanos = nowNanos + s.idle.backOff(nowNanos);
-    }
-  }
-
-  /** The next partition in turn with rows waiting, or null. */
-  private Source buffered() {
-    for (int i = 0; i < sources.size(); i++) {
-      Source s = sources.get((nextEmit + i) % sources.size());
-      if (s.read.hasBuffered()) {
-        nextEmit = (nextEmit + i + 1) % sources.size();
-        return s;
-      }
-    }
-    return null;
-  }
-
-  private RecordStatus emit(Source s) {
-    QueueRow row = s.read.poll();
-    current = converter.convert(s.partition, row);
+  private RecordStatus emit(RealTimeTask.Handed handed) {
+    QueueRow row = handed.row();
+    current = converter.convert(handed.partition(), row);
     OptionalLong arrival = ArrivalTime.millis(row.timestamp(), clockMs.getAsLong());
     return arrival.isPresent()
         ? RecordStatus.newStatusWithArrivalTimeMs(arrival.getAsLong())
         : RecordStatus.newStatusWithoutArrivalTime(true);
   }
 
-  private List<PartitionId> partitions() {
-    return sources.stream().map(s -> s.partition).toList();
-  }
-
   /** Pulls made so far per partition, for tests. */
   Map<PartitionId, Long> pullCounts() {
-    TreeMap<PartitionId, Long> out = new TreeMap<>();
-    sources.forEach(s -> out.put(s.partition, s.pulls));
-    return out;
+    return task.pullCounts();
   }
 
   /** Every partition of the task, read or not: the next row index it would hand out. */
   @Override
   public PartitionOffset getOffset() {
-    TreeMap<PartitionId, Long> next = new TreeMap<>();
-    sources.forEach(s -> next.put(s.partition, s.read.next()));
-    return new YtPartitionOffset(next);
+    return new YtPartitionOffset(task.offsets());
   }
 
   @Override
@@ -353,10 +247,10 @@ final class YtRealTimeReader implements SupportsRealTimeRead<InternalRow> {
 
   @Override
   public void close() {
-    long now = clockMs.getAsLong();
-    for (Source s : sources) {
-      CarriedRows.keep(readId, s.partition, s.read.unread(), now);
+    try {
+      task.close();
+    } finally {
+      cluster.close();
     }
-    cluster.close();
   }
 }

@@ -1,19 +1,20 @@
 package io.ytstream.spark.sink;
 
+import io.ytstream.application.BatchWriteJob;
+import io.ytstream.core.delivery.TaskAttemptEnd;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.spark.ExceptionFailure;
+import org.apache.spark.ExecutorLostFailure;
 import org.apache.spark.SparkContext;
 import org.apache.spark.Success$;
 import org.apache.spark.TaskCommitDenied;
 import org.apache.spark.TaskEndReason;
 import org.apache.spark.TaskFailedReason;
+import org.apache.spark.TaskKilled;
+import org.apache.spark.TaskResultLost$;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerJobEnd;
 import org.apache.spark.scheduler.SparkListenerJobStart;
@@ -41,12 +42,12 @@ import scala.jdk.javaapi.CollectionConverters;
  * posted before any retry can be authorized, hence before the job's end; the job's end is posted
  * before {@code runJob} returns and the sink's commit runs; the listener bus delivers in order.
  *
- * <p>A task end taints the batch unless it is a success, a commit denial (the attempt was never
- * authorized), an {@link ExceptionFailure} of an attempt that had not started inserting (a failed
- * pull; the writer marks every failure after its first insert with {@link InsertsStarted}), or any
- * end of an attempt whose partition had already succeeded (the winner holds the lock: a speculative
- * copy killed or failing later was never authorized). Lost executors, killed tasks, lost results,
- * fetch failures and unknown reasons taint: the listener cannot tell whether they were authorized.
+ * <p>Which task ends taint the batch is core's rule ({@code WriteJobVerdict}), run by the
+ * application's {@link BatchWriteJob}: this listener routes each result task's end to its batch's
+ * job and translates Spark's reason ({@link #outcomeOf}): an {@link ExceptionFailure} is a failure
+ * after the first insert when its trace carries {@link InsertsStarted} (the writer marks every
+ * failure after its first insert), else before it; lost executors, killed tasks, lost results and
+ * anything else are named as such.
  *
  * <p>One listener per SparkContext, registered on first use: Spark's listener bus belongs to the
  * context, and a sink is not told when its query ends, so a listener per query could not be
@@ -143,20 +144,7 @@ final class BatchWriteJobListener extends SparkListener {
                 + " A bus this far behind means an overloaded driver or a slow listener (look"
                 + " for Spark's 'Dropping event from queue' warnings)");
       }
-      if (!job.taints.isEmpty()) {
-        throw new IllegalStateException(
-            "batch "
-                + epochId
-                + " was not committed: "
-                + String.join("; ", job.taints)
-                + ". Spark may have authorized that attempt to insert its rows into batch"
-                + " transaction "
-                + transactionId
-                + " and then let a retry insert the whole partition again, so the transaction"
-                + " could hold rows twice. The transaction was aborted: nothing was written and"
-                + " the consumer did not move; the batch runs again with a new transaction when"
-                + " the query restarts");
-      }
+      job.tasks.checkCommittable(epochId, transactionId);
     }
   }
 
@@ -185,28 +173,12 @@ final class BatchWriteJobListener extends SparkListener {
     if (!"ResultTask".equals(event.taskType())) {
       return; // only result tasks write; a map task of the job inserts nothing
     }
+    WriteJob job;
     synchronized (this) {
-      WriteJob job = byStage.get(event.stageId());
-      if (job == null) {
-        return;
-      }
-      int partition = event.taskInfo().partitionId();
-      TaskEndReason reason = event.reason();
-      if (reason instanceof Success$) {
-        job.succeeded.add(partition);
-      } else if (mayHaveInserted(reason) && !job.succeeded.contains(partition)) {
-        job.taints.add(
-            "task attempt "
-                + event.taskInfo().attemptNumber()
-                + " of partition "
-                + partition
-                + " (stage "
-                + event.stageId()
-                + "."
-                + event.stageAttemptId()
-                + ") ended with "
-                + describe(reason));
-      }
+      job = byStage.get(event.stageId());
+    }
+    if (job != null) {
+      job.tasks.taskEnded(endOf(event));
     }
   }
 
@@ -221,16 +193,49 @@ final class BatchWriteJobListener extends SparkListener {
     }
   }
 
-  /** Whether an attempt that ended so may have inserted rows nobody aborted. */
-  static boolean mayHaveInserted(TaskEndReason reason) {
-    if (reason instanceof Success$ || reason instanceof TaskCommitDenied) {
-      return false;
+  /** Spark's task end as core's {@link TaskAttemptEnd}. */
+  static TaskAttemptEnd endOf(SparkListenerTaskEnd event) {
+    int partition = event.taskInfo().partitionId();
+    TaskEndReason reason = event.reason();
+    return new TaskAttemptEnd(
+        partition,
+        outcomeOf(reason),
+        "task attempt "
+            + event.taskInfo().attemptNumber()
+            + " of partition "
+            + partition
+            + " (stage "
+            + event.stageId()
+            + "."
+            + event.stageAttemptId()
+            + ") ended with "
+            + describe(reason));
+  }
+
+  /** What Spark's reason says about rows the attempt may have left in the transaction. */
+  static TaskAttemptEnd.Outcome outcomeOf(TaskEndReason reason) {
+    if (reason instanceof Success$) {
+      return TaskAttemptEnd.Outcome.SUCCEEDED;
+    }
+    if (reason instanceof TaskCommitDenied) {
+      return TaskAttemptEnd.Outcome.COMMIT_DENIED;
     }
     if (reason instanceof ExceptionFailure failure) {
       String trace = failure.fullStackTrace();
-      return trace == null || trace.contains(InsertsStarted.class.getName());
+      return trace == null || trace.contains(InsertsStarted.class.getName())
+          ? TaskAttemptEnd.Outcome.FAILED_AFTER_INSERT
+          : TaskAttemptEnd.Outcome.FAILED_BEFORE_INSERT;
     }
-    return true;
+    if (reason instanceof ExecutorLostFailure) {
+      return TaskAttemptEnd.Outcome.EXECUTOR_LOST;
+    }
+    if (reason instanceof TaskKilled) {
+      return TaskAttemptEnd.Outcome.KILLED;
+    }
+    if (reason instanceof TaskResultLost$) {
+      return TaskAttemptEnd.Outcome.RESULT_LOST;
+    }
+    return TaskAttemptEnd.Outcome.OTHER;
   }
 
   private static String describe(TaskEndReason reason) {
@@ -242,8 +247,7 @@ final class BatchWriteJobListener extends SparkListener {
 
   /** One batch's write job(s), as seen on the bus. */
   private static final class WriteJob {
-    final Set<Integer> succeeded = new HashSet<>();
-    final List<String> taints = new ArrayList<>();
+    final BatchWriteJob tasks = new BatchWriteJob();
     int started;
     int ended;
 
@@ -254,8 +258,8 @@ final class BatchWriteJobListener extends SparkListener {
 
   /**
    * Attached (as a suppressed exception) to every failure of a task whose writer has started
-   * inserting into the batch transaction, so that {@link #mayHaveInserted} can tell it from a
-   * failure before any insert (a failed pull).
+   * inserting into the batch transaction, so that {@link #outcomeOf} can tell it from a failure
+   * before any insert (a failed pull).
    */
   static final class InsertsStarted extends RuntimeException {
     private static final long serialVersionUID = 1L;

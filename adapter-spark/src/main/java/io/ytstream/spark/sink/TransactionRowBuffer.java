@@ -1,5 +1,6 @@
 package io.ytstream.spark.sink;
 
+import io.ytstream.application.TransactionalTaskWriter;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.TaskContext;
@@ -17,7 +18,7 @@ import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
  * (or the caller {@link #stop}s it) the buffer drops what it holds and keeps nothing more, and the
  * batch fails on the driver with a message instead of the executor running out of heap.
  */
-final class TransactionRowBuffer {
+final class TransactionRowBuffer implements TransactionalTaskWriter.KeptRows<InternalRow> {
 
   /** Memory is reserved from Spark in steps of this size, not row by row. */
   private static final long RESERVATION_STEP = 1L << 20;
@@ -43,7 +44,8 @@ final class TransactionRowBuffer {
   }
 
   /** Keeps a copy of {@code row}, unless the buffer has stopped or Spark has no room for it. */
-  void add(InternalRow row, long rowNumber) {
+  @Override
+  public void add(InternalRow row, long rowNumber) {
     if (stoppedBecause != null) {
       return;
     }
@@ -65,7 +67,8 @@ final class TransactionRowBuffer {
   }
 
   /** Drops every row kept and keeps no more; {@code why} is reported to the driver. */
-  void stop(String why, long rowNumber) {
+  @Override
+  public void stop(String why, long rowNumber) {
     if (stoppedBecause == null) {
       stoppedBecause = why;
       stoppedAtRow = rowNumber;
@@ -76,21 +79,25 @@ final class TransactionRowBuffer {
   }
 
   /** Null while the buffer holds every row given to it. */
-  String stoppedBecause() {
+  @Override
+  public String stoppedBecause() {
     return stoppedBecause;
   }
 
   /** How many rows the buffer held when it stopped. */
-  long stoppedAtRow() {
+  @Override
+  public long stoppedAtRow() {
     return stoppedAtRow;
   }
 
-  List<InternalRow> rows() {
+  @Override
+  public List<InternalRow> rows() {
     return rows;
   }
 
   /** Drops the rows and gives their memory back to Spark. */
-  void release() {
+  @Override
+  public void release() {
     rows.clear();
     bytes = 0;
     if (reservation != null) {

@@ -4,7 +4,6 @@ import io.ytstream.application.CommitTransactionalBatch;
 import io.ytstream.application.CommitTransactionalSink;
 import io.ytstream.application.Interruptions;
 import io.ytstream.application.OutputTarget;
-import io.ytstream.application.TransactionLease;
 import io.ytstream.application.WriterReport;
 import io.ytstream.application.checkpoint.QueryCheckpoint;
 import io.ytstream.ports.TabletTransaction;
@@ -13,10 +12,6 @@ import io.ytstream.spark.checkpoint.HadoopCheckpointFiles;
 import io.ytstream.spark.config.YtSettings;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
@@ -31,8 +26,8 @@ import org.slf4j.LoggerFactory;
  * for the writer factory, runs the tasks, then calls {@link #commit} or {@link #abort}.
  *
  * <p>The factory call opens the batch's tablet transaction and owns its lease (a {@link
- * TransactionLease} renewed by a pinger thread here; executors attach and never ping), puts its id
- * into the factory that ships to executors and tags the write job with it ({@link
+ * TransactionLease} renewed by a {@link BatchTransactionPinger}; executors attach and never ping),
+ * puts its id into the factory that ships to executors and tags the write job with it ({@link
  * BatchWriteJobListener}). {@link #commit} first waits for the listener's word that no task attempt
  * may have left rows in the transaction behind a retry (a lost executor), then hands the
  * transaction and the writers' reports to the application's {@link CommitTransactionalSink}; {@link
@@ -49,8 +44,7 @@ final class TransactionalStreamingWrite implements StreamingWrite {
   private final CommitTransactionalSink committer;
 
   private TabletTransaction open;
-  private ScheduledExecutorService pinger;
-  private ScheduledFuture<?> pinging;
+  private final BatchTransactionPinger pinger;
 
   TransactionalStreamingWrite(
       YtWriteSpec spec,
@@ -61,6 +55,7 @@ final class TransactionalStreamingWrite implements StreamingWrite {
     this.spec = spec;
     this.settings = settings;
     this.writeJobs = writeJobs;
+    this.pinger = new BatchTransactionPinger(settings.transactionTimeout());
     this.cluster = spec.cluster().connect();
     this.committer =
         new CommitTransactionalSink(
@@ -77,7 +72,7 @@ final class TransactionalStreamingWrite implements StreamingWrite {
       PhysicalWriteInfo info) {
     finishOpen("a new batch started");
     open = committer.openBatch();
-    startPinging(open);
+    pinger.start(open);
     writeJobs.tagJobsOf(open.id().value());
     LOG.debug("batch transaction {} opened", open.id());
     return YtDataWriterFactory.inTransaction(
@@ -111,7 +106,7 @@ final class TransactionalStreamingWrite implements StreamingWrite {
       CommitTransactionalBatch.abortQuietly(tx);
       throw e;
     } finally {
-      stopPinging();
+      pinger.stop();
       writeJobs.forget(tx.id().value());
       open = null;
     }
@@ -132,43 +127,12 @@ final class TransactionalStreamingWrite implements StreamingWrite {
   }
 
   private void finishOpen(String why) {
-    stopPinging();
+    pinger.stop();
     if (open != null) {
       LOG.debug("aborting batch transaction {}: {}", open.id(), why);
       CommitTransactionalBatch.abortQuietly(open);
       writeJobs.forget(open.id().value());
       open = null;
-    }
-  }
-
-  private void startPinging(TabletTransaction tx) {
-    if (pinger == null) {
-      pinger =
-          Executors.newSingleThreadScheduledExecutor(
-              r -> {
-                Thread t = new Thread(r, "ytstream-transaction-pinger");
-                t.setDaemon(true);
-                return t;
-              });
-    }
-    TransactionLease lease = new TransactionLease(tx);
-    long period = TransactionLease.renewalPeriod(settings.transactionTimeout()).toMillis();
-    pinging =
-        pinger.scheduleAtFixedRate(
-            () -> {
-              if (!lease.renew()) {
-                LOG.debug("ping of {} failed; its next request will say why", tx.id());
-              }
-            },
-            period,
-            period,
-            TimeUnit.MILLISECONDS);
-  }
-
-  private void stopPinging() {
-    if (pinging != null) {
-      pinging.cancel(false);
-      pinging = null;
     }
   }
 

@@ -27,6 +27,16 @@ final class YtCommitMessage implements WriterCommitMessage {
     this(partitionId, epochId, transactionId, rowsPerTablet, notKept, null, 0, 0);
   }
 
+  /** A transactional task's report, from partition {@code partitionId}. */
+  static YtCommitMessage of(int partitionId, WriterReport report) {
+    return new YtCommitMessage(
+        partitionId,
+        report.epochId(),
+        report.transactionId(),
+        report.rowsPerTablet(),
+        report.notKept());
+  }
+
   private YtCommitMessage(
       int partitionId,
       long epochId,

@@ -198,17 +198,12 @@ public final class YtMicroBatchStream
               PrefetchedBounds.REFRESH_MS,
               spec.consumer().toString());
     }
-    List<SortedSet<PartitionId>> tasks =
-        source.prepareForRealTimeMode(
-            this::boundsReadAhead, this::moveConsumer, spec.realTimePartitionsPerTask());
+    // The tasks named here are checked against the slots where every batch's are: when they are
+    // planned (planInputPartitions(start)), the one place that sees the queue as each batch reads
+    // it.
+    source.prepareForRealTimeMode(
+        this::boundsReadAhead, this::moveConsumer, spec.realTimePartitionsPerTask());
     RealTimeQueries.markThisQueryThread();
-    SparkContext sc = SparkContext.getOrCreate();
-    RealTimeSlots.checkQuery(
-        this,
-        tasks,
-        spec.realTimePartitionsPerTask(),
-        RealTimeSlots.of(sc),
-        RealTimeSlots.fixed(sc) ? 0 : RealTimeSlots.REGISTRATION_WAIT_MS);
   }
 
   /**
@@ -219,9 +214,10 @@ public final class YtMicroBatchStream
   public InputPartition[] planInputPartitions(Offset startOffset) {
     List<SortedMap<PartitionId, Long>> tasks = source.realTimeTasks(YtOffset.of(startOffset));
     SparkContext sc = SparkContext.getOrCreate();
-    // Checked again per batch: the queue may have been resharded since the query started. On a
-    // cluster a lost executor's replacement registers a moment after the next batch is planned,
-    // so the check waits for it as at the start, instead of failing the query on a gap.
+    // Checked here, for every batch and so before the first one's tasks start: the queue may have
+    // been resharded since the query started. On a cluster executors may still be registering
+    // (at the start, or a lost executor's replacement), so the check waits for them instead of
+    // failing the query on a gap.
     List<SortedSet<PartitionId>> partitions = new ArrayList<>();
     tasks.forEach(t -> partitions.add(new TreeSet<>(t.keySet())));
     RealTimeSlots.checkQuery(

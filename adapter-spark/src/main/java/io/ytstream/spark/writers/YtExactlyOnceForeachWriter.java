@@ -1,12 +1,10 @@
 package io.ytstream.spark.writers;
 
 import io.ytstream.application.ServiceColumns;
+import io.ytstream.application.SourcePositionKeys;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription;
 import io.ytstream.ports.TableDescription.Column;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 
 /**
  * A {@code ForeachWriter} that delivers every input row exactly once, in Real-time Mode or any
@@ -40,9 +38,7 @@ public final class YtExactlyOnceForeachWriter extends TableForeachWriter {
 
   private final String sourceQueue;
 
-  private transient List<String> keyColumns;
-  private transient boolean queueKey;
-  private transient List<Object> lastKey;
+  private transient SourcePositionKeys keys;
 
   private YtExactlyOnceForeachWriter(ForeachWriterConfig config, String sourceQueue) {
     super(config);
@@ -55,103 +51,19 @@ public final class YtExactlyOnceForeachWriter extends TableForeachWriter {
 
   @Override
   void checkTable(TableDescription t) {
-    if (!t.sorted()) {
-      throw new IllegalArgumentException(
-          NAME
-              + ": "
-              + t.path()
-              + " is an ordered table; this writer upserts by source position into a sorted"
-              + " table with key columns ["
-              + ServiceColumns.TABLET_INDEX
-              + ", "
-              + ServiceColumns.ROW_INDEX
-              + "] (and "
-              + ServiceColumns.QUEUE
-              + " first when reading several queues). To append to an ordered table use"
-              + " YtAppendForeachWriter (at least once)");
-    }
-    List<String> keys = t.keyColumns().stream().map(Column::name).toList();
-    for (String needed : List.of(ServiceColumns.TABLET_INDEX, ServiceColumns.ROW_INDEX)) {
-      if (!keys.contains(needed)) {
-        throw new IllegalArgumentException(
-            NAME
-                + ": "
-                + t.path()
-                + " has key columns "
-                + keys
-                + " but needs "
-                + needed
-                + " in its key: replays overwrite rows only when the key is the source"
-                + " position");
-      }
-    }
+    SourcePositionKeys.checkTable(NAME, t);
   }
 
   @Override
   void startTask() {
-    keyColumns = table.keyColumns().stream().map(Column::name).toList();
-    queueKey = keyColumns.contains(ServiceColumns.QUEUE);
-    lastKey = null;
+    keys =
+        new SourcePositionKeys(
+            NAME, config.path, table.keyColumns().stream().map(Column::name).toList(), sourceQueue);
   }
 
   @Override
   Row toOutput(org.apache.spark.sql.Row row) {
-    boolean rowHasQueue = hasField(row, ServiceColumns.QUEUE);
-    if (rowHasQueue && !queueKey) {
-      throw new IllegalArgumentException(
-          NAME
-              + ": the stream reads several queues (its rows carry "
-              + ServiceColumns.QUEUE
-              + ") but "
-              + config.path
-              + " has no key column "
-              + ServiceColumns.QUEUE
-              + ": rows of different queues would overwrite each other. Add it to the key,"
-              + " first");
-    }
-    Map<String, Object> values = values(row);
-    if (queueKey && !rowHasQueue) {
-      if (sourceQueue == null) {
-        throw new IllegalArgumentException(
-            NAME
-                + ": "
-                + config.path
-                + " has key column "
-                + ServiceColumns.QUEUE
-                + " but the rows do not carry it (the stream reads one queue): call"
-                + " sourceQueue(\"//path/of/queue\") on the builder");
-      }
-      values.put(ServiceColumns.QUEUE, sourceQueue);
-    }
-    List<Object> key = new ArrayList<>(keyColumns.size());
-    for (String k : keyColumns) {
-      Object v = values.get(k);
-      if (v == null) {
-        throw new IllegalArgumentException(
-            NAME
-                + ": key column "
-                + k
-                + " of "
-                + config.path
-                + " is missing from the row: read the stream with"
-                + " option(\"include_service_columns\", \"true\") and keep the service columns in"
-                + " the select");
-      }
-      key.add(v);
-    }
-    if (key.equals(lastKey)) {
-      throw new IllegalStateException(
-          NAME
-              + ": two consecutive rows have the same key "
-              + key
-              + " in "
-              + config.path
-              + "; they would overwrite each other. One input row became several (explode,"
-              + " flatMap): add a key column that tells them apart (e.g. the position from"
-              + " posexplode)");
-    }
-    lastKey = key;
-    return Row.of(values);
+    return keys.keyed(values(row), hasField(row, ServiceColumns.QUEUE));
   }
 
   private static boolean hasField(org.apache.spark.sql.Row row, String name) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ytstream.application.realtime.IdleWait;
 import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ytstream.core.delivery.WriteJobVerdict;
 import io.ytstream.spark.SharedSpark;
 import java.time.Duration;
 import java.util.Arrays;
@@ -164,14 +165,18 @@ class BatchWriteJobListenerTest {
             TaskResultLost$.MODULE$,
             UnknownReason$.MODULE$,
             failure(afterInsert))) {
-      assertTrue(BatchWriteJobListener.mayHaveInserted(reason), reason.toString());
+      assertTrue(
+          WriteJobVerdict.mayHaveLeftRows(BatchWriteJobListener.outcomeOf(reason)),
+          reason.toString());
     }
     for (TaskEndReason reason :
         List.of(
             Success$.MODULE$,
             new TaskCommitDenied(1, 0, 0),
             failure(new IllegalStateException("pull failed")))) {
-      assertFalse(BatchWriteJobListener.mayHaveInserted(reason), reason.toString());
+      assertFalse(
+          WriteJobVerdict.mayHaveLeftRows(BatchWriteJobListener.outcomeOf(reason)),
+          reason.toString());
     }
   }
 

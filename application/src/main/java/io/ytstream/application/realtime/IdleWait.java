@@ -1,4 +1,4 @@
-package io.ytstream.spark.realtime;
+package io.ytstream.application.realtime;
 
 /**
  * How long a real-time reader waits before it pulls a partition again that had no new rows: a short
@@ -19,25 +19,25 @@ package io.ytstream.spark.realtime;
  * for the next batch's task, a whole batch boundary (tens of milliseconds) later, where a bare
  * source hands them out on time. The approach costs a few more pulls per batch.
  */
-final class IdleWait {
+public final class IdleWait {
 
-  static final long FIRST_NANOS = 100_000L;
-  static final long MAX_NANOS = 4_000_000L;
+  public static final long FIRST_NANOS = 100_000L;
+  public static final long MAX_NANOS = 4_000_000L;
 
-  static final long ACTIVE_MAX_NANOS = 500_000L;
-  static final long ACTIVE_FOR_NANOS = 50_000_000L;
+  public static final long ACTIVE_MAX_NANOS = 500_000L;
+  public static final long ACTIVE_FOR_NANOS = 50_000_000L;
 
   private long next = FIRST_NANOS;
   private boolean rowsSeen;
   private long rowsNanos;
 
   /** Rows came: the next wait starts short again. */
-  void reset() {
+  public void reset() {
     next = FIRST_NANOS;
   }
 
-  /** Rows came at {@code nowNanos} ({@link System#nanoTime}): as {@link #reset}, and kept. */
-  void rowsCame(long nowNanos) {
+  /** Rows came at {@code nowNanos} (a monotonic nanosecond clock): as {@link #reset}, and kept. */
+  public void rowsCame(long nowNanos) {
     reset();
     rowsSeen = true;
     rowsNanos = nowNanos;
@@ -47,7 +47,7 @@ final class IdleWait {
    * An empty pull at {@code nowNanos}: as {@link #backOff()}, but at most {@link #ACTIVE_MAX_NANOS}
    * while rows came within {@link #ACTIVE_FOR_NANOS}.
    */
-  long backOff(long nowNanos) {
+  public long backOff(long nowNanos) {
     long wait = backOff();
     // Compared by difference: System.nanoTime may wrap.
     return rowsSeen && nowNanos - rowsNanos < ACTIVE_FOR_NANOS
@@ -56,12 +56,12 @@ final class IdleWait {
   }
 
   /** The wait after the next empty pull, in nanoseconds. */
-  long nextNanos() {
+  public long nextNanos() {
     return next;
   }
 
   /** An empty pull: returns the wait before the next one, and doubles the wait after it. */
-  long backOff() {
+  public long backOff() {
     long wait = next;
     next = Math.min(MAX_NANOS, next * 2);
     return wait;
@@ -71,7 +71,7 @@ final class IdleWait {
    * A wait of {@code nanos} at {@code nowMs}, near the deadline: at most half the time left before
    * {@code deadlineMs} but not under {@link #FIRST_NANOS}, and never past the deadline.
    */
-  static long bounded(long nanos, long nowMs, long deadlineMs) {
+  public static long bounded(long nanos, long nowMs, long deadlineMs) {
     long left = Math.max(0, (deadlineMs - nowMs) * 1_000_000L);
     return Math.min(left, Math.min(nanos, Math.max(FIRST_NANOS, left / 2)));
   }
