@@ -97,7 +97,7 @@ final class StaticTableCommands {
    * The path parameter as a string ({@code <append=%true>//t}) or, as a JSON header carries a rich
    * YPath, an object {@code {"$value": "//t", "$attributes": {"append": true}}}.
    */
-  private static RichPath richPath(CommandRequest request) {
+  private RichPath richPath(CommandRequest request) {
     JsonNode node = request.required("path");
     if (node.isObject()) {
       JsonNode value = node.path("$value");
@@ -107,14 +107,34 @@ final class StaticTableCommands {
       JsonNode append = node.path("$attributes").path("append");
       boolean appended =
           append.asBoolean(false) || append.isTextual() && append.asText().equals("true");
-      return new RichPath(CommandRequest.parsePath(value.asText()), appended);
+      return new RichPath(table(value.asText()), appended);
     }
     String text = request.string("path");
     Object append = CommandRequest.pathAttributes(text).get("append");
     boolean appended =
         Boolean.TRUE.equals(append)
             || append instanceof byte[] b && new String(b, StandardCharsets.UTF_8).equals("true");
-    return new RichPath(CommandRequest.parsePath(text), appended);
+    return new RichPath(table(text), appended);
+  }
+
+  /**
+   * The table a path names: a Cypress path, or {@code #<id>} as the official client reads a table
+   * it locked (the lock's {@code node_id}, {@code yt/python/yt/wrapper/table_commands.py}).
+   */
+  private YPath table(String text) {
+    String value = text.strip();
+    if (value.startsWith("<")) {
+      int end = value.indexOf('>');
+      value = end < 0 ? value : value.substring(end + 1).strip();
+    }
+    if (value.startsWith("#")) {
+      String id = value.substring(1);
+      return state
+          .pathOfNodeId(id)
+          .orElseThrow(
+              () -> CommandError.of(500, "Error resolving path #" + id + ": no such object"));
+    }
+    return CommandRequest.parsePath(value);
   }
 
   /** {@code transaction_id}, unless absent, empty or the null id the client sends for none. */
