@@ -26,8 +26,8 @@ import java.util.Optional;
  * write_table} of {@code <append=%true>//table} with {@code transaction_id}, {@code set} and {@code
  * get} of {@code //table/@name} with {@code transaction_id}, {@code ping_transaction}, {@code
  * commit_transaction}, {@code abort_transaction}. The master commands go to the cluster address
- * with a {@code mutation_id} where they change state; {@code write_table} and {@code read_table}
- * go to a heavy proxy.
+ * with a {@code mutation_id} where they change state; {@code write_table} and {@code read_table} go
+ * to a heavy proxy.
  *
  * <p>Rows are sent in chunks ({@link StaticTableChunks}), each in a transaction of its own nested
  * in the caller's, as the Python client's write retries do ({@code heavy_commands.py}, {@code
@@ -299,8 +299,7 @@ final class HttpStaticTableAppends implements StaticTableAppends {
       params.put("transaction_id", id.value());
       params.put("ping_ancestor_transactions", false);
       client()
-          .structured(
-              client().primaryProxy(), Command.PING_TRANSACTION, params, Repeat.IDEMPOTENT);
+          .structured(client().primaryProxy(), Command.PING_TRANSACTION, params, Repeat.IDEMPOTENT);
     }
 
     /**

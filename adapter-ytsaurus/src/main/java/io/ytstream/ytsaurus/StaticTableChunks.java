@@ -16,7 +16,7 @@ import java.util.function.Consumer;
 final class StaticTableChunks {
 
   /** Rows encoded together: few enough to keep small, enough to encode a layout once. */
-  private static final int ROWS_PER_ENCODE = 256;
+  private static final int ROWS_PER_ENCODE = 64;
 
   private final YsonRows codec;
   private final Map<String, YtType> types;
