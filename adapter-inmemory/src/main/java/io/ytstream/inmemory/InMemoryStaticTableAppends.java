@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Static table appends in the cluster's master transactions, the same ones the emulator serves over
@@ -25,32 +26,57 @@ final class InMemoryStaticTableAppends implements StaticTableAppends {
     this.writes = new StaticTableWrites(state);
   }
 
+  /** Runs a port call through the faults scheduled for its operation, under the cluster lock. */
+  private <T> T faulty(ClusterOperation operation, Supplier<T> call) {
+    synchronized (state) {
+      return state.faults().call(operation, call);
+    }
+  }
+
+  private void faulty(ClusterOperation operation, Runnable call) {
+    synchronized (state) {
+      state.faults().run(operation, call);
+    }
+  }
+
   @Override
   public MasterTransaction start(Duration timeout) {
-    MasterTransactions.Transaction started =
-        state.masterTransactions().start(Optional.empty(), timeout.toMillis());
-    return new Handle(new TransactionId(started.id()));
+    if (timeout.isZero() || timeout.isNegative()) {
+      throw new IllegalArgumentException("transaction timeout must be positive, got " + timeout);
+    }
+    return faulty(
+        ClusterOperation.MASTER_START,
+        () ->
+            new Handle(
+                new TransactionId(
+                    state.masterTransactions().start(Optional.empty(), timeout.toMillis()).id())));
   }
 
   @Override
   public MasterTransaction attach(TransactionId id) {
-    state.masterTransactions().get(id.value());
-    return new Handle(id);
+    return faulty(
+        ClusterOperation.MASTER_ATTACH,
+        () -> {
+          state.masterTransactions().get(id.value());
+          return new Handle(id);
+        });
   }
 
   @Override
   public Optional<Object> attribute(YPath table, String name) {
-    return Optional.ofNullable(writes.attributes(table, Optional.empty()).get(name));
+    return faulty(
+        ClusterOperation.ATTRIBUTE_READ,
+        () -> Optional.ofNullable(writes.attributes(table, Optional.empty()).get(name)));
   }
 
   @Override
   public List<Row> readAll(YPath table) {
-    return writes.read(table, Optional.empty());
+    return faulty(ClusterOperation.STATIC_READ, () -> writes.read(table, Optional.empty()));
   }
 
   @Override
   public TableNodeSchema describe(YPath table) {
-    return writes.describe(table);
+    return faulty(ClusterOperation.TABLE_NODE_DESCRIBE, () -> writes.describe(table));
   }
 
   /** A handle on one master transaction: every call names it by id, so handles share it. */
@@ -70,39 +96,60 @@ final class InMemoryStaticTableAppends implements StaticTableAppends {
       return Optional.of(id.value());
     }
 
+    /**
+     * The rows are drained under the cluster's lock, so that a fault scheduled on {@link
+     * ClusterOperation#STATIC_APPEND} and the append are one step; the cluster holds them all, as a
+     * server would hold them in its chunks.
+     */
     @Override
     public void append(YPath table, Iterator<Row> rows) {
-      writes.write(table, in(), rows, true);
+      faulty(ClusterOperation.STATIC_APPEND, () -> writes.write(table, in(), rows, true));
     }
 
     @Override
     public List<Row> readAll(YPath table) {
-      return writes.read(table, in());
+      return faulty(ClusterOperation.STATIC_READ, () -> writes.read(table, in()));
     }
 
     @Override
     public Optional<Object> attribute(YPath table, String name) {
-      return Optional.ofNullable(writes.attributes(table, in()).get(name));
+      return faulty(
+          ClusterOperation.ATTRIBUTE_READ,
+          () -> Optional.ofNullable(writes.attributes(table, in()).get(name)));
     }
 
     @Override
     public void setAttribute(YPath table, String name, Object value) {
-      writes.setAttribute(table, name, value, in());
+      faulty(ClusterOperation.ATTRIBUTE_SET, () -> writes.setAttribute(table, name, value, in()));
     }
 
     @Override
     public void ping() {
-      state.masterTransactions().get(id.value());
+      faulty(ClusterOperation.MASTER_PING, () -> state.masterTransactions().get(id.value()));
     }
 
+    /**
+     * Commits; a fault of kind unknown-outcome-without-applying aborts the transaction, so what it
+     * staged is lost as a commit whose request never arrived would lose it.
+     */
     @Override
     public void commit() {
-      state.masterTransactions().commit(id.value());
+      synchronized (state) {
+        state
+            .faults()
+            .call(
+                ClusterOperation.MASTER_COMMIT,
+                () -> {
+                  state.masterTransactions().commit(id.value());
+                  return null;
+                },
+                () -> state.masterTransactions().abort(id.value()));
+      }
     }
 
     @Override
     public void abort() {
-      state.masterTransactions().abort(id.value());
+      faulty(ClusterOperation.MASTER_ABORT, () -> state.masterTransactions().abort(id.value()));
     }
 
     @Override

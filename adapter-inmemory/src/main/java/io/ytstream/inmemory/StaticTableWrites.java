@@ -36,8 +36,8 @@ final class StaticTableWrites {
 
   /**
    * Writes {@code rows}, appended or replacing the content. The rows are checked against the
-   * table's strict schema as they are read, without the cluster's lock (the iterator may be a
-   * task's slow producer); one that fails it fails the whole write, which then stages nothing.
+   * table's strict schema as they are read; one that fails it fails the whole write, which then
+   * stages nothing.
    */
   void write(YPath path, Optional<String> transactionId, Iterator<Row> rows, boolean append) {
     StoredSchema schema;
