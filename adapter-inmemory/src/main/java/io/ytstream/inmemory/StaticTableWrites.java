@@ -1,5 +1,6 @@
 package io.ytstream.inmemory;
 
+import io.ytstream.core.error.YtException;
 import io.ytstream.core.model.YPath;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription.Column;
@@ -47,7 +48,12 @@ final class StaticTableWrites {
     }
     List<Row> checked = new ArrayList<>();
     while (rows.hasNext()) {
-      checked.add(schema.normalize(path, rows.next()));
+      Row row = rows.next();
+      try {
+        checked.add(schema.normalize(path, row));
+      } catch (YtException e) {
+        throw schemaViolation(path, checked.size(), e);
+      }
     }
     List<Row> written = Collections.unmodifiableList(checked);
     synchronized (state) {
@@ -68,6 +74,22 @@ final class StaticTableWrites {
       transaction.changes().add(() -> table.write(written, append, state.nowMillis()));
     }
   }
+
+  /**
+   * 307, SchemaViolation ({@code yt/yt/client/table_client/public.h}): what a table writer answers
+   * for a column the strict schema lacks ({@code table_consumer.cpp}, "No column ... in table
+   * schema") or a value of another type ({@code unversioned_row.cpp}, "Invalid type").
+   */
+  private static YtException schemaViolation(YPath path, int rowIndex, YtException cause) {
+    return new YtException(
+        SCHEMA_VIOLATION,
+        "Row " + rowIndex + " written to " + path.value() + ": " + cause.getMessage(),
+        List.of(cause.code()),
+        cause);
+  }
+
+  /** The table writer's code for a row its schema does not take. */
+  static final int SCHEMA_VIOLATION = 307;
 
   /** The table's rows as the transaction (or, without one, anybody) sees them. */
   List<Row> read(YPath path, Optional<String> transactionId) {

@@ -22,11 +22,11 @@ public interface MasterTransaction {
   /**
    * Appends {@code rows} to the static table {@code table} ({@code <append=%true>}), reading them
    * as they are sent: an adapter holds a bounded share of them at a time, never all. A dynamic
-   * table, or a column the table's strict schema does not have, fails the call with a {@code
-   * YtException}; a value of the wrong type fails it with the server's {@code YtException} or, from
-   * an adapter that checks values before sending, an {@code IllegalArgumentException}. An adapter
-   * that sends in chunks may have applied the chunks before the failing one to the transaction:
-   * after a failed append, abort the transaction.
+   * table fails the call with a {@code YtException}, a column the table's strict schema does not
+   * have with 307 (SchemaViolation); a value of the wrong type fails it with the server's {@code
+   * YtException} or, from an adapter that checks values before sending, an {@code
+   * IllegalArgumentException}. An adapter that sends in chunks may have applied the chunks before
+   * the failing one to the transaction: after a failed append, abort the transaction.
    */
   void append(YPath table, Iterator<Row> rows);
 

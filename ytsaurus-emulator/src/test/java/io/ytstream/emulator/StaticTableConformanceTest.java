@@ -199,6 +199,8 @@ class StaticTableConformanceTest {
     Reply refused =
         write("<append=%true>" + TABLE, tx, "{\"k\":1,\"v\":\"a\"}\n{\"k\":2,\"other\":1}\n");
     assertNotEquals(200, refused.status());
+    // SchemaViolation (yt/yt/client/table_client/public.h; table_consumer.cpp: "No column").
+    assertTrue(refused.allCodes().contains(307), refused.text());
     ok(post("commit_transaction", "{\"transaction_id\":\"" + tx + "\"}"));
     assertEquals(List.of(), read(null));
   }
