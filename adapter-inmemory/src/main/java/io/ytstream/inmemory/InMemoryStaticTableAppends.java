@@ -65,8 +65,13 @@ final class InMemoryStaticTableAppends implements StaticTableAppends {
   @Override
   public Optional<Object> attribute(YPath table, String name) {
     return faulty(
-        ClusterOperation.ATTRIBUTE_READ,
-        () -> Optional.ofNullable(writes.attributes(table, Optional.empty()).get(name)));
+        ClusterOperation.ATTRIBUTE_READ, () -> attributeOf(table, name, Optional.empty()));
+  }
+
+  /** An attribute of an existing node (500 for a missing one, as {@code get} answers). */
+  private Optional<Object> attributeOf(YPath table, String name, Optional<String> transaction) {
+    state.tree().resolve(table);
+    return Optional.ofNullable(writes.attributes(table, transaction).get(name));
   }
 
   @Override
@@ -113,14 +118,18 @@ final class InMemoryStaticTableAppends implements StaticTableAppends {
 
     @Override
     public Optional<Object> attribute(YPath table, String name) {
-      return faulty(
-          ClusterOperation.ATTRIBUTE_READ,
-          () -> Optional.ofNullable(writes.attributes(table, in()).get(name)));
+      return faulty(ClusterOperation.ATTRIBUTE_READ, () -> attributeOf(table, name, in()));
     }
 
     @Override
     public void setAttribute(YPath table, String name, Object value) {
-      faulty(ClusterOperation.ATTRIBUTE_SET, () -> writes.setAttribute(table, name, value, in()));
+      faulty(
+          ClusterOperation.ATTRIBUTE_SET,
+          () -> {
+            // The port creates no nodes, so the node is a committed one (500 when missing).
+            state.tree().resolve(table);
+            writes.setAttribute(table, name, value, in());
+          });
     }
 
     @Override

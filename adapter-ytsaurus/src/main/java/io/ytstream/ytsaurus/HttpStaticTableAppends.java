@@ -104,7 +104,12 @@ final class HttpStaticTableAppends implements StaticTableAppends {
 
   @Override
   public TableNodeSchema describe(YPath table) {
-    JsonNode attributes = attributes(table, List.of("dynamic", "schema"), Optional.empty());
+    JsonNode attributes = attributes(table, List.of("type", "dynamic", "schema"), Optional.empty());
+    String type = attributes.path("type").asText("");
+    if (!type.equals("table")) {
+      throw new YtException(
+          YtErrorCode.GENERIC, "Node " + table.value() + " is a " + type + ", not a table");
+    }
     JsonNode schema = attributes.path("schema");
     if (schema.isMissingNode()) {
       throw new YtTransportException(

@@ -269,6 +269,25 @@ public abstract class StaticTableAppendsContract extends PortContract {
   }
 
   @Test
+  void aMissingTableIsAResolveError() {
+    YPath missing = path("missing");
+    MasterTransaction tx = appends().start(TIMEOUT);
+
+    assertYtError(YtErrorCode.RESOLVE_ERROR, () -> tx.append(missing, rows("a", 0, 1).iterator()));
+    assertYtError(YtErrorCode.RESOLVE_ERROR, () -> tx.setAttribute(missing, BATCHES, 1L));
+    assertYtError(YtErrorCode.RESOLVE_ERROR, () -> tx.attribute(missing, BATCHES));
+    assertYtError(YtErrorCode.RESOLVE_ERROR, () -> appends().attribute(missing, BATCHES));
+    tx.abort();
+  }
+
+  @Test
+  void describingADirectoryIsRefused() {
+    YPath table = staticTable("t");
+    assertThrows(YtException.class, () -> appends().describe(fixture.root()));
+    assertTrue(appends().describe(table).isStatic());
+  }
+
+  @Test
   void appendingToADynamicTableIsRefused() {
     QueueSetup queue = queueWithConsumer("q", 1);
     MasterTransaction tx = appends().start(TIMEOUT);
