@@ -585,7 +585,7 @@ final class CypressCommands {
   }
 
   /**
-   * A static table's attributes ({@code yt/yt/server/master/table_server/table_node_proxy.cpp}):
+   * A static table's attributes ({@code yt/yt/server/master/table_server/table_node_proxy_detail.cpp}):
    * {@code dynamic=false}, its schema, {@code row_count} as committed.
    */
   private void staticTableAttributes(YPath path, ObjectNode attributes) {
