@@ -585,8 +585,9 @@ final class CypressCommands {
   }
 
   /**
-   * A static table's attributes ({@code yt/yt/server/master/table_server/table_node_proxy_detail.cpp}):
-   * {@code dynamic=false}, its schema, {@code row_count} as committed.
+   * A static table's attributes ({@code
+   * yt/yt/server/master/table_server/table_node_proxy_detail.cpp}): {@code dynamic=false}, its
+   * schema, {@code row_count} as committed.
    */
   private void staticTableAttributes(YPath path, ObjectNode attributes) {
     TableNodeSchema described = cluster().staticTableAppends().describe(path);
