@@ -251,6 +251,45 @@ def test_master_transaction_isolates_and_commits(client: yt.YtClient, test_dir: 
     assert not client.exists(f"{test_dir}/dropped")
 
 
+STATIC_SCHEMA = [{"name": "k", "type": "int64"}, {"name": "v", "type": "string"}]
+
+
+def test_static_table_appends_in_master_transactions(
+    client: yt.YtClient, test_dir: str
+) -> None:
+    """write_table with <append=%true> inside `with Transaction()`, and an attribute beside it."""
+    table = f"{test_dir}/static"
+    client.create("table", table, attributes={"schema": STATIC_SCHEMA})
+    assert not client.get(f"{table}/@dynamic")
+    client.write_table(table, [{"k": 0, "v": "first"}])
+
+    with pytest.raises(RuntimeError):
+        with client.Transaction():
+            client.write_table(yt.TablePath(table, append=True), [{"k": 1, "v": "dropped"}])
+            client.set(f"{table}/@ytstream_batches", {"query": 1})
+            raise RuntimeError("abort the transaction")
+    assert list(client.read_table(table)) == [{"k": 0, "v": "first"}]
+    assert not client.exists(f"{table}/@ytstream_batches")
+
+    with client.Transaction():
+        client.write_table(yt.TablePath(table, append=True), [{"k": 1, "v": "a"}])
+        client.write_table(
+            yt.TablePath(table, append=True), ({"k": k, "v": f"g{k}"} for k in range(2, 5))
+        )
+        client.set(f"{table}/@ytstream_batches", {"query": 2})
+        assert [row["k"] for row in client.read_table(table)] == [0, 1, 2, 3, 4]
+        assert client.get(f"{table}/@ytstream_batches") == {"query": 2}
+        other = yt.YtClient(config=client.config)
+        assert [row["k"] for row in other.read_table(table)] == [0]
+        assert not other.exists(f"{table}/@ytstream_batches")
+    assert [row["v"] for row in client.read_table(table)] == ["first", "a", "g2", "g3", "g4"]
+    assert client.get(f"{table}/@ytstream_batches") == {"query": 2}
+    assert client.get(f"{table}/@row_count") == 5
+
+    client.write_table(table, [{"k": 9, "v": "only"}])
+    assert list(client.read_table(table)) == [{"k": 9, "v": "only"}]
+
+
 def test_unmount_and_remove(client: yt.YtClient, test_dir: str) -> None:
     queue = f"{test_dir}/queue"
     make_queue(client, queue)

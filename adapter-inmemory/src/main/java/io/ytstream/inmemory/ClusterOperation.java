@@ -56,7 +56,27 @@ public enum ClusterOperation {
   /** {@code CheckpointStore.delete}. */
   CHECKPOINT_DELETE(Effect.WRITE),
   /** {@code CheckpointStore.status}. */
-  CHECKPOINT_STATUS(Effect.READ);
+  CHECKPOINT_STATUS(Effect.READ),
+  /** {@code StaticTableAppends.start}: a master transaction. */
+  MASTER_START(Effect.WRITE),
+  /** {@code StaticTableAppends.attach}. */
+  MASTER_ATTACH(Effect.READ),
+  /** {@code MasterTransaction.append}: staged in the master transaction. */
+  STATIC_APPEND(Effect.WRITE),
+  /** {@code StaticTableAppends.readAll} and {@code MasterTransaction.readAll}. */
+  STATIC_READ(Effect.READ),
+  /** {@code StaticTableAppends.attribute} and {@code MasterTransaction.attribute}. */
+  ATTRIBUTE_READ(Effect.READ),
+  /** {@code MasterTransaction.setAttribute}: staged in the master transaction. */
+  ATTRIBUTE_SET(Effect.WRITE),
+  /** {@code MasterTransaction.ping}. */
+  MASTER_PING(Effect.WRITE),
+  /** {@code MasterTransaction.commit}. */
+  MASTER_COMMIT(Effect.COMMIT),
+  /** {@code MasterTransaction.abort}. */
+  MASTER_ABORT(Effect.WRITE),
+  /** {@code StaticTableAppends.describe}. */
+  TABLE_NODE_DESCRIBE(Effect.READ);
 
   /** What a call changes, which decides the fault kinds that make sense for it. */
   enum Effect {
@@ -76,7 +96,7 @@ public enum ClusterOperation {
     return effect != Effect.READ;
   }
 
-  /** True when the call commits a tablet transaction, so its outcome can be unknown. */
+  /** True when the call commits a transaction, so its outcome can be unknown. */
   public boolean commits() {
     return effect == Effect.COMMIT;
   }

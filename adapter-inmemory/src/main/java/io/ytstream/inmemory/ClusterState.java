@@ -23,6 +23,7 @@ final class ClusterState {
   private final TransactionRegistry transactions = new TransactionRegistry();
   private final AccessControl accessControl = new AccessControl();
   private final FaultInjector faults;
+  private final MasterTransactions masterTransactions;
 
   private int maxRowsPerTabletPerTransaction = DEFAULT_MAX_ROWS_PER_TABLET_PER_TRANSACTION;
   private int maxRowsPerPull = Integer.MAX_VALUE;
@@ -33,6 +34,11 @@ final class ClusterState {
     this.tree = new CypressTree(clock);
     this.timestamps = new TimestampGenerator(clock);
     this.faults = new FaultInjector(this);
+    this.masterTransactions = new MasterTransactions(this, clock);
+  }
+
+  MasterTransactions masterTransactions() {
+    return masterTransactions;
   }
 
   String name() {
@@ -94,6 +100,20 @@ final class ClusterState {
     if (!(node instanceof TableNode table)) {
       throw ClusterErrors.generic(
           "Node " + path.value() + " is a " + node.typeName() + ", not a dynamic table");
+    }
+    return table;
+  }
+
+  /** A static table; 500 when missing, an error naming the type when the node is another. */
+  StaticTable staticTable(YPath path) {
+    CypressNode node = tree.resolve(path);
+    if (!(node instanceof StaticTable table)) {
+      throw ClusterErrors.generic(
+          "Node "
+              + path.value()
+              + (node instanceof TableNode
+                  ? " is a dynamic table; write_table appends to static tables only"
+                  : " is a " + node.typeName() + ", not a static table"));
     }
     return table;
   }

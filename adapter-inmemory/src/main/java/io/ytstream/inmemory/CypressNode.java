@@ -1,8 +1,10 @@
 package io.ytstream.inmemory;
 
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
-/** A node of the Cypress-like tree: a map node (directory), a file or a dynamic table. */
+/** A node of the Cypress-like tree: a map node (directory), a file, a dynamic or static table. */
 abstract class CypressNode {
 
   private long modificationTimeMillis;
@@ -12,6 +14,9 @@ abstract class CypressNode {
 
   /** {@code inherit_acl}: whether the ancestors' entries apply to this node too. */
   private boolean inheritAcl = true;
+
+  /** Attributes set with {@code set}, by name; values as JSON has them. */
+  private final Map<String, Object> userAttributes = new TreeMap<>();
 
   CypressNode(long modificationTimeMillis) {
     this.modificationTimeMillis = modificationTimeMillis;
@@ -34,6 +39,10 @@ abstract class CypressNode {
 
   void setAcl(List<AccessControlEntry> entries) {
     acl = List.copyOf(entries);
+  }
+
+  Map<String, Object> userAttributes() {
+    return userAttributes;
   }
 
   boolean inheritAcl() {

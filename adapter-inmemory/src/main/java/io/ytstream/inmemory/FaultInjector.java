@@ -142,8 +142,8 @@ public final class FaultInjector {
   private static void checkCommits(ClusterOperation operation) {
     Preconditions.checkArgument(
         operation.commits(),
-        "%s commits nothing, so its outcome cannot be unknown; use COMMIT, ADVANCE, OUTPUT_APPEND"
-            + " or OUTPUT_UPSERT",
+        "%s commits nothing, so its outcome cannot be unknown; use COMMIT, ADVANCE, OUTPUT_APPEND,"
+            + " OUTPUT_UPSERT or MASTER_COMMIT",
         operation);
   }
 

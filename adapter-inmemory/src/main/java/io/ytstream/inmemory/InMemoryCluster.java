@@ -15,6 +15,7 @@ import io.ytstream.ports.QueuePartitionReader;
 import io.ytstream.ports.QueueProducers;
 import io.ytstream.ports.QueueRangeReader;
 import io.ytstream.ports.Row;
+import io.ytstream.ports.StaticTableAppends;
 import io.ytstream.ports.TableDescription.Column;
 import io.ytstream.ports.TableMetadata;
 import io.ytstream.ports.TabletTransaction;
@@ -23,7 +24,9 @@ import io.ytstream.ports.TimeSource;
 import io.ytstream.ports.TransactionId;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -51,6 +54,8 @@ public final class InMemoryCluster implements io.ytstream.ports.spi.YtCluster {
   private final TableMetadata tableMetadata;
   private final CheckpointStore checkpoints;
   private final InMemoryQueueProducers queueProducers;
+  private final InMemoryStaticTableAppends staticTableAppends;
+  private final StaticTableWrites staticTableWrites;
   private final String user;
 
   /** The built-in superuser the ports act as unless {@link #asUser} says otherwise. */
@@ -77,6 +82,8 @@ public final class InMemoryCluster implements io.ytstream.ports.spi.YtCluster {
     this.tableMetadata = new InMemoryTableMetadata(state);
     this.checkpoints = new InMemoryCheckpointStore(state);
     this.queueProducers = new InMemoryQueueProducers(state, user);
+    this.staticTableAppends = new InMemoryStaticTableAppends(state);
+    this.staticTableWrites = new StaticTableWrites(state);
   }
 
   /** A cluster on the wall clock, for demos and Spark jobs. */
@@ -147,6 +154,11 @@ public final class InMemoryCluster implements io.ytstream.ports.spi.YtCluster {
       java.util.Optional<Object> userMeta,
       java.util.Optional<String> mutationId) {
     return queueProducers.create(session, userMeta, mutationId);
+  }
+
+  @Override
+  public StaticTableAppends staticTableAppends() {
+    return staticTableAppends;
   }
 
   @Override
@@ -244,6 +256,73 @@ public final class InMemoryCluster implements io.ytstream.ports.spi.YtCluster {
                   schema, ImmutableList.copyOf(initialTrimmedRowCounts), state.nowMillis()),
               true);
     }
+  }
+
+  /**
+   * Creates an empty static table ({@code dynamic=false}) with a strict, unsorted schema; parents
+   * too.
+   */
+  public void createStaticTable(YPath path, List<Column> columns) {
+    StoredSchema schema = StaticTableWrites.staticSchema(columns);
+    synchronized (state) {
+      state.tree().add(path, new StaticTable(schema, state.nowMillis()), true);
+    }
+  }
+
+  /** Whether {@code path} is a static table. */
+  public boolean isStaticTable(YPath path) {
+    synchronized (state) {
+      return state.tree().find(path).orElse(null) instanceof StaticTable;
+    }
+  }
+
+  /** The node's {@code @type} ({@code map_node}, {@code file}, {@code table}), if it exists. */
+  public Optional<String> nodeType(YPath path) {
+    synchronized (state) {
+      return state.tree().find(path).map(CypressNode::typeName);
+    }
+  }
+
+  /** The rows of a static table: a static table's {@code @row_count}, committed. */
+  public long staticRowCount(YPath path) {
+    synchronized (state) {
+      return state.staticTable(path).rowCount();
+    }
+  }
+
+  // ---- master transactions (served over HTTP by the emulator) ----
+
+  /** The cluster's master transactions, which the emulator's commands and the port share. */
+  public MasterTransactions masterTransactions() {
+    return state.masterTransactions();
+  }
+
+  /**
+   * {@code write_table} to a static table: appended or replacing its content, at once or staged in
+   * the master transaction {@code transactionId}.
+   */
+  public void writeStaticTable(
+      YPath path, Optional<String> transactionId, Iterator<Row> rows, boolean append) {
+    staticTableWrites.write(path, transactionId, rows, append);
+  }
+
+  /** {@code read_table} of a static table, as the master transaction (or anybody) sees it. */
+  public List<Row> readStaticTable(YPath path, Optional<String> transactionId) {
+    return staticTableWrites.read(path, transactionId);
+  }
+
+  /**
+   * The attributes set on a node with {@code set}, as the master transaction (or anybody) sees
+   * them; values as JSON has them.
+   */
+  public Map<String, Object> userAttributes(YPath path, Optional<String> transactionId) {
+    return staticTableWrites.attributes(path, transactionId);
+  }
+
+  /** {@code set} of an attribute: at once, or staged in the master transaction. */
+  public void setUserAttribute(
+      YPath path, String name, Object value, Optional<String> transactionId) {
+    staticTableWrites.setAttribute(path, name, value, transactionId);
   }
 
   /** Creates a sorted table with one tablet; key columns are flagged and come first. */

@@ -11,8 +11,11 @@ import io.ytstream.core.error.CommitOutcomeUnknownException;
 import io.ytstream.core.error.YtErrorCode;
 import io.ytstream.core.error.YtException;
 import io.ytstream.core.model.YPath;
+import io.ytstream.ports.MasterTransaction;
 import io.ytstream.ports.ProducerPush;
 import io.ytstream.ports.ProducerSessionId;
+import io.ytstream.ports.Row;
+import io.ytstream.ports.TableDescription.Column;
 import io.ytstream.ports.TabletTransaction;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -293,6 +296,26 @@ class FaultInjectorTest {
     calls.put(ClusterOperation.CHECKPOINT_LIST, () -> cluster.checkpoints().list(dir));
     calls.put(ClusterOperation.CHECKPOINT_DELETE, () -> cluster.checkpoints().delete(file, false));
     calls.put(ClusterOperation.CHECKPOINT_STATUS, () -> cluster.checkpoints().status(file));
+    YPath staticTable = YPath.of("//static");
+    cluster.createStaticTable(staticTable, List.of(new Column("v", "string", false, false)));
+    MasterTransaction master = cluster.staticTableAppends().start(Duration.ofMinutes(1));
+    calls.put(
+        ClusterOperation.MASTER_START,
+        () -> cluster.staticTableAppends().start(Duration.ofMinutes(1)));
+    calls.put(
+        ClusterOperation.MASTER_ATTACH, () -> cluster.staticTableAppends().attach(master.id()));
+    calls.put(
+        ClusterOperation.STATIC_APPEND,
+        () -> master.append(staticTable, List.of(Row.of("v", "x")).iterator()));
+    calls.put(ClusterOperation.STATIC_READ, () -> master.readAll(staticTable));
+    calls.put(ClusterOperation.ATTRIBUTE_READ, () -> master.attribute(staticTable, "a"));
+    calls.put(ClusterOperation.ATTRIBUTE_SET, () -> master.setAttribute(staticTable, "a", 1L));
+    calls.put(ClusterOperation.MASTER_PING, master::ping);
+    calls.put(ClusterOperation.MASTER_COMMIT, master::commit);
+    calls.put(ClusterOperation.MASTER_ABORT, master::abort);
+    calls.put(
+        ClusterOperation.TABLE_NODE_DESCRIBE,
+        () -> cluster.staticTableAppends().describe(staticTable));
     assertEquals(ClusterOperation.values().length, calls.size(), "a call for every operation");
 
     for (Map.Entry<ClusterOperation, Executable> call : calls.entrySet()) {
@@ -302,5 +325,7 @@ class FaultInjectorTest {
       assertEquals(1, faults.firedCount(call.getKey()), call.getKey().name());
     }
     assertDoesNotThrow(tx::commit, "no fault had any effect");
+    assertDoesNotThrow(master::commit, "nor on the master transaction");
+    assertEquals(List.of(), cluster.staticTableAppends().readAll(staticTable));
   }
 }

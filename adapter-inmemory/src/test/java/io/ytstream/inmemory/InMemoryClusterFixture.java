@@ -58,6 +58,11 @@ final class InMemoryClusterFixture implements ClusterFixture {
   }
 
   @Override
+  public void createStaticTable(YPath path, List<Column> columns) {
+    cluster.createStaticTable(path, columns);
+  }
+
+  @Override
   public void createConsumer(YPath path) {
     cluster.createConsumer(path);
   }

@@ -12,7 +12,11 @@ enum Command {
   CREATE("create", "POST", false, Output.STRUCTURED),
   REMOVE("remove", "POST", false, Output.STRUCTURED),
   MOVE("move", "POST", false, Output.STRUCTURED),
+  SET("set", "PUT", false, Output.STRUCTURED),
   WRITE_FILE("write_file", "PUT", true, Output.STRUCTURED),
+  // Static tables (yt/yt/client/driver/table_commands.cpp); heavy as driver.cpp registers them.
+  WRITE_TABLE("write_table", "PUT", true, Output.STRUCTURED),
+  READ_TABLE("read_table", "GET", true, Output.TABULAR),
   READ_FILE("read_file", "GET", true, Output.BINARY),
   GET_TABLET_INFOS("get_tablet_infos", "POST", false, Output.STRUCTURED),
   PULL_QUEUE("pull_queue", "GET", true, Output.TABULAR),

@@ -499,9 +499,14 @@ final class YtHttpClient {
     if (command == Command.INSERT_ROWS
         || command == Command.DELETE_ROWS
         || command == Command.LOOKUP_ROWS
-        || command == Command.PUSH_QUEUE_PRODUCER) {
+        || command == Command.PUSH_QUEUE_PRODUCER
+        || command == Command.WRITE_TABLE) {
       headers.add("X-YT-Input-Format");
       headers.add(YsonRows.FORMAT);
+    } else if (command == Command.SET) {
+      // set's structured input: an attribute value as JSON text.
+      headers.add("X-YT-Input-Format");
+      headers.add(JSON_FORMAT);
     }
     if (command.method().equals("PUT")) {
       headers.add("Content-Type");

@@ -10,6 +10,7 @@ import io.ytstream.ports.QueueMetadata;
 import io.ytstream.ports.QueuePartitionReader;
 import io.ytstream.ports.QueueProducers;
 import io.ytstream.ports.QueueRangeReader;
+import io.ytstream.ports.StaticTableAppends;
 import io.ytstream.ports.TableMetadata;
 import io.ytstream.ports.TabletTransactions;
 import io.ytstream.ports.TimeSource;
@@ -47,6 +48,7 @@ public final class YtsaurusCluster implements YtCluster {
   private final TableMetadata tableMetadata = new HttpTableMetadata(this);
   private final CheckpointStore checkpoints = new HttpCheckpointStore(this);
   private final QueueProducers queueProducers = new HttpQueueProducers(this);
+  private final StaticTableAppends staticTableAppends = new HttpStaticTableAppends(this);
 
   private YtsaurusCluster(ProxyConnection connection, Consumer<ProxyConnection> release) {
     this.connection = connection;
@@ -178,6 +180,11 @@ public final class YtsaurusCluster implements YtCluster {
   @Override
   public QueueProducers queueProducers() {
     return queueProducers;
+  }
+
+  @Override
+  public StaticTableAppends staticTableAppends() {
+    return staticTableAppends;
   }
 
   @Override

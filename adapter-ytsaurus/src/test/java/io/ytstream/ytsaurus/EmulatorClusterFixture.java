@@ -127,6 +127,11 @@ final class EmulatorClusterFixture implements ClusterFixture {
   }
 
   @Override
+  public void createStaticTable(YPath path, List<Column> columns) {
+    admin.createStaticTable(path, columns);
+  }
+
+  @Override
   public void createConsumer(YPath path) {
     admin.createConsumer(path);
   }

@@ -7,6 +7,7 @@ import io.ytstream.ports.contract.OutputTablesContract;
 import io.ytstream.ports.contract.QueueMetadataContract;
 import io.ytstream.ports.contract.QueuePartitionReaderContract;
 import io.ytstream.ports.contract.QueueProducersContract;
+import io.ytstream.ports.contract.StaticTableAppendsContract;
 import io.ytstream.ports.contract.TableMetadataContract;
 import io.ytstream.ports.contract.TabletTransactionContract;
 import org.junit.jupiter.api.Nested;
@@ -70,6 +71,14 @@ abstract class EmulatorContractSuite {
 
   @Nested
   class CheckpointStore extends CheckpointStoreContract {
+    @Override
+    protected ClusterFixture newFixture() {
+      return new EmulatorClusterFixture(https());
+    }
+  }
+
+  @Nested
+  class StaticTableAppends extends StaticTableAppendsContract {
     @Override
     protected ClusterFixture newFixture() {
       return new EmulatorClusterFixture(https());

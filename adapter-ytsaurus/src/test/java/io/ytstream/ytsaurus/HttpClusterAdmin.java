@@ -93,13 +93,24 @@ final class HttpClusterAdmin {
     waitForState(path, "mounted");
   }
 
+  /** A static table: {@code create} of type table without {@code dynamic}, strict schema. */
+  void createStaticTable(YPath path, List<Column> columns) {
+    createTable(path, columns, false, false);
+  }
+
   private void createTable(YPath path, List<Column> columns, boolean consumer) {
+    createTable(path, columns, consumer, true);
+  }
+
+  private void createTable(YPath path, List<Column> columns, boolean consumer, boolean dynamic) {
     ObjectNode params = client().params();
     params.put("path", path.value());
     params.put("type", "table");
     params.put("recursive", true);
     ObjectNode attributes = params.putObject("attributes");
-    attributes.put("dynamic", true);
+    if (dynamic) {
+      attributes.put("dynamic", true);
+    }
     if (consumer) {
       attributes.put("treat_as_queue_consumer", true);
     }

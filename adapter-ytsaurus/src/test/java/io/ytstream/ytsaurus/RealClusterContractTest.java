@@ -9,6 +9,7 @@ import io.ytstream.ports.contract.OutputTablesContract;
 import io.ytstream.ports.contract.QueueMetadataContract;
 import io.ytstream.ports.contract.QueuePartitionReaderContract;
 import io.ytstream.ports.contract.QueueProducersContract;
+import io.ytstream.ports.contract.StaticTableAppendsContract;
 import io.ytstream.ports.contract.TableMetadataContract;
 import io.ytstream.ports.contract.TabletTransactionContract;
 import io.ytstream.ports.spi.YtCluster;
@@ -107,6 +108,11 @@ class RealClusterContractTest {
     @Override
     public void createSortedTable(YPath path, List<Column> columns) {
       admin.createSortedTable(path, columns);
+    }
+
+    @Override
+    public void createStaticTable(YPath path, List<Column> columns) {
+      admin.createStaticTable(path, columns);
     }
 
     @Override
@@ -231,6 +237,14 @@ class RealClusterContractTest {
 
   @Nested
   class QueueProducers extends QueueProducersContract {
+    @Override
+    protected ClusterFixture newFixture() {
+      return new RealClusterFixture();
+    }
+  }
+
+  @Nested
+  class StaticTableAppends extends StaticTableAppendsContract {
     @Override
     protected ClusterFixture newFixture() {
       return new RealClusterFixture();

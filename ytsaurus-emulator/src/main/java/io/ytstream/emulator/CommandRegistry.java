@@ -12,6 +12,7 @@ final class CommandRegistry {
     CypressCommands cypress = new CypressCommands(state);
     QueueAndTableCommands tables = new QueueAndTableCommands(state);
     QueueProducerCommands producers = new QueueProducerCommands(state);
+    StaticTableCommands staticTables = new StaticTableCommands(state);
     Map<String, CommandSpec> specs = new LinkedHashMap<>();
     // name, input type, output type, volatile, heavy
     add(specs, "get", "null", "structured", false, false, cypress::get);
@@ -94,6 +95,8 @@ final class CommandRegistry {
     add(specs, "insert_rows", "tabular", "structured", true, true, tables::insertRows);
     add(specs, "delete_rows", "tabular", "structured", true, true, tables::deleteRows);
     add(specs, "lookup_rows", "tabular", "tabular", false, true, tables::lookupRows);
+    add(specs, "write_table", "tabular", "structured", true, true, staticTables::writeTable);
+    add(specs, "read_table", "null", "tabular", false, true, staticTables::readTable);
     add(specs, "select_rows", "null", "tabular", false, true, tables::selectRows);
     add(specs, "start_transaction", "null", "structured", true, false, tables::startTransaction);
     add(specs, "ping_transaction", "null", "structured", true, false, tables::pingTransaction);

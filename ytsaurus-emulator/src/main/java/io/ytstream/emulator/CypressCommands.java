@@ -4,11 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.ytstream.core.error.YtException;
 import io.ytstream.core.model.YPath;
 import io.ytstream.inmemory.InMemoryCluster;
+import io.ytstream.inmemory.MasterTransactions;
 import io.ytstream.ports.NodeStatus;
 import io.ytstream.ports.TableDescription;
+import io.ytstream.ports.TableNodeSchema;
 import io.ytstream.types.schema.ColumnSchema;
 import io.ytstream.types.schema.SortOrder;
 import io.ytstream.types.schema.TableSchema;
@@ -73,17 +74,7 @@ final class CypressCommands {
 
   /** The node's type as committed, ignoring every transaction. */
   private Optional<String> committedTypeOf(YPath path) {
-    if (!cluster().exists(path)) {
-      return Optional.empty();
-    }
-    try {
-      cluster().tableMetadata().describe(path);
-      return Optional.of("table");
-    } catch (YtException e) {
-      // not a table
-    }
-    Optional<NodeStatus> status = cluster().checkpoints().status(path);
-    return status.map(s -> s.directory() ? "map_node" : "file");
+    return cluster().nodeType(path);
   }
 
   /** The node's type as {@code transaction} sees it: its staged changes, then committed state. */
@@ -91,13 +82,13 @@ final class CypressCommands {
       YPath path, Optional<MasterTransactions.Transaction> transaction) {
     if (transaction.isPresent()) {
       for (MasterTransactions.Transaction t : transaction.get().chain()) {
-        for (Map.Entry<YPath, MasterTransactions.StagedNode> staged : t.nodes.entrySet()) {
+        for (Map.Entry<YPath, MasterTransactions.StagedNode> staged : t.nodes().entrySet()) {
           if (staged.getValue().removed()
               && MasterTransactions.isAtOrUnder(path, staged.getKey())) {
             return Optional.empty();
           }
         }
-        MasterTransactions.StagedNode node = t.nodes.get(path);
+        MasterTransactions.StagedNode node = t.nodes().get(path);
         if (node != null) {
           return Optional.of(node.type());
         }
@@ -114,7 +105,7 @@ final class CypressCommands {
     }
     if (transaction.isPresent()) {
       for (MasterTransactions.Transaction t : transaction.get().chain()) {
-        t.nodes.keySet().stream()
+        t.nodes().keySet().stream()
             .filter(p -> parentOf(p).equals(path))
             .forEach(p -> names.add(p.value().substring(p.value().lastIndexOf('/') + 1)));
       }
@@ -127,7 +118,7 @@ final class CypressCommands {
   private byte[] fileContent(YPath path, Optional<MasterTransactions.Transaction> transaction) {
     if (transaction.isPresent()) {
       for (MasterTransactions.Transaction t : transaction.get().chain()) {
-        MasterTransactions.StagedNode node = t.nodes.get(path);
+        MasterTransactions.StagedNode node = t.nodes().get(path);
         if (node != null && node.content() != null) {
           return node.content();
         }
@@ -139,13 +130,10 @@ final class CypressCommands {
   /** Attributes set with {@code set}, as {@code transaction} sees them. */
   private Map<String, JsonNode> userAttributes(
       YPath path, Optional<MasterTransactions.Transaction> transaction) {
-    Map<String, JsonNode> values = new TreeMap<>(state.userAttributes(path));
-    if (transaction.isPresent()) {
-      List<MasterTransactions.Transaction> chain = transaction.get().chain();
-      for (int i = chain.size() - 1; i >= 0; i--) {
-        values.putAll(chain.get(i).attributes.getOrDefault(path, Map.of()));
-      }
-    }
+    Map<String, JsonNode> values = new TreeMap<>();
+    cluster()
+        .userAttributes(path, transaction.map(MasterTransactions.Transaction::id))
+        .forEach((name, value) -> values.put(name, AttributeValues.toJson(value)));
     return values;
   }
 
@@ -293,32 +281,37 @@ final class CypressCommands {
       missing.add(0, p);
     }
     for (YPath p : missing) {
-      transaction.nodes.put(p, new MasterTransactions.StagedNode("map_node", null));
+      transaction.nodes().put(p, new MasterTransactions.StagedNode("map_node", null));
     }
     if (replace) {
-      transaction.nodes.put(path, new MasterTransactions.StagedNode(null, null));
+      transaction.nodes().put(path, new MasterTransactions.StagedNode(null, null));
     }
-    transaction.nodes.put(
-        path, new MasterTransactions.StagedNode(type, type.equals("file") ? new byte[0] : null));
-    transaction.changes.add(
-        () -> {
-          if (replace) {
-            cluster().checkpoints().delete(path, true);
-          }
-          if (type.equals("map_node")) {
-            cluster().createMapNode(path);
-          } else {
-            cluster().createMapNode(parentOf(path));
-            cluster().checkpoints().writeFile(path, new byte[0], true);
-          }
-        });
+    transaction
+        .nodes()
+        .put(
+            path,
+            new MasterTransactions.StagedNode(type, type.equals("file") ? new byte[0] : null));
+    transaction
+        .changes()
+        .add(
+            () -> {
+              if (replace) {
+                cluster().checkpoints().delete(path, true);
+              }
+              if (type.equals("map_node")) {
+                cluster().createMapNode(path);
+              } else {
+                cluster().createMapNode(parentOf(path));
+                cluster().checkpoints().writeFile(path, new byte[0], true);
+              }
+            });
     return nodeIdAnswer(path, type);
   }
 
   private void createTable(YPath path, JsonNode attributes) {
     if (!attributes.path("dynamic").asBoolean(false)) {
-      throw CommandError.badRequest(
-          "the emulator creates dynamic tables only: pass attributes {\"dynamic\":true,...}");
+      createStaticTable(path, attributes);
+      return;
     }
     if (attributes.path("treat_as_queue_producer").asBoolean(false)) {
       // The session schema is the server's own (queue_producer_session.yaml); a schema given
@@ -365,6 +358,46 @@ final class CypressCommands {
       throw CommandError.badRequest("Invalid table schema for " + path + ": " + e.getMessage());
     }
     state.markUnmounted(path);
+  }
+
+  /**
+   * A static table ({@code dynamic} absent or false): the master creates it empty with the given
+   * {@code schema} ({@code yt/yt/server/master/table_server/table_node_type_handler.cpp}); {@code
+   * write_table} then appends to it or replaces its content. The emulator keeps static tables
+   * strict: it needs a schema to read and type the written rows.
+   */
+  private void createStaticTable(YPath path, JsonNode attributes) {
+    JsonNode schemaNode = attributes.path("schema");
+    if (schemaNode.isMissingNode()
+        || schemaNode.path("$value").isMissingNode() && schemaNode.isEmpty()) {
+      throw CommandError.badRequest(
+          "the emulator creates static tables with a schema only: pass attributes"
+              + " {\"schema\":[{\"name\":...,\"type\":...}]} to create "
+              + path);
+    }
+    TableSchema schema;
+    try {
+      schema = TableSchemaJson.parse(schemaNode.toString());
+    } catch (IllegalArgumentException e) {
+      throw CommandError.badRequest("Invalid table schema for " + path + ": " + e.getMessage());
+    }
+    List<TableDescription.Column> columns = new ArrayList<>();
+    for (ColumnSchema column : schema.columns()) {
+      if (column.sortOrder().isKey()) {
+        throw CommandError.badRequest(
+            "the emulator creates unsorted static tables only; column "
+                + column.name()
+                + " of "
+                + path
+                + " has a sort_order");
+      }
+      columns.add(TableDescription.Column.of(column.name(), column.type(), false));
+    }
+    try {
+      cluster().createStaticTable(path, columns);
+    } catch (IllegalArgumentException e) {
+      throw CommandError.badRequest("Invalid table schema for " + path + ": " + e.getMessage());
+    }
   }
 
   // ---- reading nodes ----
@@ -501,6 +534,10 @@ final class CypressCommands {
   }
 
   private void tableAttributes(YPath path, ObjectNode attributes) {
+    if (cluster().isStaticTable(path)) {
+      staticTableAttributes(path, attributes);
+      return;
+    }
     TableDescription table = cluster().tableMetadata().describe(path);
     attributes.put("dynamic", true);
     attributes.put("sorted", table.sorted());
@@ -544,6 +581,25 @@ final class CypressCommands {
                 t.put("trimmed_row_count", b.trimmedRowCount());
                 t.put("flushed_row_count", b.totalRowCount());
               });
+    }
+  }
+
+  /**
+   * A static table's attributes ({@code
+   * yt/yt/server/master/table_server/table_node_proxy_detail.cpp}): {@code dynamic=false}, its
+   * schema, {@code row_count} as committed.
+   */
+  private void staticTableAttributes(YPath path, ObjectNode attributes) {
+    TableNodeSchema described = cluster().staticTableAppends().describe(path);
+    attributes.put("dynamic", false);
+    attributes.put("sorted", false);
+    attributes.put("row_count", cluster().staticRowCount(path));
+    attributes.put("chunk_count", cluster().staticRowCount(path) == 0 ? 0 : 1);
+    attributes.put("schema_mode", "strong");
+    try {
+      attributes.set("schema", WireFormat.JSON.readTree(TableSchemaJson.write(described.schema())));
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("core wrote a schema that is not JSON", e);
     }
   }
 
@@ -615,13 +671,14 @@ final class CypressCommands {
                 + " without transaction_id");
       }
       MasterTransactions.Transaction t = transaction.get();
-      t.nodes.keySet().removeIf(p -> MasterTransactions.isAtOrUnder(p, path));
-      t.nodes.put(path, new MasterTransactions.StagedNode(null, null));
-      t.changes.add(
-          () -> {
-            cluster().checkpoints().delete(path, true);
-            state.forgetNodes(path);
-          });
+      t.nodes().keySet().removeIf(p -> MasterTransactions.isAtOrUnder(p, path));
+      t.nodes().put(path, new MasterTransactions.StagedNode(null, null));
+      t.changes()
+          .add(
+              () -> {
+                cluster().checkpoints().delete(path, true);
+                state.forgetNodes(path);
+              });
       return nodes().objectNode();
     }
     cluster().checkpoints().delete(path, true);
@@ -665,13 +722,12 @@ final class CypressCommands {
                   ? "; give it in the attributes of create"
                   : "; it follows the node's state"));
     }
-    if (transaction.isPresent()) {
-      MasterTransactions.Transaction t = transaction.get();
-      t.attributes.computeIfAbsent(path, p -> new TreeMap<>()).put(name, value);
-      t.changes.add(() -> state.setUserAttribute(path, name, value));
-    } else {
-      state.setUserAttribute(path, name, value);
-    }
+    cluster()
+        .setUserAttribute(
+            path,
+            name,
+            AttributeValues.toJava(value),
+            transaction.map(MasterTransactions.Transaction::id));
     return nodes().objectNode();
   }
 
@@ -739,10 +795,10 @@ final class CypressCommands {
     }
     if (transaction.isPresent()) {
       byte[] staged = content;
-      transaction.get().nodes.put(path, new MasterTransactions.StagedNode("file", staged));
+      transaction.get().nodes().put(path, new MasterTransactions.StagedNode("file", staged));
       transaction
           .get()
-          .changes
+          .changes()
           .add(
               () -> {
                 cluster().createMapNode(parentOf(path));

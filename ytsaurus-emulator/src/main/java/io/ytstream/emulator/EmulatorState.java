@@ -1,11 +1,11 @@
 package io.ytstream.emulator;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.ytstream.core.error.YtException;
 import io.ytstream.core.model.YPath;
 import io.ytstream.core.model.YtTimestamps;
 import io.ytstream.inmemory.AccessDeniedException;
 import io.ytstream.inmemory.InMemoryCluster;
+import io.ytstream.inmemory.MasterTransactions;
 import io.ytstream.ports.TimeSource;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -29,15 +28,11 @@ final class EmulatorState {
   private final Set<YPath> unmounted = ConcurrentHashMap.newKeySet();
   private final AtomicLong objectCounter = new AtomicLong();
   private final AtomicLong revision = new AtomicLong();
-  private final MasterTransactions masterTransactions;
 
   /** Node ids by path and paths by id: ids are handed out when a node is first named. */
   private final Map<String, String> nodeIds = new ConcurrentHashMap<>();
 
   private final Map<String, YPath> nodesById = new ConcurrentHashMap<>();
-
-  /** Attributes set with {@code set}, by node. */
-  private final Map<YPath, Map<String, JsonNode>> userAttributes = new ConcurrentHashMap<>();
 
   /** {@code //sys}, which a real cluster always has ({@code //sys/@cluster_name} lives there). */
   static final String SYS = "//sys";
@@ -56,14 +51,14 @@ final class EmulatorState {
   EmulatorState(InMemoryCluster cluster, TimeSource clock, int rowsPerStore) {
     this.rowsPerStore = rowsPerStore;
     this.pool = new StickyPool(clock);
-    this.masterTransactions = new MasterTransactions(clock);
     this.cluster = cluster;
     cluster.createMapNode(YPath.of(SYS_TABLET_CELLS));
     cluster.createMapNode(YPath.of(SYS_TRANSACTIONS));
   }
 
+  /** The in-memory cluster's master transactions, which its static-table port shares. */
   MasterTransactions masterTransactions() {
-    return masterTransactions;
+    return cluster.masterTransactions();
   }
 
   /**
@@ -96,7 +91,7 @@ final class EmulatorState {
     return Optional.ofNullable(path).filter(cluster::exists);
   }
 
-  /** Forgets the ids and attributes of a removed or moved node and everything under it. */
+  /** Forgets the ids of a removed or moved node and everything under it. */
   void forgetNodes(YPath root) {
     String prefix = root.value() + "/";
     nodeIds
@@ -109,7 +104,6 @@ final class EmulatorState {
               }
               return gone;
             });
-    userAttributes.keySet().removeIf(p -> p.equals(root) || p.value().startsWith(prefix));
   }
 
   /** A fresh object id of {@code type}, cell tag 1. */
@@ -180,14 +174,6 @@ final class EmulatorState {
 
   void forgetTransactionWrites(String transactionId) {
     transactionWrites.remove(transactionId);
-  }
-
-  Map<String, JsonNode> userAttributes(YPath path) {
-    return userAttributes.getOrDefault(path, Map.of());
-  }
-
-  void setUserAttribute(YPath path, String name, JsonNode value) {
-    userAttributes.computeIfAbsent(path, p -> new ConcurrentSkipListMap<>()).put(name, value);
   }
 
   InMemoryCluster cluster() {

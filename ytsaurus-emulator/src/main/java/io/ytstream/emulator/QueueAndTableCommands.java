@@ -14,6 +14,7 @@ import io.ytstream.core.model.YPath;
 import io.ytstream.inmemory.AccessDeniedException;
 import io.ytstream.inmemory.ConsumerRegistration;
 import io.ytstream.inmemory.InMemoryCluster;
+import io.ytstream.inmemory.MasterTransactions;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription;
@@ -575,7 +576,7 @@ final class QueueAndTableCommands {
       Optional<String> parent = request.optional("transaction_id").map(JsonNode::asText);
       out.put(
           "transaction_id",
-          state.masterTransactions().start(parent.filter(s -> !s.isEmpty()), timeout).id);
+          state.masterTransactions().start(parent.filter(s -> !s.isEmpty()), timeout).id());
       return out;
     }
     if (!type.equals("tablet")) {

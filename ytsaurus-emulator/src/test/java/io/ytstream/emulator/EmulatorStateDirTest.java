@@ -25,6 +25,67 @@ class EmulatorStateDirTest {
   }
 
   @Test
+  void staticTableRowsAndAttributesWrittenInAMasterTransactionSurviveARestart(@TempDir Path state)
+      throws Exception {
+    try (YtEmulator first = YtEmulator.start(EmulatorOptions.defaults().withStateDir(state))) {
+      String base = first.url();
+      ok(
+          http.command(
+              "POST",
+              base,
+              "create",
+              "{\"path\":\"//home/s\",\"type\":\"table\",\"recursive\":true,\"attributes\":"
+                  + "{\"schema\":[{\"name\":\"v\",\"type\":\"string\"}]}}"));
+      String tx =
+          ok(http.command("POST", base, "start_transaction", "{\"timeout\":60000}"))
+              .json()
+              .path("transaction_id")
+              .asText();
+      ok(
+          http.put(
+              base,
+              "write_table",
+              "{\"path\":\"<append=%true>//home/s\",\"transaction_id\":\"" + tx + "\"}",
+              "{\"v\":\"a\"}\n{\"v\":\"b\"}\n"));
+      ok(
+          http.send(
+              "PUT",
+              base + "/api/v4/set",
+              "{\"path\":\"//home/s/@last_batch\",\"transaction_id\":\"" + tx + "\"}",
+              null,
+              "7".getBytes(StandardCharsets.UTF_8),
+              "\"json\""));
+      ok(http.command("POST", base, "commit_transaction", "{\"transaction_id\":\"" + tx + "\"}"));
+      String aborted =
+          ok(http.command("POST", base, "start_transaction", "{\"timeout\":60000}"))
+              .json()
+              .path("transaction_id")
+              .asText();
+      ok(
+          http.put(
+              base,
+              "write_table",
+              "{\"path\":\"<append=%true>//home/s\",\"transaction_id\":\"" + aborted + "\"}",
+              "{\"v\":\"dropped\"}\n"));
+      ok(
+          http.command(
+              "POST", base, "abort_transaction", "{\"transaction_id\":\"" + aborted + "\"}"));
+    }
+    try (YtEmulator second = YtEmulator.start(EmulatorOptions.defaults().withStateDir(state))) {
+      String base = second.url();
+      List<JsonNode> rows =
+          ok(http.command("GET", base, "read_table", "{\"path\":\"//home/s\"}")).rows();
+      assertEquals(List.of("a", "b"), rows.stream().map(r -> r.path("v").asText()).toList());
+      assertEquals(
+          7,
+          ok(http.command("GET", base, "get", "{\"path\":\"//home/s/@last_batch\"}"))
+              .json()
+              .path("value")
+              .asLong());
+    }
+  }
+
+  @Test
   void tablesRowsOffsetsTrimsAndFilesSurviveARestart(@TempDir Path state) throws Exception {
     try (YtEmulator first = YtEmulator.start(EmulatorOptions.defaults().withStateDir(state))) {
       String base = first.url();

@@ -7,6 +7,7 @@ import io.ytstream.ports.QueueMetadata;
 import io.ytstream.ports.QueuePartitionReader;
 import io.ytstream.ports.QueueProducers;
 import io.ytstream.ports.QueueRangeReader;
+import io.ytstream.ports.StaticTableAppends;
 import io.ytstream.ports.TableMetadata;
 import io.ytstream.ports.TabletTransactions;
 import io.ytstream.ports.TimeSource;
@@ -53,6 +54,18 @@ public interface YtCluster extends AutoCloseable {
         getClass().getName()
             + " does not serve reads without a consumer; use a connection from adapter-ytsaurus or"
             + " adapter-inmemory, or delegate queueRangeReader() in the wrapper");
+  }
+
+  /**
+   * Appends to static tables in master transactions, with the table attributes written in them. A
+   * connection that does not serve them (a wrapper written before they existed) says so rather than
+   * pretending.
+   */
+  default StaticTableAppends staticTableAppends() {
+    throw new UnsupportedOperationException(
+        getClass().getName()
+            + " does not serve static table appends; use a connection from adapter-ytsaurus or"
+            + " adapter-inmemory, or delegate staticTableAppends() in the wrapper");
   }
 
   @Override

@@ -74,6 +74,12 @@ public interface ClusterFixture extends AutoCloseable {
   /** Creates a mounted sorted dynamic table; key columns first. */
   void createSortedTable(YPath path, List<Column> columns);
 
+  /**
+   * Creates an empty static table ({@code create} of type {@code table}, {@code dynamic=false})
+   * with a strict, unsorted schema of {@code columns}.
+   */
+  void createStaticTable(YPath path, List<Column> columns);
+
   /** Creates a consumer table (consumer schema, {@code @treat_as_queue_consumer}). */
   void createConsumer(YPath path);
 
