@@ -59,7 +59,9 @@ import org.junit.jupiter.api.Timeout;
  *
  * <p>One cluster per test class serves each of its jobs in turn, and each job's rows are few. The
  * modes are split between two classes ({@link SparkClusterIT}, {@link SparkClusterKeyedIT}) that
- * Failsafe runs in two forks at once, each with a cluster, an emulator and a folder of its own.
+ * Failsafe runs in two forks at once, each with a cluster, an emulator and a folder of its own. A
+ * class marked {@link OnSpark} runs its cluster on another Spark line's jars ({@link
+ * SparkClusterNextIT}).
  */
 @Timeout(value = 8, unit = TimeUnit.MINUTES)
 abstract class SparkClusterRuns {
@@ -138,14 +140,20 @@ abstract class SparkClusterRuns {
     String name = info.getTestClass().map(Class::getSimpleName).orElse("cluster");
     work = Path.of(System.getProperty("work.dir", "target/spark-submit")).resolve(name);
     Files.createDirectories(work);
-    spark = SparkDistribution.fromBuild("current");
+    spark =
+        SparkDistribution.fromBuild(
+            info.getTestClass()
+                .map(c -> c.getAnnotation(OnSpark.class))
+                .map(OnSpark::value)
+                .orElse("current"));
     jobJar = JobJars.streamJob(work);
     long started = System.nanoTime();
     cluster = StandaloneCluster.start(spark, work.resolve("standalone"), 2, 2, "1536m");
     System.out.printf(
         Locale.ROOT,
-        "standalone cluster %s: master and 2 workers up in %.1f s%n",
+        "standalone cluster %s of Spark %s: master and 2 workers up in %.1f s%n",
         cluster.masterUrl(),
+        spark.version(),
         (System.nanoTime() - started) / 1e9);
   }
 
@@ -161,6 +169,11 @@ abstract class SparkClusterRuns {
       }
       REPORT.forEach((mode, line) -> System.out.println(line));
     }
+  }
+
+  /** The Spark distribution whose jars this class's cluster runs. */
+  static SparkDistribution spark() {
+    return spark;
   }
 
   /**
@@ -292,11 +305,12 @@ abstract class SparkClusterRuns {
     String line =
         String.format(
             Locale.ROOT,
-            "%-13s %-7s rows in %d, out %d (%d distinct), duplicates %d, lost %d; executor %s"
+            "%-13s %-7s on Spark %s: rows in %d, out %d (%d distinct), duplicates %d, lost %d; executor %s"
                 + " killed (pid %d) with %d running task(s) lost, replaced by executor %s; driver killed (pid %d) and %s;"
                 + " applications (drivers) %d; consumer %d/%d running, %d after the stop; %.1f s",
             mode.flag,
             mode.clusterDeploy ? "cluster" : "client",
+            spark.version(),
             ROWS,
             rowsOut,
             seen.size(),
