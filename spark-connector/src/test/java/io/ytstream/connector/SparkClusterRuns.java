@@ -349,6 +349,10 @@ abstract class SparkClusterRuns {
         failedByLostTask ? 3 : 2,
         applications.size(),
         "the killed driver was replaced by one new driver (a new application): " + applications);
+    assertEquals(
+        List.of(spark.version()),
+        job.sparkVersions(),
+        "every driver ran the cluster's Spark, " + spark.version());
     job.assertNoToken();
     cluster.await(
         "the job's executors to end", Duration.ofSeconds(60), () -> cluster.executors().isEmpty());
@@ -640,15 +644,26 @@ abstract class SparkClusterRuns {
 
     /** Every application the job's drivers registered, in order. */
     List<String> applications() throws IOException {
-      Set<String> apps = new LinkedHashSet<>();
+      return jobValues("application");
+    }
+
+    /** The Spark versions the job's drivers reported, each once. */
+    List<String> sparkVersions() throws IOException {
+      return jobValues("spark.version");
+    }
+
+    /** The distinct values of the drivers' {@code job: <key>=<value>} lines, in order. */
+    private List<String> jobValues(String key) throws IOException {
+      String prefix = "job: " + key + "=";
+      Set<String> values = new LinkedHashSet<>();
       for (Path log : driverLogs()) {
         for (String l : Files.readAllLines(log, StandardCharsets.UTF_8)) {
-          if (l.startsWith("job: application=")) {
-            apps.add(l.substring("job: application=".length()));
+          if (l.startsWith(prefix)) {
+            values.add(l.substring(prefix.length()));
           }
         }
       }
-      return List.copyOf(apps);
+      return List.copyOf(values);
     }
 
     /** spark-submit's output, and in cluster mode the driver's stdout and stderr on a worker. */

@@ -40,6 +40,7 @@ public final class QueueStreamJob {
     boolean realTime = mode.equals("real-time");
     SparkSession spark = SparkSession.builder().appName("ytstream-" + mode).getOrCreate();
     System.out.println("job: application=" + spark.sparkContext().applicationId());
+    System.out.println("job: spark.version=" + spark.version());
     spark
         .udf()
         .register(
