@@ -230,6 +230,15 @@ def _jvm_writer(jvm: Any, writer: ForeachWriter) -> Any:
     return builder.build()
 
 
+# Spark 4.3 turns on asynchronous progress tracking for stateless Real-time queries by default
+# (spark.sql.streaming.realTimeMode.asyncProgressTrackingByDefault.enabled): a batch then starts
+# before the previous one's commits/N entry is written, and the yt source, which moves the queue
+# consumer to the ends Spark hands it as committed, would move it past the checkpoint (the query
+# fails with "consumer is beyond what the last committed batch wrote", and so does a restart).
+# The query's own option takes precedence over that default; 4.1 and 4.2 accept it (off).
+_SYNCHRONOUS_PROGRESS = ("asyncProgressTrackingEnabled", "false")
+
+
 def start_real_time(
     df: DataFrame,
     writer: ForeachWriter,
@@ -242,8 +251,11 @@ def start_real_time(
     """Start a streaming query that writes with one of ytstream's writers in Real-time Mode.
 
     The same as ``df.writeStream.foreach(<the JVM writer>).outputMode(output_mode)
-    .option("checkpointLocation", checkpoint_location).trigger(realTime=real_time).start()``
-    would be if PySpark's ``foreach`` took a JVM writer.
+    .option("checkpointLocation", checkpoint_location)
+    .option("asyncProgressTrackingEnabled", "false").trigger(realTime=real_time).start()``
+    would be if PySpark's ``foreach`` took a JVM writer. Progress tracking stays synchronous:
+    Spark 4.3 makes it asynchronous by default for stateless Real-time queries, with which the
+    ``yt`` source's consumer could move past the checkpoint.
 
     Parameters
     ----------
@@ -330,6 +342,7 @@ def start_real_time(
         .foreach(jwriter)
         .outputMode(output_mode)
         .option("checkpointLocation", checkpoint_location)
+        .option(*_SYNCHRONOUS_PROGRESS)
         .trigger(jvm.org.apache.spark.sql.streaming.Trigger.RealTime(real_time))
     )
     if query_name is not None:
@@ -378,6 +391,7 @@ def _start_connect(
     stream: Any = (
         df.writeStream.outputMode(output_mode)
         .option("checkpointLocation", checkpoint_location)
+        .option(*_SYNCHRONOUS_PROGRESS)
         .queryName(name)
     )
     # the batch duration as an option: PySpark 4.1's Connect writer has no trigger(realTime=...)

@@ -59,7 +59,9 @@ import org.junit.jupiter.api.Timeout;
  *
  * <p>One cluster per test class serves each of its jobs in turn, and each job's rows are few. The
  * modes are split between two classes ({@link SparkClusterIT}, {@link SparkClusterKeyedIT}) that
- * Failsafe runs in two forks at once, each with a cluster, an emulator and a folder of its own.
+ * Failsafe runs in two forks at once, each with a cluster, an emulator and a folder of its own. A
+ * class marked {@link OnSpark} runs its cluster on another Spark line's jars ({@link
+ * SparkClusterNextIT}).
  */
 @Timeout(value = 8, unit = TimeUnit.MINUTES)
 abstract class SparkClusterRuns {
@@ -138,14 +140,20 @@ abstract class SparkClusterRuns {
     String name = info.getTestClass().map(Class::getSimpleName).orElse("cluster");
     work = Path.of(System.getProperty("work.dir", "target/spark-submit")).resolve(name);
     Files.createDirectories(work);
-    spark = SparkDistribution.fromBuild("current");
+    spark =
+        SparkDistribution.fromBuild(
+            info.getTestClass()
+                .map(c -> c.getAnnotation(OnSpark.class))
+                .map(OnSpark::value)
+                .orElse("current"));
     jobJar = JobJars.streamJob(work);
     long started = System.nanoTime();
     cluster = StandaloneCluster.start(spark, work.resolve("standalone"), 2, 2, "1536m");
     System.out.printf(
         Locale.ROOT,
-        "standalone cluster %s: master and 2 workers up in %.1f s%n",
+        "standalone cluster %s of Spark %s: master and 2 workers up in %.1f s%n",
         cluster.masterUrl(),
+        spark.version(),
         (System.nanoTime() - started) / 1e9);
   }
 
@@ -161,6 +169,11 @@ abstract class SparkClusterRuns {
       }
       REPORT.forEach((mode, line) -> System.out.println(line));
     }
+  }
+
+  /** The Spark distribution whose jars this class's cluster runs. */
+  static SparkDistribution spark() {
+    return spark;
   }
 
   /**
@@ -292,11 +305,12 @@ abstract class SparkClusterRuns {
     String line =
         String.format(
             Locale.ROOT,
-            "%-13s %-7s rows in %d, out %d (%d distinct), duplicates %d, lost %d; executor %s"
+            "%-13s %-7s on Spark %s: rows in %d, out %d (%d distinct), duplicates %d, lost %d; executor %s"
                 + " killed (pid %d) with %d running task(s) lost, replaced by executor %s; driver killed (pid %d) and %s;"
                 + " applications (drivers) %d; consumer %d/%d running, %d after the stop; %.1f s",
             mode.flag,
             mode.clusterDeploy ? "cluster" : "client",
+            spark.version(),
             ROWS,
             rowsOut,
             seen.size(),
@@ -335,6 +349,10 @@ abstract class SparkClusterRuns {
         failedByLostTask ? 3 : 2,
         applications.size(),
         "the killed driver was replaced by one new driver (a new application): " + applications);
+    assertEquals(
+        List.of(spark.version()),
+        job.sparkVersions(),
+        "every driver ran the cluster's Spark, " + spark.version());
     job.assertNoToken();
     cluster.await(
         "the job's executors to end", Duration.ofSeconds(60), () -> cluster.executors().isEmpty());
@@ -626,15 +644,26 @@ abstract class SparkClusterRuns {
 
     /** Every application the job's drivers registered, in order. */
     List<String> applications() throws IOException {
-      Set<String> apps = new LinkedHashSet<>();
+      return jobValues("application");
+    }
+
+    /** The Spark versions the job's drivers reported, each once. */
+    List<String> sparkVersions() throws IOException {
+      return jobValues("spark.version");
+    }
+
+    /** The distinct values of the drivers' {@code job: <key>=<value>} lines, in order. */
+    private List<String> jobValues(String key) throws IOException {
+      String prefix = "job: " + key + "=";
+      Set<String> values = new LinkedHashSet<>();
       for (Path log : driverLogs()) {
         for (String l : Files.readAllLines(log, StandardCharsets.UTF_8)) {
-          if (l.startsWith("job: application=")) {
-            apps.add(l.substring("job: application=".length()));
+          if (l.startsWith(prefix)) {
+            values.add(l.substring(prefix.length()));
           }
         }
       }
-      return List.copyOf(apps);
+      return List.copyOf(values);
     }
 
     /** spark-submit's output, and in cluster mode the driver's stdout and stderr on a worker. */

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * The one jar as a user runs it: {@code spark-submit --jars spark-connector.jar} on a JVM that
  * holds a Spark distribution's jars and nothing else, a job that names {@code format("yt")}, and
  * the emulator (in this JVM, reached over HTTP with a token) as the cluster. The same jar, built
- * against Spark 4.2, runs on Spark 4.1's jars unchanged.
+ * against Spark 4.2, runs on Spark 4.1's and on Spark 4.3's jars unchanged.
  */
 class SparkSubmitIT {
 
@@ -67,6 +67,14 @@ class SparkSubmitIT {
     SparkDistribution spark = SparkDistribution.fromBuild("previous");
     assertTrue(spark.version().startsWith("4.1."), spark.version());
     runQueueToTable(spark, "previous", "yt", List.of());
+  }
+
+  /** Spark 4.3's jars, those that PySpark 4.3 carries (Maven Central has no 4.3 tree). */
+  @Test
+  void theSameJarRunsOnSparkNextJars() throws Exception {
+    SparkDistribution spark = SparkDistribution.fromBuild("next");
+    assertTrue(spark.version().startsWith("4.3."), spark.version());
+    runQueueToTable(spark, "next", "yt", List.of());
   }
 
   /**

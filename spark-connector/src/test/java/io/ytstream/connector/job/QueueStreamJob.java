@@ -40,6 +40,7 @@ public final class QueueStreamJob {
     boolean realTime = mode.equals("real-time");
     SparkSession spark = SparkSession.builder().appName("ytstream-" + mode).getOrCreate();
     System.out.println("job: application=" + spark.sparkContext().applicationId());
+    System.out.println("job: spark.version=" + spark.version());
     spark
         .udf()
         .register(
@@ -75,6 +76,9 @@ public final class QueueStreamJob {
               .foreach(YtExactlyOnceForeachWriter.builder().path(output).build())
               .outputMode("update")
               .option("checkpointLocation", checkpoint)
+              // Spark 4.3 tracks a stateless real-time query's progress asynchronously by default;
+              // the yt source needs each batch's commit written before the next batch starts.
+              .option("asyncProgressTrackingEnabled", "false")
               .trigger(Trigger.RealTime("2 seconds"))
               .start();
     } else {

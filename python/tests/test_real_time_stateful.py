@@ -1,0 +1,158 @@
+"""Stateful Real-time queries: Spark 4.3 runs them (a pipelined shuffle into the stateful
+operator), Spark 4.1 and 4.2 refuse them. The yt source feeds them; the append writer writes
+their update rows at least once. The exactly-once writer upserts by source position, which an
+aggregate or deduplication no longer carries, so it stays for stateless queries."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pyspark
+import pytest
+from pyspark.sql import DataFrame, SparkSession
+from tables import checkpoint, dynamic_table, fill, queue_with_consumer, rows, wait
+
+from ytstream import writers
+
+MIN_BATCH = "spark.sql.streaming.realTimeMode.minBatchDuration"
+SHUFFLE = "spark.sql.shuffle.partitions"
+KEYS = 4
+STATEFUL_REAL_TIME = tuple(int(p) for p in pyspark.__version__.split(".")[:2]) >= (4, 3)
+
+
+@pytest.fixture()
+def spark(yt_spark: SparkSession) -> Iterator[SparkSession]:
+    # The stages of a pipelined shuffle run at once: the source's tasks and one task per shuffle
+    # partition need a slot each, on local[2] one source task and one shuffle partition.
+    yt_spark.conf.set(MIN_BATCH, "1s")
+    yt_spark.conf.set(SHUFFLE, "1")
+    yield yt_spark
+    yt_spark.conf.unset(MIN_BATCH)
+    yt_spark.conf.set(SHUFFLE, "2")
+
+
+def _run(
+    spark: SparkSession,
+    yt_client: Any,
+    yt_path: str,
+    shape: Callable[[DataFrame], DataFrame],
+    out_schema: list[dict[str, Any]],
+    done: Callable[[list[dict[str, Any]]], bool],
+) -> list[dict[str, Any]]:
+    """20 rows, the query, 20 more rows while it runs; the output once done(rows) holds."""
+    queue, consumer, out = f"{yt_path}/queue", f"{yt_path}/consumer", f"{yt_path}/out"
+    queue_with_consumer(yt_client, queue, consumer, tablets=2)
+    dynamic_table(yt_client, out, out_schema)
+    fill(
+        yt_client,
+        queue,
+        [{"$tablet_index": i % 2, "id": i, "data": f"k{i % KEYS}"} for i in range(20)],
+    )
+    stream = (
+        spark.readStream.format("yt")
+        .option("consumer_path", consumer)
+        .option("real_time_partitions_per_task", 2)
+        .load(queue)
+    )
+    query = writers.start_real_time(
+        shape(stream),
+        writers.append(out),
+        checkpoint_location=checkpoint(f"{yt_path}/checkpoint"),
+        real_time="2 seconds",
+    )
+    try:
+        wait(lambda: len(rows(yt_client, out, "*")) > 0 or not query.isActive, what="first rows")
+        assert query.isActive, query.exception()
+        more = range(20, 40)
+        fill(
+            yt_client,
+            queue,
+            [{"$tablet_index": i % 2, "id": i, "data": f"k{i % KEYS + 1}"} for i in more],
+        )
+        wait(
+            lambda: done(rows(yt_client, out, "*")) or not query.isActive,
+            what="the stateful result",
+        )
+        assert query.isActive, query.exception()
+        return rows(yt_client, out, "*")
+    finally:
+        query.stop()
+
+
+@pytest.mark.skipif(not STATEFUL_REAL_TIME, reason="Spark 4.3's Real-time Mode")
+def test_group_by_count_writes_each_new_count(
+    spark: SparkSession, yt_client: Any, yt_path: str
+) -> None:
+    # k0..k3 five times each, then k1..k4 five times each: final counts 5, 10, 10, 10, 5.
+    final = {"k0": 5, "k1": 10, "k2": 10, "k3": 10, "k4": 5}
+
+    def counts(out: list[dict[str, Any]]) -> dict[str, int]:
+        best: dict[str, int] = {}
+        for r in out:
+            best[r["data"]] = max(best.get(r["data"], 0), r["count"])
+        return best
+
+    out = _run(
+        spark,
+        yt_client,
+        yt_path,
+        lambda df: df.groupBy("data").count(),
+        [{"name": "data", "type": "string"}, {"name": "count", "type": "int64"}],
+        lambda out: counts(out) == final,
+    )
+    assert counts(out) == final
+    # update mode: a key's counts come out growing, batch by batch
+    for key in final:
+        seen = [r["count"] for r in out if r["data"] == key]
+        assert seen == sorted(seen), (key, seen)
+
+
+@pytest.mark.skipif(not STATEFUL_REAL_TIME, reason="Spark 4.3's Real-time Mode")
+def test_drop_duplicates_writes_each_key_once(
+    spark: SparkSession, yt_client: Any, yt_path: str
+) -> None:
+    keys = [f"k{k}" for k in range(KEYS + 1)]
+    out = _run(
+        spark,
+        yt_client,
+        yt_path,
+        lambda df: df.dropDuplicates(["data"]),
+        [{"name": "id", "type": "int64"}, {"name": "data", "type": "string"}],
+        lambda out: {r["data"] for r in out} == set(keys),
+    )
+    # no failure in this run, so no batch replayed: each key once, with its first row
+    assert sorted(r["data"] for r in out) == keys
+    first = {r["data"]: r["id"] for r in out}
+    assert all(first[f"k{k}"] < 20 for k in range(KEYS)), first
+    assert first[f"k{KEYS}"] >= 20, first
+
+
+@pytest.mark.skipif(STATEFUL_REAL_TIME, reason="Spark 4.1 and 4.2 only")
+def test_before_spark_4_3_a_stateful_real_time_query_is_refused(
+    spark: SparkSession, yt_client: Any, yt_path: str
+) -> None:
+    queue, consumer, out = f"{yt_path}/queue", f"{yt_path}/consumer", f"{yt_path}/out"
+    queue_with_consumer(yt_client, queue, consumer, tablets=2)
+    dynamic_table(
+        yt_client, out, [{"name": "id", "type": "int64"}, {"name": "data", "type": "string"}]
+    )
+    fill(
+        yt_client,
+        queue,
+        [{"$tablet_index": i % 2, "id": i, "data": f"k{i % KEYS}"} for i in range(8)],
+    )
+    stream = spark.readStream.format("yt").option("consumer_path", consumer).load(queue)
+    with pytest.raises(Exception, match="STREAMING_REAL_TIME_MODE") as refused:
+        query = writers.start_real_time(
+            stream.dropDuplicates(["data"]),
+            writers.append(out),
+            checkpoint_location=checkpoint(f"{yt_path}/checkpoint"),
+            real_time="2 seconds",
+        )
+        try:
+            query.awaitTermination(60)
+        finally:
+            query.stop()
+    assert "Deduplicate" in str(refused.value) or "dropDuplicates" in str(refused.value).lower()
+    assert rows(yt_client, out, "*") == []
