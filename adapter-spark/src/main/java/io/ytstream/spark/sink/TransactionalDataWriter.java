@@ -89,7 +89,11 @@ final class TransactionalDataWriter implements DataWriter<InternalRow> {
     WriterReport report = writer.commit(rows::toYtRow, this::markFailuresFromHereOn);
     if (report.notKept() != null) {
       // The batch cannot commit: nothing was inserted; the driver fails it with the reason.
-      LOG.warn("batch {}: {}; the batch will fail on the driver", epochId, report.notKept());
+      LOG.warn(
+          "partition {} of batch {} stopped keeping rows ({}); the batch will fail on the driver",
+          partitionId,
+          epochId,
+          report.notKept());
     }
     return YtCommitMessage.of(partitionId, report);
   }
