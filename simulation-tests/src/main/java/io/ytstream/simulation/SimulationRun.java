@@ -256,7 +256,6 @@ final class SimulationRun {
     }
     staticRead(ctx, verifier, recreated);
     verifier.finish();
-    CheckpointCodecChecks.check(seed, ctx, verifier::onCheckpointCodec);
     long[] fired = new long[SimFault.values().length];
     for (SimFault f : SimFault.values()) {
       fired[f.ordinal()] = faults.fired(f);

@@ -122,12 +122,6 @@ final class Verifier {
      */
     TRIGGER_PACING("trigger held back or run against min_rows_per_trigger"),
     /**
-     * An offsets text ytstream wrote does not read back the same, a torn, damaged or foreign
-     * checkpoint file reads as other offsets or is refused without naming the file, or an offsets
-     * text is misread ({@link CheckpointCodecChecks}).
-     */
-    CHECKPOINT_CODEC("checkpoint misread (torn, foreign or re-read offsets)"),
-    /**
      * The batch transaction's lease: it expired while its driver lived and renewed it (no two
      * renewals in a row lost), or the driver renewed it more often than a third of its timeout (at
      * least 100 ms), a flood of pings on the proxy.
@@ -231,11 +225,6 @@ final class Verifier {
   /** The query reported row {@code row} of partition {@code ordinal} lost (first report only). */
   void onReportedLost(int ordinal, long row) {
     ledger.excuse(ordinal, row);
-  }
-
-  /** What {@link CheckpointCodecChecks} found wrong. */
-  void onCheckpointCodec(String detail) {
-    violate(Invariant.CHECKPOINT_CODEC, detail);
   }
 
   List<Violation> violations() {
