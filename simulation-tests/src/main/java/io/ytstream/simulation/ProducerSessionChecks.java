@@ -5,13 +5,15 @@ import io.ytstream.core.delivery.BatchShareNumbering;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.model.YPath;
 import io.ytstream.ports.Row;
+import io.ytstream.simulation.check.NonmonotonicSequence;
+import io.ytstream.simulation.check.UserMetaMatchesOutput;
+import io.ytstream.simulation.check.Violations;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
-import java.util.function.BiConsumer;
 
 /**
  * Producer mode's checks on the sessions of {@link Workload#PRODUCER}, read from the cluster
@@ -30,13 +32,12 @@ final class ProducerSessionChecks {
 
   private final Workload w;
   private final SimCluster cluster;
-  private final BiConsumer<Verifier.Invariant, String> violate;
+  private final Violations violate;
   private final Map<String, Seen> seen = new TreeMap<>();
   private long stamp = Long.MIN_VALUE;
   private List<Row> sessions = List.of();
 
-  ProducerSessionChecks(
-      Workload w, SimCluster cluster, BiConsumer<Verifier.Invariant, String> violate) {
+  ProducerSessionChecks(Workload w, SimCluster cluster, Violations violate) {
     this.w = w;
     this.cluster = cluster;
     this.violate = violate;
@@ -61,8 +62,8 @@ final class ProducerSessionChecks {
       Seen before = seen.get(id);
       if (before != null
           && (next.sequenceNumber() < before.sequenceNumber() || next.epoch() < before.epoch())) {
-        violate.accept(
-            Verifier.Invariant.SESSION_MONOTONIC,
+        violate.add(
+            NonmonotonicSequence.PROPERTY,
             "session "
                 + id
                 + " went back from sequence number "
@@ -77,8 +78,8 @@ final class ProducerSessionChecks {
     }
     for (Map.Entry<String, Seen> gone : seen.entrySet()) {
       if (!present.containsKey(gone.getKey())) {
-        violate.accept(
-            Verifier.Invariant.SESSION_MONOTONIC,
+        violate.add(
+            NonmonotonicSequence.PROPERTY,
             "session "
                 + gone.getKey()
                 + " at sequence number "
@@ -110,8 +111,8 @@ final class ProducerSessionChecks {
           || !(m.get("batch_id") instanceof Long batch)
           || !(m.get("row_count") instanceof Long rows)
           || !(m.get("source_end_offsets") instanceof String end)) {
-        violate.accept(
-            Verifier.Invariant.USER_META_MATCHES_OUTPUT,
+        violate.add(
+            UserMetaMatchesOutput.PROPERTY,
             "session "
                 + id
                 + " holds sequence number "
@@ -123,8 +124,8 @@ final class ProducerSessionChecks {
       }
       long expected = BatchShareNumbering.base(batch) + rows - 1;
       if (sequenceNumber != expected) {
-        violate.accept(
-            Verifier.Invariant.USER_META_MATCHES_OUTPUT,
+        violate.add(
+            UserMetaMatchesOutput.PROPERTY,
             "session "
                 + id
                 + " holds sequence number "
@@ -140,8 +141,8 @@ final class ProducerSessionChecks {
       StreamOffsets offsets = OffsetsJson.parse(end);
       String disagreement = disagreement(offsets, logged);
       if (disagreement != null) {
-        violate.accept(
-            Verifier.Invariant.USER_META_MATCHES_OUTPUT,
+        violate.add(
+            UserMetaMatchesOutput.PROPERTY,
             "session "
                 + id
                 + "'s user_meta records source end offsets "
@@ -162,8 +163,8 @@ final class ProducerSessionChecks {
     for (int o = 0; o < recordedEnd.length; o++) {
       long newest = ledger.newestRow(o);
       if (newest >= recordedEnd[o]) {
-        violate.accept(
-            Verifier.Invariant.USER_META_MATCHES_OUTPUT,
+        violate.add(
+            UserMetaMatchesOutput.PROPERTY,
             "the output holds row "
                 + newest
                 + " of "

@@ -3,6 +3,7 @@ package io.ytstream.simulation;
 import io.ytstream.application.realtime.BoundsReadAhead;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.ports.Row;
+import io.ytstream.simulation.check.Violation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -11,7 +12,7 @@ import java.util.SplittableRandom;
  * Runs one Real-time Mode seed: builds the in-memory cluster, produces rows while real-time batches
  * run, steps the driver (Spark's real-time order, {@link RealTimeDriver}) and its threads (the
  * consumer advance, the bounds read ahead) on the simulated clock, injects the schedule's faults,
- * and checks {@link RealTimeInvariants}. A crash or a failed query starts a new driver on the same
+ * and checks {@link RealTimeOutput}. A crash or a failed query starts a new driver on the same
  * checkpoint (the restart resumes at the last committed boundary); a stalled consumer advance or a
  * stalled driver leaves two drivers live for a while.
  */
@@ -22,7 +23,7 @@ final class RealTimeRun {
       long seed,
       String workload,
       FaultSchedule schedule,
-      List<RealTimeInvariants.Violation> violations,
+      List<Violation> violations,
       long batches,
       long[] faultsFired,
       long rowsIn,
@@ -138,7 +139,7 @@ final class RealTimeRun {
     SimCluster cluster = new InMemorySimCluster();
     FaultClock faults = new FaultClock(schedule);
     RealTimeContext ctx = new RealTimeContext(w, cluster, faults, tracing);
-    RealTimeInvariants checker = new RealTimeInvariants(ctx);
+    RealTimeOutput checker = new RealTimeOutput(ctx);
     ctx.checker = checker;
     ctx.trace("seed " + seed + " " + w + " schedule [" + schedule + "]");
     setUp(cluster, w);

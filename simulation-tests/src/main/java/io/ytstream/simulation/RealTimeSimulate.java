@@ -1,5 +1,6 @@
 package io.ytstream.simulation;
 
+import io.ytstream.simulation.check.Violation;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -129,7 +130,7 @@ final class RealTimeSimulate {
         cpuSeconds > 0 ? batches / cpuSeconds : 0.0);
     for (RealTimeRun.Result f : failures) {
       out.println("FAILED seed " + f.seed() + " [" + f.workload() + "]");
-      for (RealTimeInvariants.Violation v : f.violations()) {
+      for (Violation v : f.violations()) {
         out.println("  " + v);
       }
       out.println("  fault schedule: [" + f.schedule() + "]");

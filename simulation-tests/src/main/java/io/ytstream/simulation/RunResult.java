@@ -1,5 +1,6 @@
 package io.ytstream.simulation;
 
+import io.ytstream.simulation.check.Violation;
 import java.util.List;
 
 /**
@@ -10,7 +11,7 @@ record RunResult(
     long seed,
     String workload,
     FaultSchedule schedule,
-    List<Verifier.Violation> violations,
+    List<Violation> violations,
     long batches,
     long[] faultsFired,
     long rowsIn,

@@ -1,5 +1,6 @@
 package io.ytstream.simulation;
 
+import io.ytstream.simulation.check.Violation;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -218,7 +219,7 @@ public final class Simulate {
                   + " seeds, "
                   + (long) ms
                   + " ms) by "
-                  + hit.violations().get(0).invariant());
+                  + hit.violations().get(0).property());
     }
     out.println("mutants caught: " + caught + "/" + total);
     return caught == total ? 0 : 1;
@@ -279,7 +280,7 @@ public final class Simulate {
 
   static void printFailure(PrintStream out, RunResult r, SimulationRun.Options options) {
     out.println("FAILED seed " + r.seed() + " [" + r.workload() + "]");
-    for (Verifier.Violation v : r.violations()) {
+    for (Violation v : r.violations()) {
       out.println("  " + v);
     }
     out.println("  fault schedule: [" + r.schedule() + "]");

@@ -6,7 +6,6 @@ import io.ytstream.application.ConsumerFencedException;
 import io.ytstream.application.MeasureLag;
 import io.ytstream.application.PlanMicroBatch;
 import io.ytstream.application.ServiceColumns;
-import io.ytstream.core.delivery.BatchShareDecision;
 import io.ytstream.core.delivery.CheckpointRecovery;
 import io.ytstream.core.error.YtException;
 import io.ytstream.core.model.OffsetRange;
@@ -16,14 +15,38 @@ import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.model.YtTimestamps;
 import io.ytstream.core.plan.DataLoss;
-import io.ytstream.core.plan.DataLossPolicy;
 import io.ytstream.ports.QueuePartitionReader;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.TransactionId;
+import io.ytstream.simulation.check.AbortedRead;
+import io.ytstream.simulation.check.BatchBound;
+import io.ytstream.simulation.check.BatchUnderfilled;
+import io.ytstream.simulation.check.CheckpointConsumerDisagree;
+import io.ytstream.simulation.check.ChunkBound;
+import io.ytstream.simulation.check.CommitOutcome;
+import io.ytstream.simulation.check.ConsumerAheadOfOutput;
+import io.ytstream.simulation.check.DuplicateWrite;
+import io.ytstream.simulation.check.FalseDataLoss;
+import io.ytstream.simulation.check.GarbageWrite;
+import io.ytstream.simulation.check.LostWrite;
+import io.ytstream.simulation.check.NonmonotonicOffsets;
+import io.ytstream.simulation.check.NonmonotonicSend;
+import io.ytstream.simulation.check.PollSkip;
+import io.ytstream.simulation.check.ProgressMisreported;
+import io.ytstream.simulation.check.SpuriousFailure;
+import io.ytstream.simulation.check.StaleRead;
+import io.ytstream.simulation.check.StaticReadMismatch;
+import io.ytstream.simulation.check.StopNotClean;
+import io.ytstream.simulation.check.Stuck;
+import io.ytstream.simulation.check.TransactionLease;
+import io.ytstream.simulation.check.TransactionLeftOpen;
+import io.ytstream.simulation.check.TriggerPacing;
+import io.ytstream.simulation.check.Violation;
+import io.ytstream.simulation.check.Violations;
+import io.ytstream.simulation.check.WriterReport;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -31,136 +54,18 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 
 /**
- * The invariant checkers. They read the cluster directly (no faults), compare with what the
- * producer wrote, and name each violation after the anomaly it catches.
+ * The micro-batch runtime's hooks into the checkers of {@code io.ytstream.simulation.check}: each
+ * hook reads the cluster directly (no faults), keeps the reference model of what was produced and
+ * consumed ({@link OutputLedger} for the output), and hands the facts to the checker of the
+ * property they bear on, which names the violation after the anomaly it catches.
  */
 final class Verifier {
 
   static final String SRC_QUEUE = ServiceColumns.QUEUE;
   static final String SRC_TABLET = ServiceColumns.TABLET_INDEX;
   static final String SRC_ROW = ServiceColumns.ROW_INDEX;
-
-  /**
-   * The invariants, by the anomaly each catches; {@link #anomaly} names it with the classes of
-   * Jepsen's queue checkers where one fits.
-   */
-  enum Invariant {
-    /** A row below the final consumer offset is missing from the output. */
-    LOST_ROW("lost write"),
-    /** A row is in the output more than once (exactly-once modes). */
-    DUPLICATE("duplicate"),
-    /** The consumer offset of a partition went backwards. */
-    OFFSETS_MONOTONIC("nonmonotonic offsets"),
-    /** The consumer is beyond rows the sink has durably written. */
-    CONSUMER_AHEAD_OF_OUTPUT("lost write (consumer committed past unwritten rows)"),
-    /** After recovery, the checkpoint and the consumer tell different stories. */
-    CHECKPOINT_CONSUMER_DISAGREE("checkpoint and consumer disagree"),
-    /** Trimmed rows were skipped with neither a report nor a failure. */
-    SILENT_DATA_LOSS("poll skip (unreported)"),
-    /** Transactional: rows of a batch are visible while its consumer advance is not. */
-    PARTIAL_BATCH_VISIBLE("aborted read"),
-    /**
-     * A batch read more than max_rows_per_partition rows of a partition, or planned more rows than
-     * max_rows_per_trigger, or more bytes than max_bytes_per_trigger in more than one row.
-     */
-    BATCH_BOUND("batch over its row bound"),
-    /**
-     * A batch planned while the queues stood still holds fewer rows than its caps (rows per
-     * partition, rows and bytes per trigger) allow: the stream falls behind for no reason.
-     */
-    BATCH_UNDERFILLED("batch smaller than its caps allow"),
-    /** An output row matches no input row, or has the wrong value. */
-    CORRUPT_OUTPUT("garbage write"),
-    /** The query stopped making progress without reporting why (liveness). */
-    STUCK("stuck (liveness)"),
-    /** Producer mode: a partition's rows are in the output queue out of source order. */
-    OUTPUT_ORDER("nonmonotonic send (output out of source order)"),
-    /** Producer mode: a session's sequence number or epoch went back. */
-    SESSION_MONOTONIC("nonmonotonic sequence numbers"),
-    /** Producer mode: a session's user_meta names another source position than the output's. */
-    USER_META_MATCHES_OUTPUT("user_meta disagrees with the output"),
-    /** A static read returned a row twice, out of order, with another value, or missed one. */
-    STATIC_READ_MISMATCH("static read disagrees with the queue"),
-    /** The source's progress reports more than the queue holds, or a negative lag. */
-    PROGRESS_MISREPORTED("progress report disagrees with the queue"),
-    /**
-     * A planning step moved the consumer on a queue after it was re-created, on offsets the queue
-     * no longer has.
-     */
-    ADVANCE_ON_UNTRUSTED_POSITIONS("stale read (consumer moved on a re-created queue)"),
-    /**
-     * A writer task's report (the rows per output tablet its commit message carries) disagrees with
-     * the rows it was handed and the rule that places row k of task p on tablet (p + k) mod
-     * tablets.
-     */
-    WRITER_REPORT("writer report disagrees with its rows"),
-    /** One write request carried more rows than a chunk ({@code spark.yt.write.dynBatchSize}). */
-    CHUNK_BOUND("write request over its chunk size"),
-    /**
-     * The query failed for data loss with no lost rows to name, or under {@code
-     * fail_on_data_loss=false}, which skips and reports instead.
-     */
-    FALSE_DATA_LOSS("data loss failure without lost rows, or against the policy"),
-    /**
-     * A write that failed (a sink commit, a task attempt the engine aborts) left a transaction it
-     * started open, without even asking to abort it: it holds its rows until the timeout.
-     */
-    TRANSACTION_LEFT_OPEN("transaction left open after a failure"),
-    /**
-     * After {@code StreamingQuery.stop()} interrupted the driver mid-call, the step ended with an
-     * error Spark does not take for an interruption (the stopped query ends failed), or with the
-     * thread's interrupt flag cleared (the query goes on).
-     */
-    STOP_NOT_CLEAN("a query stopped by its user would not end cleanly"),
-    /**
-     * {@code min_rows_per_trigger}: a trigger was held back though its rows were there, its delay
-     * had passed, it was the source's first, or the run is Trigger.AvailableNow; or a trigger with
-     * fewer rows ran before its delay passed.
-     */
-    TRIGGER_PACING("trigger held back or run against min_rows_per_trigger"),
-    /**
-     * The batch transaction's lease: it expired while its driver lived and renewed it (no two
-     * renewals in a row lost), or the driver renewed it more often than a third of its timeout (at
-     * least 100 ms), a flood of pings on the proxy.
-     */
-    TRANSACTION_LEASE("lease lapsed under a live owner, or renewed too often"),
-    /**
-     * The sink's commit returned an outcome other than what it did: committed, though an earlier
-     * attempt had applied the batch (the consumer already stood at its end), or applied earlier,
-     * though it committed now; or it returned with its transaction still open, or the consumer
-     * short of the batch's end. The Spark adapter logs the outcome: an operator reading "applied by
-     * an earlier attempt" must be able to trust it.
-     */
-    COMMIT_OUTCOME("commit outcome misreported"),
-    /**
-     * A step or a live driver's task failed with a null pointer, an index out of bounds, a bad cast
-     * or an arithmetic error: no fault makes one (faults answer with the cluster's errors, lost
-     * answers and crashes), so only a bug of the shipped code does.
-     */
-    SPURIOUS_FAILURE("failure without a fault");
-
-    private final String anomaly;
-
-    Invariant(String anomaly) {
-      this.anomaly = anomaly;
-    }
-
-    /** What the anomaly is called (Jepsen's name where Jepsen has one). */
-    String anomaly() {
-      return anomaly;
-    }
-  }
-
-  /** The first violation of an invariant in a run. */
-  record Violation(Invariant invariant, String detail) {
-    @Override
-    public String toString() {
-      return invariant + " [" + invariant.anomaly() + "]: " + detail;
-    }
-  }
 
   private final SimContext ctx;
   private final Workload w;
@@ -184,7 +89,7 @@ final class Verifier {
 
   private long[] consumerCache;
   private long consumerCacheStamp;
-  private final Map<Invariant, Violation> violations = new EnumMap<>(Invariant.class);
+  private final Violations out;
   long lost;
   long duplicated;
   long rowsIn;
@@ -201,9 +106,9 @@ final class Verifier {
     inputs = new long[n][16];
     inputCount = new int[n];
     lastConsumer = new long[n];
+    out = new Violations(ctx::trace);
     ledger = new OutputLedger(ctx, this);
-    sessions =
-        w.mode() == SimMode.PRODUCER ? new ProducerSessionChecks(w, cluster, this::violate) : null;
+    sessions = w.mode() == SimMode.PRODUCER ? new ProducerSessionChecks(w, cluster, out) : null;
   }
 
   void recordInput(int ordinal, long value) {
@@ -228,18 +133,11 @@ final class Verifier {
   }
 
   List<Violation> violations() {
-    return List.copyOf(violations.values());
+    return out.all();
   }
 
   boolean failed() {
-    return !violations.isEmpty();
-  }
-
-  private void violate(Invariant invariant, String detail) {
-    if (!violations.containsKey(invariant)) {
-      violations.put(invariant, new Violation(invariant, detail));
-      ctx.trace("VIOLATION " + invariant + ": " + detail);
-    }
+    return out.any();
   }
 
   /**
@@ -248,15 +146,7 @@ final class Verifier {
    * start of a batch that skipped them under SKIP_AND_REPORT), and those are never read.
    */
   void onRangeRead(OffsetRange range, long rowsRead) {
-    if (rowsRead > w.maxRowsPerPartition()) {
-      violate(
-          Invariant.BATCH_BOUND,
-          range
-              + " read "
-              + rowsRead
-              + " rows, max_rows_per_partition is "
-              + w.maxRowsPerPartition());
-    }
+    BatchBound.rangeRead(out, range, rowsRead, w.maxRowsPerPartition());
   }
 
   /**
@@ -279,8 +169,8 @@ final class Verifier {
     }
     reportedMetrics = metrics;
     if (!Long.toString(plannedLostRows).equals(metrics.get("lostRows"))) {
-      violate(
-          Invariant.PROGRESS_MISREPORTED,
+      out.add(
+          ProgressMisreported.PROPERTY,
           "lostRows "
               + metrics.get("lostRows")
               + ", but this driver's plans skipped "
@@ -304,8 +194,8 @@ final class Verifier {
       for (int i = 0; i < l.size(); i++) {
         int o = w.ordinal(l.partitionAt(i));
         if (o >= 0 && frozen.isEmpty() && l.offsetAt(i) > totals[o]) {
-          violate(
-              Invariant.PROGRESS_MISREPORTED,
+          out.add(
+              ProgressMisreported.PROPERTY,
               l.partitionAt(i)
                   + " reported at "
                   + l.offsetAt(i)
@@ -317,16 +207,16 @@ final class Verifier {
     if (latest.isPresent() && frozen.isEmpty()) {
       checkLag(end, latest.get(), metrics);
     } else if (latest.isEmpty() && metrics.containsKey("totalRowsBehindLatest")) {
-      violate(
-          Invariant.PROGRESS_MISREPORTED,
+      out.add(
+          ProgressMisreported.PROPERTY,
           "rows behind " + new TreeMap<>(metrics) + " but no latest offset reported");
     }
     String total = metrics.get("totalRowsBehindLatest");
     if (total != null && frozen.isEmpty()) {
       long behind = Long.parseLong(total);
       if (behind < 0 || behind > actualBehind) {
-        violate(
-            Invariant.PROGRESS_MISREPORTED,
+        out.add(
+            ProgressMisreported.PROPERTY,
             "totalRowsBehindLatest "
                 + behind
                 + " after a batch ending at "
@@ -349,7 +239,7 @@ final class Verifier {
     String total = metrics.get("totalRowsBehindLatest");
     if (total == null) {
       if (!latest.isEmpty()) {
-        violate(Invariant.PROGRESS_MISREPORTED, "no rows behind reported, latest " + latest);
+        out.add(ProgressMisreported.PROPERTY, "no rows behind reported, latest " + latest);
       }
       return;
     }
@@ -401,8 +291,8 @@ final class Verifier {
     // Seconds behind are judged against the rows' timestamps after the report (onLastLag).
     ok &= w.queueTimestamps() || !metrics.containsKey("avgSecondsBehindLatest");
     if (!ok) {
-      violate(
-          Invariant.PROGRESS_MISREPORTED,
+      out.add(
+          ProgressMisreported.PROPERTY,
           "rows behind "
               + new TreeMap<>(metrics)
               + " after a batch ending at "
@@ -417,22 +307,7 @@ final class Verifier {
    * rowsPerTablet} (one counter for a sorted output).
    */
   void onWriterReport(int taskPartition, int rows, long[] rowsPerTablet) {
-    long[] want = new long[rowsPerTablet.length];
-    for (int k = 0; k < rows; k++) {
-      want[(int) Math.floorMod(taskPartition + (long) k, (long) want.length)]++;
-    }
-    if (!Arrays.equals(want, rowsPerTablet)) {
-      violate(
-          Invariant.WRITER_REPORT,
-          "task "
-              + taskPartition
-              + " wrote "
-              + rows
-              + " rows and reports "
-              + Arrays.toString(rowsPerTablet)
-              + " per tablet, expected "
-              + Arrays.toString(want));
-    }
+    WriterReport.committed(out, taskPartition, rows, rowsPerTablet);
   }
 
   /**
@@ -444,41 +319,7 @@ final class Verifier {
    */
   void onShareOutcome(
       int taskPartition, int handed, long added, Optional<BatchShareOutcome> outcome) {
-    String wrong;
-    if (outcome.isEmpty()) {
-      wrong = handed == 0 && added == 0 ? null : "no outcome";
-    } else {
-      BatchShareOutcome o = outcome.get();
-      long written = o.decision().action() == BatchShareDecision.Action.PUSH ? (long) handed : 0L;
-      long skipped =
-          o.decision().action() == BatchShareDecision.Action.ALREADY_PUSHED ? (long) handed : 0L;
-      wrong =
-          o.rowCount() == handed
-                  && o.writtenRowCount() == added
-                  && o.writtenRowCount() == written
-                  && o.skippedRowCount() == skipped
-              ? null
-              : o.decision().action()
-                  + ", "
-                  + o.rowCount()
-                  + " rows, "
-                  + o.writtenRowCount()
-                  + " written, "
-                  + o.skippedRowCount()
-                  + " skipped";
-    }
-    if (wrong != null) {
-      violate(
-          Invariant.WRITER_REPORT,
-          "task "
-              + taskPartition
-              + " was handed "
-              + handed
-              + " rows, the output grew by "
-              + added
-              + ", and its share reports "
-              + wrong);
-    }
+    WriterReport.share(out, taskPartition, handed, added, outcome);
   }
 
   /**
@@ -488,7 +329,7 @@ final class Verifier {
   void onLagUnreadable(RuntimeException e) {
     lagUnreadable = true;
     if (!(e instanceof YtException)) {
-      violate(Invariant.PROGRESS_MISREPORTED, "the lag columns could not be read: " + e);
+      out.add(ProgressMisreported.PROPERTY, "the lag columns could not be read: " + e);
     }
   }
 
@@ -503,8 +344,8 @@ final class Verifier {
       // count, and its refusal is judged when the commit fails (onClusterRefusedBatch).
       return;
     }
-    violate(
-        Invariant.BATCH_BOUND,
+    out.add(
+        BatchBound.PROPERTY,
         "a commit went to the cluster over its per-tablet row limit: " + e.getMessage());
   }
 
@@ -521,46 +362,14 @@ final class Verifier {
       long renewals,
       long elapsedMs,
       Duration timeout) {
-    if (liveBefore && !liveAfter && mostFailedInARow < 2) {
-      violate(
-          Invariant.TRANSACTION_LEASE,
-          tx
-              + " expired while its driver lived: "
-              + renewals
-              + " renewals in "
-              + elapsedMs
-              + " ms, timeout "
-              + timeout.toMillis()
-              + " ms");
-    }
-    long period = Math.max(timeout.toMillis() / 3, 100);
-    if (renewals > elapsedMs / period + 1) {
-      violate(
-          Invariant.TRANSACTION_LEASE,
-          tx
-              + " renewed "
-              + renewals
-              + " times in "
-              + elapsedMs
-              + " ms, every "
-              + period
-              + " ms due");
-    }
+    TransactionLease.held(
+        out, tx, liveBefore, liveAfter, mostFailedInARow, renewals, elapsedMs, timeout);
   }
 
   /** {@code what} failed; the transactions it started must be over or asked to abort. */
   void onFailedWrite(String what, List<TransactionId> transactions) {
-    for (TransactionId tx : transactions) {
-      if (ctx.io.leftOpen(tx)) {
-        violate(Invariant.TRANSACTION_LEFT_OPEN, what + " failed and left " + tx + " open");
-        return;
-      }
-    }
+    TransactionLeftOpen.failedWrite(out, what, transactions, ctx.io::leftOpen);
   }
-
-  private static final Pattern FENCED_AT =
-      Pattern.compile(
-          "was moved by another writer: \\S+ is at \\d+, expected \\d+ or \\d+|cannot be advanced: .+");
 
   /**
    * {@code step} failed because another writer moved the consumer: the error must name the consumer
@@ -568,12 +377,7 @@ final class Verifier {
    * advanced, for the user to find the other writer.
    */
   void onConsumerFenced(String step, ConsumerFencedException e) {
-    String m = String.valueOf(e.getMessage());
-    if (!m.contains(Workload.CONSUMER.path().value()) || !FENCED_AT.matcher(m).find()) {
-      violate(
-          Invariant.COMMIT_OUTCOME,
-          step + " failed as fenced without saying where the consumer stands: " + m);
-    }
+    CommitOutcome.consumerFenced(out, step, e.getMessage(), Workload.CONSUMER.path().value());
   }
 
   /**
@@ -595,8 +399,8 @@ final class Verifier {
       atStart &= now[o] == from.getAsLong();
     }
     if (rows && atStart) {
-      violate(
-          Invariant.COMMIT_OUTCOME,
+      out.add(
+          CommitOutcome.PROPERTY,
           "batch "
               + batch
               + " failed as fenced, but the consumer stands at the batch's start "
@@ -667,9 +471,7 @@ final class Verifier {
                     : null;
           };
     }
-    if (wrong != null) {
-      violate(Invariant.COMMIT_OUTCOME, "batch " + batch + ": " + wrong);
-    }
+    CommitOutcome.outcome(out, batch, wrong);
   }
 
   /**
@@ -679,38 +481,22 @@ final class Verifier {
    * with an error Spark takes for an interruption, or the stopped query ends failed.
    */
   void onQueryStopped(String step, RuntimeException failure, boolean interruptFlagSet) {
-    if (!interruptFlagSet) {
-      violate(
-          Invariant.STOP_NOT_CLEAN,
-          step + " cleared the thread's interrupt flag after the stop: the query goes on running");
-    } else if (failure != null && !SparkInterruptions.isInterruption(failure)) {
-      violate(
-          Invariant.STOP_NOT_CLEAN,
-          step
-              + " ended with "
-              + failure
-              + ", which Spark does not take for an interruption: the stopped query ends failed");
-    }
+    StopNotClean.stopped(
+        out,
+        step,
+        failure,
+        failure == null || SparkInterruptions.isInterruption(failure),
+        interruptFlagSet);
   }
 
   /** Step {@code step} failed with {@code e}, which no fault makes. */
   void onSpuriousFailure(String step, RuntimeException e) {
-    violate(Invariant.SPURIOUS_FAILURE, step + " failed: " + e);
+    SpuriousFailure.failed(out, step + " failed: " + e);
   }
 
   /** The query fails for data loss naming {@code losses}. */
   void onDataLossFailure(List<DataLoss> losses) {
-    if (losses.isEmpty() || w.dataLossPolicy() != DataLossPolicy.FAIL) {
-      violate(
-          Invariant.FALSE_DATA_LOSS,
-          "failed for data loss " + losses + " with fail_on_data_loss " + w.dataLossPolicy());
-      return;
-    }
-    for (DataLoss loss : losses) {
-      if (loss.firstAvailableRow() <= loss.requestedOffset()) {
-        violate(Invariant.FALSE_DATA_LOSS, "failed for data loss naming no rows: " + loss);
-      }
-    }
+    FalseDataLoss.failed(out, losses, w.dataLossPolicy(), loss -> -1);
   }
 
   /**
@@ -725,7 +511,7 @@ final class Verifier {
     }
     if (lag.isEmpty()) {
       if (!latest.isEmpty() && !end.isEmpty()) {
-        violate(Invariant.PROGRESS_MISREPORTED, "no lag kept after a report with " + latest);
+        out.add(ProgressMisreported.PROPERTY, "no lag kept after a report with " + latest);
       }
       return;
     }
@@ -737,8 +523,8 @@ final class Verifier {
             && reportedMetrics.containsKey("totalBytesBehindLatest");
     boolean known = everyPartitionHas(lag.get(), MeasureLag.PartitionLag::bytes);
     if (known != shown) {
-      violate(
-          Invariant.PROGRESS_MISREPORTED,
+      out.add(
+          ProgressMisreported.PROPERTY,
           "every partition's bytes behind known: "
               + known
               + ", but the metrics "
@@ -755,8 +541,8 @@ final class Verifier {
       if (at.isPresent() && seen.isPresent()) {
         long want = Math.max(0, seen.getAsLong() - at.getAsLong());
         if (p.rows() != want) {
-          violate(
-              Invariant.PROGRESS_MISREPORTED,
+          out.add(
+              ProgressMisreported.PROPERTY,
               p.partition() + " kept " + p.rows() + " rows behind, the report says " + want);
           return;
         }
@@ -798,8 +584,8 @@ final class Verifier {
       }
     }
     if (wrong != null) {
-      violate(
-          Invariant.PROGRESS_MISREPORTED,
+      out.add(
+          ProgressMisreported.PROPERTY,
           wrong + ", but the metrics " + new TreeMap<>(reportedMetrics));
       return false;
     }
@@ -848,7 +634,7 @@ final class Verifier {
       wrong = secondsBehindError(p, offset, unreadable);
     }
     if (wrong != null) {
-      violate(Invariant.PROGRESS_MISREPORTED, p.partition() + " kept " + wrong);
+      out.add(ProgressMisreported.PROPERTY, p.partition() + " kept " + wrong);
       return false;
     }
     return true;
@@ -913,11 +699,11 @@ final class Verifier {
       StreamOffsets start,
       StreamOffsets end,
       String message) {
-    String wrong =
-        SinkRefusalChecks.tabletRefusalError(perTablet, maxRowsPerTablet, start, end, message);
-    if (wrong != null) {
-      violate(Invariant.BATCH_BOUND, "batch " + batch + wrong + ": " + message);
-    }
+    BatchBound.refusal(
+        out,
+        batch,
+        BatchBound.tabletRefusalError(perTablet, maxRowsPerTablet, start, end, message),
+        message);
   }
 
   /**
@@ -926,8 +712,8 @@ final class Verifier {
    * without the fix, and a restart meets the same refusal.
    */
   void onClusterRefusalUnexplained(long batch, RuntimeException e) {
-    violate(
-        Invariant.BATCH_BOUND,
+    out.add(
+        BatchBound.PROPERTY,
         "batch "
             + batch
             + "'s commit was refused by the cluster for too many rows in a tablet, and the sink"
@@ -941,11 +727,11 @@ final class Verifier {
    * worst} rows for one tablet, which the limit the sink was told allows.
    */
   void onClusterRefusedBatch(long batch, long worst, String message) {
-    String wrong =
-        SinkRefusalChecks.clusterRefusalError(worst, ctx.settingRowLimit, ctx.rowLimit, message);
-    if (wrong != null) {
-      violate(Invariant.BATCH_BOUND, "batch " + batch + wrong + ": " + message);
-    }
+    BatchBound.refusal(
+        out,
+        batch,
+        BatchBound.clusterRefusalError(worst, ctx.settingRowLimit, ctx.rowLimit, message),
+        message);
   }
 
   /**
@@ -961,29 +747,23 @@ final class Verifier {
       long[] before,
       String message) {
     if (message == null) {
-      violate(
-          Invariant.LOST_ROW,
+      out.add(
+          LostWrite.PROPERTY,
           "batch " + batch + " committed though a task kept none of its rows (" + notKept + ")");
       return;
     }
     if (!Arrays.equals(before, consumer())) {
-      violate(
-          Invariant.CONSUMER_AHEAD_OF_OUTPUT,
+      out.add(
+          ConsumerAheadOfOutput.PROPERTY,
           "batch " + batch + " was refused for executor memory, but the consumer moved");
     }
-    String wrong = SinkRefusalChecks.memoryRefusalError(notKept, start, end, message);
-    if (wrong != null) {
-      violate(Invariant.BATCH_BOUND, "batch " + batch + wrong + ": " + message);
-    }
+    BatchBound.refusal(
+        out, batch, BatchBound.memoryRefusalError(notKept, start, end, message), message);
   }
 
   /** A write request to the output ({@code call}) carried {@code rows} rows. */
   void onWriteRequest(String call, int rows) {
-    if (rows > w.writeChunk()) {
-      violate(
-          Invariant.CHUNK_BOUND,
-          call + " carried " + rows + " rows, spark.yt.write.dynBatchSize is " + w.writeChunk());
-    }
+    ChunkBound.writeRequest(out, call, rows, w.writeChunk());
   }
 
   /**
@@ -1003,8 +783,8 @@ final class Verifier {
           if (r != expected
               || r >= inputCount[o]
               || (Long) row.data().get("v") != inputValue(o, r)) {
-            violate(
-                Invariant.STATIC_READ_MISMATCH,
+            out.add(
+                StaticReadMismatch.PROPERTY,
                 p
                     + " returned row "
                     + r
@@ -1018,8 +798,8 @@ final class Verifier {
           expected++;
         }
         if (expected != b.totalRowCount()) {
-          violate(
-              Invariant.STATIC_READ_MISMATCH,
+          out.add(
+              StaticReadMismatch.PROPERTY,
               p + " returned rows up to " + expected + " of " + b.totalRowCount());
           return;
         }
@@ -1052,8 +832,8 @@ final class Verifier {
       mustHold = available < min.getAsLong();
     }
     if (planned.heldBack() != mustHold) {
-      violate(
-          Invariant.TRIGGER_PACING,
+      out.add(
+          TriggerPacing.PROPERTY,
           (planned.heldBack() ? "held back" : "ran")
               + " a trigger from "
               + start
@@ -1114,8 +894,8 @@ final class Verifier {
     if (w.trigger().maxBytes().isPresent()
         && bytes > w.trigger().maxBytes().getAsLong()
         && rows > 1) {
-      violate(
-          Invariant.BATCH_BOUND,
+      out.add(
+          BatchBound.PROPERTY,
           "a batch of "
               + rows
               + " rows ("
@@ -1132,8 +912,8 @@ final class Verifier {
     }
     long max = w.trigger().maxRows().getAsLong();
     if (rows > max) {
-      violate(
-          Invariant.BATCH_BOUND,
+      out.add(
+          BatchBound.PROPERTY,
           "a batch of "
               + rows
               + " rows from "
@@ -1180,8 +960,8 @@ final class Verifier {
       room = Math.min(room, Math.max(1, w.trigger().maxBytes().getAsLong() / w.queueRowWeight()));
     }
     if (rows < room) {
-      violate(
-          Invariant.BATCH_UNDERFILLED,
+      out.add(
+          BatchUnderfilled.PROPERTY,
           "a batch of "
               + rows
               + " rows from "
@@ -1218,8 +998,8 @@ final class Verifier {
         ok = transactional ? c[o] == s || c[o] == e : c[o] == s;
       }
       if (!ok) {
-        violate(
-            Invariant.CHECKPOINT_CONSUMER_DISAGREE,
+        out.add(
+            CheckpointConsumerDisagree.PROPERTY,
             d.action()
                 + " batch "
                 + d.batch()
@@ -1264,8 +1044,8 @@ final class Verifier {
     frozen.forEach(
         (o, at) -> {
           if (c[o] != at && planning) {
-            violate(
-                Invariant.ADVANCE_ON_UNTRUSTED_POSITIONS,
+            out.add(
+                StaleRead.PROPERTY,
                 w.partitions().get(o)
                     + " moved from "
                     + at
@@ -1286,8 +1066,8 @@ final class Verifier {
     boolean changed = false;
     for (int o = 0; o < c.length; o++) {
       if (c[o] < lastConsumer[o]) {
-        violate(
-            Invariant.OFFSETS_MONOTONIC,
+        out.add(
+            NonmonotonicOffsets.PROPERTY,
             w.partitions().get(o) + " went back from " + lastConsumer[o] + " to " + c[o]);
       }
       changed |= c[o] != lastConsumer[o];
@@ -1308,8 +1088,8 @@ final class Verifier {
       for (int o = 0; o < c.length; o++) {
         // A re-created queue's unread rows were dropped with it.
         if (c[o] < inputCount[o] && !frozen.containsKey(o)) {
-          violate(
-              Invariant.STUCK,
+          out.add(
+              Stuck.PROPERTY,
               w.partitions().get(o)
                   + " consumer at "
                   + c[o]
@@ -1368,8 +1148,8 @@ final class Verifier {
   private void checkOutput(long[] c, boolean last) {
     ledger.apply(
         cluster.readChanges(Workload.OUTPUT),
-        row -> violate(Invariant.CORRUPT_OUTPUT, "output row " + row + " matches no input row"),
-        detail -> violate(Invariant.OUTPUT_ORDER, detail));
+        row -> out.add(GarbageWrite.PROPERTY, "output row " + row + " matches no input row"),
+        detail -> out.add(NonmonotonicSend.PROPERTY, detail));
     ledger.cover(c);
     if (sessions != null) {
       sessions.refresh();
@@ -1385,19 +1165,16 @@ final class Verifier {
     boolean scan =
         last
             || (ledger.anyMissing()
-                && !(violated(Invariant.SILENT_DATA_LOSS)
-                    && violated(Invariant.CONSUMER_AHEAD_OF_OUTPUT)))
-            || (ledger.anyDuplicate() && w.mode().exactlyOnce() && !violated(Invariant.DUPLICATE))
+                && !(out.has(PollSkip.PROPERTY) && out.has(ConsumerAheadOfOutput.PROPERTY)))
+            || (ledger.anyDuplicate()
+                && w.mode().exactlyOnce()
+                && !out.has(DuplicateWrite.PROPERTY))
             || (ledger.anyAhead()
                 && w.mode() == SimMode.TRANSACTIONAL
-                && !violated(Invariant.PARTIAL_BATCH_VISIBLE));
+                && !out.has(AbortedRead.PROPERTY));
     if (scan) {
       scanOutput(c, last);
     }
-  }
-
-  private boolean violated(Invariant invariant) {
-    return violations.containsKey(invariant);
   }
 
   private void scanOutput(long[] c, boolean last) {
@@ -1416,17 +1193,17 @@ final class Verifier {
               trimmed = trimmed();
             }
             if (!last && r < trimmed[o]) {
-              violate(Invariant.SILENT_DATA_LOSS, where + " was trimmed, unread, unreported");
+              out.add(PollSkip.PROPERTY, where + " was trimmed, unread, unreported");
             } else if (!last) {
-              violate(
-                  Invariant.CONSUMER_AHEAD_OF_OUTPUT,
+              out.add(
+                  ConsumerAheadOfOutput.PROPERTY,
                   "consumer at " + c[o] + " but " + where + " is not in the output");
             } else {
               lost++;
               if (r < trimmed[o]) {
-                violate(Invariant.SILENT_DATA_LOSS, where + " was trimmed, unread, unreported");
+                out.add(PollSkip.PROPERTY, where + " was trimmed, unread, unreported");
               } else {
-                violate(Invariant.LOST_ROW, where + " (copy " + i + ") is not in the output");
+                out.add(LostWrite.PROPERTY, where + " (copy " + i + ") is not in the output");
               }
             }
           }
@@ -1435,8 +1212,8 @@ final class Verifier {
               duplicated += count - 1;
             }
             if (w.mode().exactlyOnce()) {
-              violate(
-                  Invariant.DUPLICATE,
+              out.add(
+                  DuplicateWrite.PROPERTY,
                   w.partitions().get(o)
                       + " row "
                       + r
@@ -1456,8 +1233,8 @@ final class Verifier {
         for (long r = ledger.covered(o); r < inputCount[o]; r++) {
           for (int i = 0; i < 4; i++) {
             if (ledger.count(o, r, i) > 0) {
-              violate(
-                  Invariant.PARTIAL_BATCH_VISIBLE,
+              out.add(
+                  AbortedRead.PROPERTY,
                   "row "
                       + r
                       + " of "
@@ -1486,17 +1263,17 @@ final class Verifier {
       if (got < want) {
         if (last) {
           lost += want - got;
-          violate(Invariant.LOST_ROW, "key " + k + " counted " + got + ", expected " + want);
+          out.add(LostWrite.PROPERTY, "key " + k + " counted " + got + ", expected " + want);
         } else {
-          violate(
-              Invariant.CONSUMER_AHEAD_OF_OUTPUT,
+          out.add(
+              ConsumerAheadOfOutput.PROPERTY,
               "key " + k + " counted " + got + " but the consumer covers " + want + " rows");
         }
       } else if (got > most) {
         if (last) {
           duplicated += got - most;
         }
-        violate(Invariant.DUPLICATE, "key " + k + " counted " + got + ", expected " + most);
+        out.add(DuplicateWrite.PROPERTY, "key " + k + " counted " + got + ", expected " + most);
       }
     }
   }
