@@ -3,7 +3,6 @@ package io.ytstream.simulation;
 import io.ytstream.application.realtime.BoundsReadAhead;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.ports.Row;
-import io.ytstream.simulation.check.Violation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -17,35 +16,6 @@ import java.util.SplittableRandom;
  * stalled driver leaves two drivers live for a while.
  */
 final class RealTimeRun {
-
-  /** What one seed did and found. */
-  record Result(
-      long seed,
-      String workload,
-      FaultSchedule schedule,
-      List<Violation> violations,
-      long batches,
-      long[] faultsFired,
-      long rowsIn,
-      long rowsOut,
-      long duplicated,
-      long skippedPushRows,
-      long queryFailures,
-      boolean stoppedOnDamagedCheckpoint,
-      long steps,
-      String trace,
-      boolean stoppedOnDataLoss,
-      boolean stoppedOnUntrustedPositions,
-      long reportedLostRows) {
-
-    boolean failed() {
-      return !violations.isEmpty();
-    }
-
-    long fired(SimFault kind) {
-      return faultsFired[kind.ordinal()];
-    }
-  }
 
   /** The faults a real-time schedule mixes (the push faults for the producer writer only). */
   private static final SimFault[] MIXED = {
@@ -129,11 +99,11 @@ final class RealTimeRun {
     return new FaultSchedule(faults);
   }
 
-  static Result run(long seed, RealTimeMode mode, int partitions, boolean tracing) {
+  static RunResult run(long seed, RealTimeMode mode, int partitions, boolean tracing) {
     return run(seed, mode, partitions, scheduleFor(seed, mode), tracing);
   }
 
-  static Result run(
+  static RunResult run(
       long seed, RealTimeMode mode, int partitions, FaultSchedule schedule, boolean tracing) {
     RealTimeWorkload w = RealTimeWorkload.forSeed(seed, mode, partitions);
     SimCluster cluster = new InMemorySimCluster();
@@ -268,7 +238,7 @@ final class RealTimeRun {
             + checker.rowsOut
             + " duplicated "
             + checker.duplicated);
-    return new Result(
+    return new RunResult(
         seed,
         w.toString(),
         schedule,
@@ -277,12 +247,13 @@ final class RealTimeRun {
         fired,
         checker.rowsIn,
         checker.rowsOut,
+        checker.lost,
         checker.duplicated,
         ctx.io.skippedPushRows(),
         ctx.queryFailures,
-        ctx.stoppedOnDamagedCheckpoint,
         step,
         ctx.traceText(),
+        ctx.stoppedOnDamagedCheckpoint,
         ctx.stoppedOnDataLoss,
         ctx.stoppedOnUntrustedPositions,
         ctx.reportedLost.stream().mapToLong(l -> l.lostRows()).sum());

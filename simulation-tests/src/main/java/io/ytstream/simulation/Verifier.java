@@ -7,15 +7,12 @@ import io.ytstream.application.MeasureLag;
 import io.ytstream.application.PlanMicroBatch;
 import io.ytstream.application.ServiceColumns;
 import io.ytstream.core.delivery.CheckpointRecovery;
-import io.ytstream.core.error.YtException;
 import io.ytstream.core.model.OffsetRange;
 import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StreamOffsets;
-import io.ytstream.core.model.YtTimestamps;
 import io.ytstream.core.plan.DataLoss;
-import io.ytstream.ports.QueuePartitionReader;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.TransactionId;
 import io.ytstream.simulation.check.AbortedRead;
@@ -48,12 +45,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
-import java.util.function.Function;
 
 /**
  * The micro-batch runtime's hooks into the checkers of {@code io.ytstream.simulation.check}: each
@@ -70,7 +65,6 @@ final class Verifier {
   private final SimContext ctx;
   private final Workload w;
   private final SimCluster cluster;
-
 
   private final long[][] inputs;
   private final int[] inputCount;

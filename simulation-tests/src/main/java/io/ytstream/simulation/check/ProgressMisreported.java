@@ -26,9 +26,9 @@ import java.util.function.ToIntFunction;
  * the batch's end (min, max, total, average); its {@code lostRows} is not the trimmed rows the
  * driver's plans skipped; the lag per partition it keeps for the metrics plugin disagrees with the
  * report; its bytes behind are not its rows behind times the one weight every simulated queue row
- * has, or are missing where they could be read; its seconds behind, where the queues declare
- * {@code $timestamp}, are not the newest row's second minus the oldest unread row's. Not judged
- * after a queue was re-created (its ends are another queue's).
+ * has, or are missing where they could be read; its seconds behind, where the queues declare {@code
+ * $timestamp}, are not the newest row's second minus the oldest unread row's. Not judged after a
+ * queue was re-created (its ends are another queue's).
  */
 public final class ProgressMisreported {
 
@@ -398,7 +398,7 @@ public final class ProgressMisreported {
       want = OptionalLong.of(0);
     } else {
       long newestIndex = offset + p.rows() - 1;
-            List<QueueRow> oldest = reader.pull(consumer, p.partition(), offset, 1);
+      List<QueueRow> oldest = reader.pull(consumer, p.partition(), offset, 1);
       List<QueueRow> newest = reader.pull(consumer, p.partition(), newestIndex, 1);
       trimmedSince = oldest.isEmpty() || oldest.get(0).rowIndex() > offset;
       if (!oldest.isEmpty()
