@@ -11,6 +11,7 @@ import io.ytstream.simulation.check.ConsumerAheadOfOutput;
 import io.ytstream.simulation.check.DuplicateWrite;
 import io.ytstream.simulation.check.FalseDataLoss;
 import io.ytstream.simulation.check.GarbageWrite;
+import io.ytstream.simulation.check.Ledger;
 import io.ytstream.simulation.check.LostWrite;
 import io.ytstream.simulation.check.NonmonotonicOffsets;
 import io.ytstream.simulation.check.NonmonotonicSend;
@@ -25,7 +26,6 @@ import io.ytstream.simulation.check.Stuck;
 import io.ytstream.simulation.check.TimerFlush;
 import io.ytstream.simulation.check.Violation;
 import io.ytstream.simulation.check.Violations;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -41,13 +41,11 @@ final class RealTimeOutput {
   private final RealTimeContext ctx;
   private final RealTimeWorkload w;
   private final QueryCheckpoint stored;
-  private final List<List<Long>> input = new ArrayList<>();
-  private final List<List<Integer>> copies = new ArrayList<>();
+  private final Ledger ledger;
 
   /** Per partition: every row below it is in the output. */
   private final long[] written;
 
-  private final long[] consumer;
   private final long[] committed;
 
   /** Producer: per (output tablet, source partition), the last source row seen there. */
@@ -65,7 +63,6 @@ final class RealTimeOutput {
 
   private boolean outputChanged;
 
-  long rowsIn;
   long rowsOut;
   long duplicated;
   long lost;
@@ -80,27 +77,25 @@ final class RealTimeOutput {
             new StoreCheckpointFiles(
                 ctx.cluster.ports().checkpoints(), Workload.CHECKPOINT, "checker"));
     int n = w.partitions().size();
-    for (int o = 0; o < n; o++) {
-      input.add(new ArrayList<>());
-      copies.add(new ArrayList<>());
-    }
+    ledger = new Ledger(n);
     written = new long[n];
-    consumer = new long[n];
     committed = new long[n];
   }
 
   void recordInput(int ordinal, long value) {
-    input.get(ordinal).add(value);
-    copies.get(ordinal).add(0);
-    rowsIn++;
+    ledger.produce(ordinal, value);
   }
 
   long inputCount(int ordinal) {
-    return input.get(ordinal).size();
+    return ledger.produced(ordinal);
+  }
+
+  long rowsIn() {
+    return ledger.rowsIn();
   }
 
   long[] consumer() {
-    return consumer;
+    return ledger.consumer();
   }
 
   List<Violation> violations() {
@@ -148,17 +143,16 @@ final class RealTimeOutput {
     outputChanged = false;
     consumerStamp = stamp;
     StreamOffsets now = ctx.cluster.ports().consumerOffsets().read(Workload.CONSUMER, w.queue());
+    long[] positions = new long[w.partitions().size()];
+    for (int o = 0; o < positions.length; o++) {
+      positions[o] = now.getOrDefault(w.partitions().get(o), 0);
+    }
+    ledger.consumerRead(positions, out, o -> w.partitions().get(o).toString());
     Optional<StreamOffsets> end = Optional.empty();
     boolean endRead = false;
-    for (int o = 0; o < w.partitions().size(); o++) {
+    for (int o = 0; o < positions.length; o++) {
       PartitionId p = w.partitions().get(o);
-      long c = now.getOrDefault(p, 0);
-      if (c < consumer[o]) {
-        out.add(
-            NonmonotonicOffsets.PROPERTY,
-            "consumer of " + p + " went back from " + consumer[o] + " to " + c);
-      }
-      consumer[o] = c;
+      long c = positions[o];
       if (oldRows != null && c > oldRows[o]) {
         out.add(
             StaleRead.PROPERTY,
@@ -203,15 +197,15 @@ final class RealTimeOutput {
     readOutput();
     afterStep();
     for (int o = 0; o < w.partitions().size(); o++) {
-      List<Integer> c = copies.get(o);
-      for (int r = 0; r < c.size(); r++) {
-        if (c.get(r) == 0 && !ctx.isReportedLost(o, r)) {
-          if (oldRows != null && r >= committed[o] && r >= consumer[o]) {
+      long consumer = ledger.consumer(o);
+      for (int r = 0; r < ledger.produced(o); r++) {
+        if (ledger.copies(o, r, 0) == 0 && !ctx.isReportedLost(o, r)) {
+          if (oldRows != null && r >= committed[o] && r >= consumer) {
             continue; // never read, dropped with the old queue
           }
           if (r < trimmed(o)) {
             // Trimmed unread: silent loss if the query passed it, else a tail it never reached.
-            if (r < committed[o] || r < consumer[o]) {
+            if (r < committed[o] || r < consumer) {
               out.add(
                   PollSkip.PROPERTY,
                   "row " + r + " of " + w.partitions().get(o) + " was trimmed, unread, unreported");
@@ -261,8 +255,8 @@ final class RealTimeOutput {
     for (Row row : delta.removed()) {
       int o = ordinalOf(row);
       long r = rowOf(row);
-      if (o >= 0 && r >= 0 && r < copies.get(o).size()) {
-        copies.get(o).set((int) r, copies.get(o).get((int) r) - 1);
+      if (o >= 0 && r >= 0 && r < ledger.produced(o)) {
+        ledger.addCopy(o, r, 0, -1);
         rowsOut--;
       }
     }
@@ -270,18 +264,17 @@ final class RealTimeOutput {
       int o = ordinalOf(row);
       long r = rowOf(row);
       long v = (Long) row.get("v");
-      if (o < 0 || r < 0 || r >= input.get(o).size()) {
+      if (o < 0 || r < 0 || r >= ledger.produced(o)) {
         out.add(GarbageWrite.PROPERTY, "an output row names no source row: " + row);
         continue;
       }
       rowsOut++;
-      if (input.get(o).get((int) r) != v) {
+      if (ledger.value(o, r) != v) {
         out.add(
             GarbageWrite.PROPERTY,
             "row " + r + " of " + w.partitions().get(o) + " has value " + v + ": " + row);
       }
-      int n = copies.get(o).get((int) r) + 1;
-      copies.get(o).set((int) r, n);
+      int n = ledger.addCopy(o, r, 0, 1) + 1;
       if (n > 1) {
         if (w.mode().exactlyOnce()) {
           out.add(
@@ -309,10 +302,9 @@ final class RealTimeOutput {
       }
     }
     for (int o = 0; o < written.length; o++) {
-      List<Integer> c = copies.get(o);
       // An overwritten or removed row: the prefix shrinks back to it.
       for (int r = 0; r < written[o]; r++) {
-        if (c.get(r) <= 0 && !ctx.isReportedLost(o, r)) {
+        if (ledger.copies(o, r, 0) <= 0 && !ctx.isReportedLost(o, r)) {
           written[o] = r;
           break;
         }
@@ -324,9 +316,8 @@ final class RealTimeOutput {
   /** The prefix of rows in the output, or reported lost by a task (which excuses absence only). */
   private void advanceWritten() {
     for (int o = 0; o < written.length; o++) {
-      List<Integer> c = copies.get(o);
-      while (written[o] < c.size()
-          && (c.get((int) written[o]) > 0 || ctx.isReportedLost(o, written[o]))) {
+      while (written[o] < ledger.produced(o)
+          && (ledger.copies(o, written[o], 0) > 0 || ctx.isReportedLost(o, written[o]))) {
         written[o]++;
       }
     }
@@ -403,7 +394,7 @@ final class RealTimeOutput {
   boolean inOutput(List<long[]> rows) {
     readOutput();
     for (long[] r : rows) {
-      if (copies.get((int) r[0]).get((int) r[1]) <= 0 && !ctx.isReportedLost((int) r[0], r[1])) {
+      if (ledger.copies((int) r[0], r[1], 0) <= 0 && !ctx.isReportedLost((int) r[0], r[1])) {
         return false;
       }
     }

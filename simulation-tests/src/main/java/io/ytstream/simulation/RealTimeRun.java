@@ -233,7 +233,7 @@ final class RealTimeRun {
             + " batches "
             + ctx.batchesCommitted
             + " rows in "
-            + checker.rowsIn
+            + checker.rowsIn()
             + " out "
             + checker.rowsOut
             + " duplicated "
@@ -245,7 +245,7 @@ final class RealTimeRun {
         List.copyOf(checker.violations()),
         ctx.batchesCommitted,
         fired,
-        checker.rowsIn,
+        checker.rowsIn(),
         checker.rowsOut,
         checker.lost,
         checker.duplicated,

@@ -277,7 +277,7 @@ final class SimulationRun {
               + " batches "
               + ctx.batchesCommitted
               + " rows in "
-              + verifier.rowsIn
+              + verifier.rowsIn()
               + " out "
               + verifier.rowsOut
               + " lost "
@@ -294,7 +294,7 @@ final class SimulationRun {
         verifier.violations(),
         ctx.batchesCommitted,
         fired,
-        verifier.rowsIn,
+        verifier.rowsIn(),
         verifier.rowsOut,
         verifier.lost,
         verifier.duplicated,

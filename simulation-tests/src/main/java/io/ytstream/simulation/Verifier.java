@@ -25,8 +25,8 @@ import io.ytstream.simulation.check.ConsumerAheadOfOutput;
 import io.ytstream.simulation.check.DuplicateWrite;
 import io.ytstream.simulation.check.FalseDataLoss;
 import io.ytstream.simulation.check.GarbageWrite;
+import io.ytstream.simulation.check.Ledger;
 import io.ytstream.simulation.check.LostWrite;
-import io.ytstream.simulation.check.NonmonotonicOffsets;
 import io.ytstream.simulation.check.NonmonotonicSend;
 import io.ytstream.simulation.check.PollSkip;
 import io.ytstream.simulation.check.ProgressMisreported;
@@ -66,10 +66,8 @@ final class Verifier {
   private final Workload w;
   private final SimCluster cluster;
 
-  private final long[][] inputs;
-  private final int[] inputCount;
-  private long[] lastConsumer;
-  private final OutputLedger ledger;
+  private final Ledger ledger;
+  private final OutputLedger outputs;
 
   /** Producer mode's session checks; null in the other modes. */
   private final ProducerSessionChecks sessions;
@@ -82,7 +80,6 @@ final class Verifier {
   private final ProgressMisreported progress;
   long lost;
   long duplicated;
-  long rowsIn;
   long rowsOut;
 
   /** Partitions of re-created queues (by ordinal) and the consumer's offset when they were. */
@@ -93,9 +90,7 @@ final class Verifier {
     this.w = ctx.workload;
     this.cluster = ctx.cluster;
     int n = w.partitions().size();
-    inputs = new long[n][16];
-    inputCount = new int[n];
-    lastConsumer = new long[n];
+    ledger = new Ledger(n);
     out = new Violations(ctx::trace);
     progress =
         new ProgressMisreported(
@@ -108,29 +103,29 @@ final class Verifier {
             w.partitions().size(),
             w.queueRowWeight(),
             w.queueTimestamps());
-    ledger = new OutputLedger(ctx, this);
+    outputs = new OutputLedger(ctx, ledger);
     sessions = w.mode() == SimMode.PRODUCER ? new ProducerSessionChecks(w, cluster, out) : null;
   }
 
   void recordInput(int ordinal, long value) {
-    if (inputCount[ordinal] == inputs[ordinal].length) {
-      inputs[ordinal] = Arrays.copyOf(inputs[ordinal], inputs[ordinal].length * 2);
-    }
-    inputs[ordinal][inputCount[ordinal]++] = value;
-    rowsIn++;
+    ledger.produce(ordinal, value);
   }
 
   long inputCount(int ordinal) {
-    return inputCount[ordinal];
+    return ledger.produced(ordinal);
   }
 
   long inputValue(int ordinal, long row) {
-    return inputs[ordinal][(int) row];
+    return ledger.value(ordinal, row);
+  }
+
+  long rowsIn() {
+    return ledger.rowsIn();
   }
 
   /** The query reported row {@code row} of partition {@code ordinal} lost (first report only). */
   void onReportedLost(int ordinal, long row) {
-    ledger.excuse(ordinal, row);
+    outputs.excuse(ordinal, row);
   }
 
   List<Violation> violations() {
@@ -449,7 +444,7 @@ final class Verifier {
         for (QueueRow row : rows) {
           long r = row.rowIndex();
           if (r != expected
-              || r >= inputCount[o]
+              || r >= ledger.produced(o)
               || (Long) row.data().get("v") != inputValue(o, r)) {
             out.add(
                 StaticReadMismatch.PROPERTY,
@@ -731,16 +726,7 @@ final class Verifier {
   /** After every step: monotonic offsets, and the output checks when something may have moved. */
   void afterStep(boolean mayHaveCommitted) {
     long[] c = consumer();
-    boolean changed = false;
-    for (int o = 0; o < c.length; o++) {
-      if (c[o] < lastConsumer[o]) {
-        out.add(
-            NonmonotonicOffsets.PROPERTY,
-            w.partitions().get(o) + " went back from " + lastConsumer[o] + " to " + c[o]);
-      }
-      changed |= c[o] != lastConsumer[o];
-    }
-    lastConsumer = c;
+    boolean changed = ledger.consumerRead(c, out, o -> w.partitions().get(o).toString());
     if (sessions != null) {
       changed |= sessions.refresh();
     }
@@ -755,14 +741,14 @@ final class Verifier {
     if (!ctx.stoppedWithReason()) {
       for (int o = 0; o < c.length; o++) {
         // A re-created queue's unread rows were dropped with it.
-        if (c[o] < inputCount[o] && !frozen.containsKey(o)) {
+        if (c[o] < ledger.produced(o) && !frozen.containsKey(o)) {
           out.add(
               Stuck.PROPERTY,
               w.partitions().get(o)
                   + " consumer at "
                   + c[o]
                   + " of "
-                  + inputCount[o]
+                  + ledger.produced(o)
                   + " rows when the run ended");
           break;
         }
@@ -809,22 +795,22 @@ final class Verifier {
   }
 
   /**
-   * The output checks. The ledger follows the table's changes; the rows behind the consumer are
-   * scanned only at the end or when the ledger's totals say a scan can find something new, so every
-   * check reports exactly what a scan of the whole table would.
+   * The output checks. The outputs follows the table's changes; the rows behind the consumer are
+   * scanned only at the end or when the outputs's totals say a scan can find something new, so
+   * every check reports exactly what a scan of the whole table would.
    */
   private void checkOutput(long[] c, boolean last) {
-    ledger.apply(
+    outputs.apply(
         cluster.readChanges(Workload.OUTPUT),
         row -> out.add(GarbageWrite.PROPERTY, "output row " + row + " matches no input row"),
         detail -> out.add(NonmonotonicSend.PROPERTY, detail));
-    ledger.cover(c);
+    outputs.cover(c);
     if (sessions != null) {
       sessions.refresh();
-      sessions.checkUserMeta(ledger);
+      sessions.checkUserMeta(outputs);
     }
     if (last) {
-      rowsOut = ledger.rows();
+      rowsOut = outputs.rows();
     }
     if (w.query() == QueryKind.AGGREGATE) {
       checkAggregate(last);
@@ -832,12 +818,12 @@ final class Verifier {
     }
     boolean scan =
         last
-            || (ledger.anyMissing()
+            || (outputs.anyMissing()
                 && !(out.has(PollSkip.PROPERTY) && out.has(ConsumerAheadOfOutput.PROPERTY)))
-            || (ledger.anyDuplicate()
+            || (outputs.anyDuplicate()
                 && w.mode().exactlyOnce()
                 && !out.has(DuplicateWrite.PROPERTY))
-            || (ledger.anyAhead()
+            || (outputs.anyAhead()
                 && w.mode() == SimMode.TRANSACTIONAL
                 && !out.has(AbortedRead.PROPERTY));
     if (scan) {
@@ -848,11 +834,11 @@ final class Verifier {
   private void scanOutput(long[] c, boolean last) {
     long[] trimmed = null;
     for (int o = 0; o < c.length; o++) {
-      for (long r = 0; r < ledger.covered(o); r++) {
-        long v = inputs[o][(int) r];
+      for (long r = 0; r < outputs.covered(o); r++) {
+        long v = ledger.value(o, r);
         int copies = w.query().fanOut(v);
         for (int i = 0; i < copies; i++) {
-          int count = ledger.count(o, r, i);
+          int count = outputs.count(o, r, i);
           // A row reported lost may still be in the output (read before the trim by an earlier
           // attempt); it only excuses absence.
           if (count == 0 && !ctx.isReportedLost(o, r)) {
@@ -895,12 +881,12 @@ final class Verifier {
         }
       }
     }
-    if (w.mode() == SimMode.TRANSACTIONAL && ledger.anyAhead()) {
+    if (w.mode() == SimMode.TRANSACTIONAL && outputs.anyAhead()) {
       // The first visible copy ahead of the consumer, in (partition, row, copy) order.
       for (int o = 0; o < c.length; o++) {
-        for (long r = ledger.covered(o); r < inputCount[o]; r++) {
+        for (long r = outputs.covered(o); r < ledger.produced(o); r++) {
           for (int i = 0; i < 4; i++) {
-            if (ledger.count(o, r, i) > 0) {
+            if (outputs.count(o, r, i) > 0) {
               out.add(
                   AbortedRead.PROPERTY,
                   "row "
@@ -919,9 +905,9 @@ final class Verifier {
 
   private void checkAggregate(boolean last) {
     // Rows reported lost may or may not have been counted: they widen the expected interval.
-    TreeMap<Long, Long> actual = ledger.actual();
-    TreeMap<Long, Long> expected = ledger.expected();
-    TreeMap<Long, Long> excused = ledger.excused();
+    TreeMap<Long, Long> actual = outputs.actual();
+    TreeMap<Long, Long> expected = outputs.expected();
+    TreeMap<Long, Long> excused = outputs.excused();
     TreeMap<Long, Long> keys = new TreeMap<>(expected);
     actual.forEach(keys::putIfAbsent);
     for (Long k : keys.keySet()) {
