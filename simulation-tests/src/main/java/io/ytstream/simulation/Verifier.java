@@ -42,12 +42,10 @@ import io.ytstream.simulation.check.Violation;
 import io.ytstream.simulation.check.Violations;
 import io.ytstream.simulation.check.WriterReport;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
@@ -72,12 +70,11 @@ final class Verifier {
   /** Producer mode's session checks; null in the other modes. */
   private final ProducerSessionChecks sessions;
 
-  private long[] boundsAtPlan;
-
   private long[] consumerCache;
   private long consumerCacheStamp;
   private final Violations out;
   private final ProgressMisreported progress;
+  private final BatchUnderfilled underfilled;
   long lost;
   long duplicated;
   long rowsOut;
@@ -92,6 +89,7 @@ final class Verifier {
     int n = w.partitions().size();
     ledger = new Ledger(n);
     out = new Violations(ctx::trace);
+    underfilled = new BatchUnderfilled(cluster.ports().queueMetadata(), w.queues());
     progress =
         new ProgressMisreported(
             out,
@@ -235,34 +233,9 @@ final class Verifier {
     CommitOutcome.consumerFenced(out, step, e.getMessage(), Workload.CONSUMER.path().value());
   }
 
-  /**
-   * The sink's commit of batch {@code batch} ({@code start} to {@code end}) failed as fenced by
-   * another writer: the consumer, read now, must stand elsewhere than at the batch's start, or the
-   * user is sent after a writer that does not exist while the batch simply did not land.
-   */
+  /** The sink's commit of batch {@code batch} failed as fenced by another writer. */
   void onSinkFenced(long batch, StreamOffsets start, StreamOffsets end, RuntimeException e) {
-    long[] now = consumer();
-    boolean rows = false;
-    boolean atStart = true;
-    for (int i = 0; i < end.size(); i++) {
-      int o = w.ordinal(end.partitionAt(i));
-      OptionalLong from = start.get(end.partitionAt(i));
-      if (o < 0 || from.isEmpty() || end.offsetAt(i) == from.getAsLong()) {
-        continue;
-      }
-      rows = true;
-      atStart &= now[o] == from.getAsLong();
-    }
-    if (rows && atStart) {
-      out.add(
-          CommitOutcome.PROPERTY,
-          "batch "
-              + batch
-              + " failed as fenced, but the consumer stands at the batch's start "
-              + Arrays.toString(now)
-              + ": "
-              + e.getMessage());
-    }
+    CommitOutcome.sinkFenced(out, batch, start, end, consumer(), w::ordinal, e);
   }
 
   /**
@@ -276,57 +249,17 @@ final class Verifier {
       long[] before,
       TransactionId tx,
       CommitTransactionalSink.Result result) {
-    long[] after = consumer();
-    boolean appliedBefore = true;
-    boolean fromStart = true;
-    boolean reached = true;
-    boolean rows = false;
-    for (int i = 0; i < end.size(); i++) {
-      int o = w.ordinal(end.partitionAt(i));
-      OptionalLong from = start.get(end.partitionAt(i));
-      if (o < 0 || from.isEmpty()) {
-        continue; // a partition the batch places at its start reads no rows
-      }
-      long upper = end.offsetAt(i);
-      long lower = from.getAsLong();
-      rows |= upper > lower;
-      appliedBefore &= before[o] == upper;
-      fromStart &= before[o] == lower;
-      reached &= after[o] >= upper; // a driver that took over mid-commit may have gone on
-    }
-    String wrong = null;
-    if (result == null) {
-      wrong = "no outcome";
-    } else if (cluster.transactionLive(tx)) {
-      wrong = result + ", but its transaction " + tx + " is still open";
-    } else {
-      wrong =
-          switch (result) {
-            case COMMITTED ->
-                !fromStart || !reached
-                    ? "COMMITTED, but the consumer went from "
-                        + Arrays.toString(before)
-                        + " to "
-                        + Arrays.toString(after)
-                        + " for a batch from "
-                        + start
-                        + " to "
-                        + end
-                    : null;
-            case ALREADY_APPLIED ->
-                !appliedBefore
-                    ? "ALREADY_APPLIED, but the consumer stood at "
-                        + Arrays.toString(before)
-                        + ", short of the batch's end "
-                        + end
-                    : null;
-            case COMMITTED_WITHOUT_SOURCE ->
-                rows
-                    ? "COMMITTED_WITHOUT_SOURCE for a batch that read rows: " + start + " to " + end
-                    : null;
-          };
-    }
-    CommitOutcome.outcome(out, batch, wrong);
+    CommitOutcome.sinkCommitted(
+        out,
+        batch,
+        start,
+        end,
+        before,
+        consumer(),
+        w::ordinal,
+        tx,
+        tx != null && cluster.transactionLive(tx),
+        result);
   }
 
   /**
@@ -429,114 +362,35 @@ final class Verifier {
     ChunkBound.writeRequest(out, call, rows, w.writeChunk());
   }
 
-  /**
-   * A static read of {@code queues} from earliest to latest returned {@code read}, the rows of all
-   * its tasks by partition, with no rows arriving or trimmed meanwhile: every partition's rows from
-   * its first readable row to its end, each once, in row order, with the value produced there.
-   */
+  /** A static read of {@code queues} from earliest to latest returned {@code read}. */
   void onStaticRead(List<QueueId> queues, Map<PartitionId, List<QueueRow>> read) {
-    for (QueueId q : queues) {
-      for (PartitionBounds b : cluster.ports().queueMetadata().partitions(q)) {
-        PartitionId p = new PartitionId(q, b.index());
-        int o = w.ordinal(p);
-        List<QueueRow> rows = read.getOrDefault(p, List.of());
-        long expected = b.trimmedRowCount();
-        for (QueueRow row : rows) {
-          long r = row.rowIndex();
-          if (r != expected
-              || r >= ledger.produced(o)
-              || (Long) row.data().get("v") != inputValue(o, r)) {
-            out.add(
-                StaticReadMismatch.PROPERTY,
-                p
-                    + " returned row "
-                    + r
-                    + " = "
-                    + row.data()
-                    + " where row "
-                    + expected
-                    + " was due");
-            return;
-          }
-          expected++;
-        }
-        if (expected != b.totalRowCount()) {
-          out.add(
-              StaticReadMismatch.PROPERTY,
-              p + " returned rows up to " + expected + " of " + b.totalRowCount());
-          return;
-        }
-      }
-    }
+    StaticReadMismatch.read(out, cluster.ports().queueMetadata(), queues, read, w::ordinal, ledger);
   }
 
   /**
    * A trigger was planned {@code sinceLastMs} after the last batch with rows this source ran
-   * ({@link Long#MAX_VALUE} before its first): it must be held back exactly when {@code
-   * min_rows_per_trigger} is set, the run is not Trigger.AvailableNow, the delay has not passed and
-   * the queue holds fewer rows past {@code start} than the minimum. A trigger that places new
-   * partitions is never held back.
+   * ({@link Long#MAX_VALUE} before its first): {@link TriggerPacing}.
    */
   void onPaced(StreamOffsets start, PlanMicroBatch.PlannedEnd planned, long sinceLastMs) {
-    if (planned.placesNewPartitions()) {
-      return;
-    }
-    OptionalLong min = w.trigger().minRows();
-    boolean mustHold = false;
-    long available = 0;
-    if (min.isPresent() && !w.availableNow() && sinceLastMs < w.trigger().maxDelayMs()) {
-      for (QueueId q : w.queues()) {
-        for (PartitionBounds b : cluster.ports().queueMetadata().partitions(q)) {
-          long from =
-              Math.max(start.getOrDefault(new PartitionId(q, b.index()), 0), b.trimmedRowCount());
-          available += Math.max(0, b.totalRowCount() - from);
-        }
-      }
-      mustHold = available < min.getAsLong();
-    }
-    if (planned.heldBack() != mustHold) {
-      out.add(
-          TriggerPacing.PROPERTY,
-          (planned.heldBack() ? "held back" : "ran")
-              + " a trigger from "
-              + start
-              + " with "
-              + (min.isPresent() ? available + " row(s) available, " : "")
-              + "min_rows_per_trigger "
-              + (min.isPresent() ? min.getAsLong() : "unset")
-              + ", "
-              + (sinceLastMs == Long.MAX_VALUE
-                  ? "no batch before"
-                  : sinceLastMs + " ms since the last batch")
-              + ", max_trigger_delay "
-              + w.trigger().maxDelayMs()
-              + " ms"
-              + (w.availableNow() ? ", Trigger.AvailableNow" : ""));
-    }
+    TriggerPacing.paced(
+        out,
+        cluster.ports().queueMetadata(),
+        w.queues(),
+        w.trigger(),
+        w.availableNow(),
+        start,
+        planned,
+        sinceLastMs);
   }
 
   /** The queues' bounds as a plan begins, to tell whether they moved while it ran. */
   void beforePlan() {
-    boundsAtPlan = boundsNow();
-  }
-
-  private long[] boundsNow() {
-    List<Long> all = new ArrayList<>();
-    for (QueueId q : w.queues()) {
-      for (PartitionBounds b : cluster.ports().queueMetadata().partitions(q)) {
-        all.add((long) b.index());
-        all.add(b.trimmedRowCount());
-        all.add(b.totalRowCount());
-      }
-    }
-    return all.stream().mapToLong(Long::longValue).toArray();
+    underfilled.before();
   }
 
   /**
-   * The source planned the batch from {@code start}: under {@code max_rows_per_trigger} it holds at
-   * most that many rows over all partitions, and under {@code max_bytes_per_trigger} at most that
-   * many bytes unless it is one row (trimmed rows it skipped do not count; a batch that places new
-   * partitions holds none). And it is no smaller than the caps allow ({@link #checkFilled}).
+   * The source planned the batch from {@code start}: within its bounds ({@link BatchBound}) and no
+   * smaller than its caps allow ({@link BatchUnderfilled}); trimmed rows it skipped do not count.
    */
   void onPlanned(StreamOffsets start, PlanMicroBatch.PlannedEnd planned) {
     long rows = -planned.lostRowCount();
@@ -545,138 +399,23 @@ final class Verifier {
       rows += end.offsetAt(i) - start.getOrDefault(end.partitionAt(i), end.offsetAt(i));
     }
     if (!planned.placesNewPartitions()) {
-      checkFilled(start, planned, rows);
+      underfilled.planned(
+          out,
+          start,
+          planned,
+          rows,
+          w.maxRowsPerPartition(),
+          w.trigger(),
+          w.availableNow(),
+          w.queueRowWeight());
     }
-    if ((w.trigger().maxRows().isEmpty() && w.trigger().maxBytes().isEmpty())
-        || planned.placesNewPartitions()) {
-      return;
-    }
-    // Every queue row weighs the same, so a batch's bytes are its rows times that; only a batch
-    // of one row may weigh more than the cap.
-    long bytes = rows * w.queueRowWeight();
-    if (w.trigger().maxBytes().isPresent()
-        && bytes > w.trigger().maxBytes().getAsLong()
-        && rows > 1) {
-      out.add(
-          BatchBound.PROPERTY,
-          "a batch of "
-              + rows
-              + " rows ("
-              + bytes
-              + " bytes) from "
-              + start
-              + " to "
-              + end
-              + ", max_bytes_per_trigger is "
-              + w.trigger().maxBytes().getAsLong());
-    }
-    if (w.trigger().maxRows().isEmpty()) {
-      return;
-    }
-    long max = w.trigger().maxRows().getAsLong();
-    if (rows > max) {
-      out.add(
-          BatchBound.PROPERTY,
-          "a batch of "
-              + rows
-              + " rows from "
-              + start
-              + " to "
-              + end
-              + ", max_rows_per_trigger is "
-              + max);
-    }
-  }
-
-  /**
-   * A batch planned while the queues stood still holds as many rows as the caps allow: per
-   * partition the rows past the start up to {@code max_rows_per_partition}, over all of them at
-   * most {@code max_rows_per_trigger}, and under {@code max_bytes_per_trigger} as many whole rows
-   * as its bytes take (at least one). Every queue row weighs the same, so the byte cap is a row
-   * count. Not judged where trimmed rows meet the batch (its first row's weight may be unknown,
-   * which makes the batch one row), under Trigger.AvailableNow (its end bounds the batch) or when a
-   * trigger is held back.
-   */
-  private void checkFilled(StreamOffsets start, PlanMicroBatch.PlannedEnd planned, long rows) {
-    if (w.availableNow()
-        || planned.heldBack()
-        || boundsAtPlan == null
-        || !Arrays.equals(boundsAtPlan, boundsNow())) {
-      return;
-    }
-    long room = 0;
-    for (QueueId q : w.queues()) {
-      for (PartitionBounds b : cluster.ports().queueMetadata().partitions(q)) {
-        OptionalLong from = start.get(new PartitionId(q, b.index()));
-        if (from.isEmpty()
-            || from.getAsLong() > b.totalRowCount()
-            || (b.trimmedRowCount() > 0 && b.trimmedRowCount() >= from.getAsLong())) {
-          return;
-        }
-        room += Math.min(b.totalRowCount() - from.getAsLong(), w.maxRowsPerPartition());
-      }
-    }
-    if (w.trigger().maxRows().isPresent()) {
-      room = Math.min(room, w.trigger().maxRows().getAsLong());
-    }
-    if (w.trigger().maxBytes().isPresent() && room > 0) {
-      room = Math.min(room, Math.max(1, w.trigger().maxBytes().getAsLong() / w.queueRowWeight()));
-    }
-    if (rows < room) {
-      out.add(
-          BatchUnderfilled.PROPERTY,
-          "a batch of "
-              + rows
-              + " rows from "
-              + start
-              + " to "
-              + planned.end()
-              + " where the caps allow "
-              + room
-              + " (max_rows_per_partition "
-              + w.maxRowsPerPartition()
-              + ", trigger "
-              + w.trigger()
-              + ")");
-    }
+    BatchBound.planned(out, start, planned, rows, w.trigger(), w.queueRowWeight());
   }
 
   /** After a driver recovered: does the consumer agree with the checkpoint it recovered from? */
   void onRecovery(CheckpointRecovery.Decision d, StreamOffsets start, StreamOffsets end) {
-    if (d.action() == CheckpointRecovery.Action.START_FRESH) {
-      return;
-    }
-    long[] c = consumer();
-    boolean transactional = w.mode() == SimMode.TRANSACTIONAL;
-    for (PartitionId p : w.partitions()) {
-      int o = w.ordinal(p);
-      long s = start.getOrDefault(p, 0);
-      long e = end.getOrDefault(p, 0);
-      boolean ok;
-      if (d.action() == CheckpointRecovery.Action.CONTINUE) {
-        // start..end are the ends of the two newest committed batches.
-        ok = transactional ? c[o] == e : c[o] >= s && c[o] <= e;
-      } else {
-        // RERUN of [start, end): applied or not (transactional); level with start otherwise.
-        ok = transactional ? c[o] == s || c[o] == e : c[o] == s;
-      }
-      if (!ok) {
-        out.add(
-            CheckpointConsumerDisagree.PROPERTY,
-            d.action()
-                + " batch "
-                + d.batch()
-                + ": consumer of "
-                + p
-                + " is at "
-                + c[o]
-                + ", checkpoint says ["
-                + s
-                + ", "
-                + e
-                + "]");
-      }
-    }
+    CheckpointConsumerDisagree.recovered(
+        out, d, start, end, consumer(), w.partitions(), w.mode() == SimMode.TRANSACTIONAL);
   }
 
   /**

@@ -1,6 +1,8 @@
 package io.ytstream.simulation.check;
 
+import io.ytstream.application.PlanMicroBatch;
 import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.core.plan.TriggerLimit;
 import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,6 +27,59 @@ public final class BatchBound {
     if (rowsRead > maxRows) {
       out.add(
           PROPERTY, range + " read " + rowsRead + " rows, max_rows_per_partition is " + maxRows);
+    }
+  }
+
+  /**
+   * The source planned a batch of {@code rows} rows from {@code start}: under {@code
+   * max_rows_per_trigger} at most that many over all partitions, and under {@code
+   * max_bytes_per_trigger} at most that many bytes unless it is one row (every queue row weighs
+   * {@code rowWeight}); a batch that places new partitions holds none.
+   */
+  public static void planned(
+      Violations out,
+      StreamOffsets start,
+      PlanMicroBatch.PlannedEnd planned,
+      long rows,
+      TriggerLimit trigger,
+      long rowWeight) {
+    StreamOffsets end = planned.end();
+    if ((trigger.maxRows().isEmpty() && trigger.maxBytes().isEmpty())
+        || planned.placesNewPartitions()) {
+      return;
+    }
+    // Every queue row weighs the same, so a batch's bytes are its rows times that; only a batch
+    // of one row may weigh more than the cap.
+    long bytes = rows * rowWeight;
+    if (trigger.maxBytes().isPresent() && bytes > trigger.maxBytes().getAsLong() && rows > 1) {
+      out.add(
+          PROPERTY,
+          "a batch of "
+              + rows
+              + " rows ("
+              + bytes
+              + " bytes) from "
+              + start
+              + " to "
+              + end
+              + ", max_bytes_per_trigger is "
+              + trigger.maxBytes().getAsLong());
+    }
+    if (trigger.maxRows().isEmpty()) {
+      return;
+    }
+    long max = trigger.maxRows().getAsLong();
+    if (rows > max) {
+      out.add(
+          PROPERTY,
+          "a batch of "
+              + rows
+              + " rows from "
+              + start
+              + " to "
+              + end
+              + ", max_rows_per_trigger is "
+              + max);
     }
   }
 

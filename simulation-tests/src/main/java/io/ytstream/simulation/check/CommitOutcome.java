@@ -1,5 +1,11 @@
 package io.ytstream.simulation.check;
 
+import io.ytstream.application.CommitTransactionalSink;
+import io.ytstream.core.model.PartitionId;
+import io.ytstream.core.model.StreamOffsets;
+import java.util.Arrays;
+import java.util.OptionalLong;
+import java.util.function.ToIntFunction;
 import java.util.regex.Pattern;
 
 /**
@@ -22,6 +28,111 @@ public final class CommitOutcome {
   private CommitOutcome() {}
 
   /**
+   * The sink's commit of batch {@code batch} ({@code start} to {@code end}) failed as fenced by
+   * another writer: the consumer, read now, must stand elsewhere than at the batch's start, or the
+   * user is sent after a writer that does not exist while the batch simply did not land.
+   */
+  public static void sinkFenced(
+      Violations out,
+      long batch,
+      StreamOffsets start,
+      StreamOffsets end,
+      long[] now,
+      ToIntFunction<PartitionId> ordinal,
+      RuntimeException e) {
+    boolean rows = false;
+    boolean atStart = true;
+    for (int i = 0; i < end.size(); i++) {
+      int o = ordinal.applyAsInt(end.partitionAt(i));
+      OptionalLong from = start.get(end.partitionAt(i));
+      if (o < 0 || from.isEmpty() || end.offsetAt(i) == from.getAsLong()) {
+        continue;
+      }
+      rows = true;
+      atStart &= now[o] == from.getAsLong();
+    }
+    if (rows && atStart) {
+      out.add(
+          PROPERTY,
+          "batch "
+              + batch
+              + " failed as fenced, but the consumer stands at the batch's start "
+              + Arrays.toString(now)
+              + ": "
+              + e.getMessage());
+    }
+  }
+
+  /**
+   * Batch {@code batch} ({@code start} to {@code end}) committed through the sink with {@code
+   * result}, the consumer at {@code before} (by ordinal) when the commit began.
+   */
+  public static void sinkCommitted(
+      Violations out,
+      long batch,
+      StreamOffsets start,
+      StreamOffsets end,
+      long[] before,
+      long[] after,
+      ToIntFunction<PartitionId> ordinal,
+      Object tx,
+      boolean transactionOpen,
+      CommitTransactionalSink.Result result) {
+    boolean appliedBefore = true;
+    boolean fromStart = true;
+    boolean reached = true;
+    boolean rows = false;
+    for (int i = 0; i < end.size(); i++) {
+      int o = ordinal.applyAsInt(end.partitionAt(i));
+      OptionalLong from = start.get(end.partitionAt(i));
+      if (o < 0 || from.isEmpty()) {
+        continue; // a partition the batch places at its start reads no rows
+      }
+      long upper = end.offsetAt(i);
+      long lower = from.getAsLong();
+      rows |= upper > lower;
+      appliedBefore &= before[o] == upper;
+      fromStart &= before[o] == lower;
+      reached &= after[o] >= upper; // a driver that took over mid-commit may have gone on
+    }
+    String wrong = null;
+    if (result == null) {
+      wrong = "no outcome";
+    } else if (transactionOpen) {
+      wrong = result + ", but its transaction " + tx + " is still open";
+    } else {
+      wrong =
+          switch (result) {
+            case COMMITTED ->
+                !fromStart || !reached
+                    ? "COMMITTED, but the consumer went from "
+                        + Arrays.toString(before)
+                        + " to "
+                        + Arrays.toString(after)
+                        + " for a batch from "
+                        + start
+                        + " to "
+                        + end
+                    : null;
+            case ALREADY_APPLIED ->
+                !appliedBefore
+                    ? "ALREADY_APPLIED, but the consumer stood at "
+                        + Arrays.toString(before)
+                        + ", short of the batch's end "
+                        + end
+                    : null;
+            case COMMITTED_WITHOUT_SOURCE ->
+                rows
+                    ? "COMMITTED_WITHOUT_SOURCE for a batch that read rows: " + start + " to " + end
+                    : null;
+          };
+    }
+    if (wrong != null) {
+      out.add(PROPERTY, "batch " + batch + ": " + wrong);
+    }
+  }
+
+  /**
    * {@code step} failed because another writer moved the consumer at {@code consumerPath}: the
    * error must name the consumer and say where the partition stands against what the advance
    * expected, or why it cannot be advanced, for the user to find the other writer.
@@ -31,13 +142,6 @@ public final class CommitOutcome {
     String m = String.valueOf(message);
     if (!m.contains(consumerPath) || !FENCED_AT.matcher(m).find()) {
       out.add(PROPERTY, step + " failed as fenced without saying where the consumer stands: " + m);
-    }
-  }
-
-  /** What the facade found wrong in batch {@code batch}'s outcome (null: nothing). */
-  public static void outcome(Violations out, long batch, String wrong) {
-    if (wrong != null) {
-      out.add(PROPERTY, "batch " + batch + ": " + wrong);
     }
   }
 }
