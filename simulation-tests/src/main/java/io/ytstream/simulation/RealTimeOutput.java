@@ -153,16 +153,8 @@ final class RealTimeOutput {
     for (int o = 0; o < positions.length; o++) {
       PartitionId p = w.partitions().get(o);
       long c = positions[o];
-      if (oldRows != null && c > oldRows[o]) {
-        out.add(
-            StaleRead.PROPERTY,
-            "consumer of "
-                + p
-                + " at "
-                + c
-                + " after its queue was re-created; the old queue held "
-                + oldRows[o]
-                + " rows");
+      if (oldRows != null) {
+        StaleRead.realTime(out, p.toString(), c, oldRows[o]);
       }
       if (c > written[o]) {
         out.add(

@@ -68,7 +68,7 @@ final class Verifier {
   private final OutputLedger outputs;
 
   /** Producer mode's session checks; null in the other modes. */
-  private final ProducerSessionChecks sessions;
+  private final ProducerSessions sessions;
 
   private long[] consumerCache;
   private long consumerCacheStamp;
@@ -79,8 +79,7 @@ final class Verifier {
   long duplicated;
   long rowsOut;
 
-  /** Partitions of re-created queues (by ordinal) and the consumer's offset when they were. */
-  private final TreeMap<Integer, Long> frozen = new TreeMap<>();
+  private final StaleRead staleRead = new StaleRead();
 
   Verifier(SimContext ctx) {
     this.ctx = ctx;
@@ -102,7 +101,7 @@ final class Verifier {
             w.queueRowWeight(),
             w.queueTimestamps());
     outputs = new OutputLedger(ctx, ledger);
-    sessions = w.mode() == SimMode.PRODUCER ? new ProducerSessionChecks(w, cluster, out) : null;
+    sessions = w.mode() == SimMode.PRODUCER ? new ProducerSessions(w, cluster, out) : null;
   }
 
   void recordInput(int ordinal, long value) {
@@ -173,7 +172,7 @@ final class Verifier {
       Map<String, String> metrics,
       long plannedLostRows,
       boolean zombie) {
-    progress.report(end, latest, metrics, plannedLostRows, zombie, !frozen.isEmpty());
+    progress.report(end, latest, metrics, plannedLostRows, zombie, staleRead.any());
   }
 
   /** The source could not read the lag columns for its report. */
@@ -183,7 +182,7 @@ final class Verifier {
 
   /** The per-partition lag the source keeps for the engine's metrics after a report. */
   void onLastLag(StreamOffsets end, StreamOffsets latest, Optional<MeasureLag.Lag> lag) {
-    progress.lastLag(end, latest, lag, !frozen.isEmpty());
+    progress.lastLag(end, latest, lag, staleRead.any());
   }
 
   /**
@@ -426,7 +425,7 @@ final class Verifier {
     long[] c = consumer();
     for (int o = 0; o < c.length; o++) {
       if (w.partitions().get(o).queue().equals(queue)) {
-        frozen.put(o, c[o]);
+        staleRead.recreated(o, c[o]);
       }
     }
   }
@@ -443,22 +442,7 @@ final class Verifier {
   void afterStep(Step.Kind kind, boolean mayHaveCommitted) {
     long[] c = consumer();
     boolean planning = kind == Step.Kind.PLAN || kind == Step.Kind.PLAN_TASKS;
-    frozen.forEach(
-        (o, at) -> {
-          if (c[o] != at && planning) {
-            out.add(
-                StaleRead.PROPERTY,
-                w.partitions().get(o)
-                    + " moved from "
-                    + at
-                    + " to "
-                    + c[o]
-                    + " in "
-                    + kind
-                    + " after its queue was re-created");
-          }
-        });
-    frozen.replaceAll((o, at) -> c[o]);
+    staleRead.afterStep(out, c, planning, kind, o -> w.partitions().get(o).toString());
     afterStep(mayHaveCommitted);
   }
 
@@ -480,7 +464,7 @@ final class Verifier {
     if (!ctx.stoppedWithReason()) {
       for (int o = 0; o < c.length; o++) {
         // A re-created queue's unread rows were dropped with it.
-        if (c[o] < ledger.produced(o) && !frozen.containsKey(o)) {
+        if (c[o] < ledger.produced(o) && !staleRead.recreated(o)) {
           out.add(
               Stuck.PROPERTY,
               w.partitions().get(o)
