@@ -1,5 +1,6 @@
 package io.ytstream.simulation;
 
+import io.ytstream.simulation.check.ConsumerAheadOfOutput;
 import java.util.List;
 import java.util.Locale;
 
@@ -12,18 +13,18 @@ import java.util.Locale;
 public enum Mutant {
   NONE(SimMode.TRANSACTIONAL, null),
   /** {@code commits/N} is written before the sink has written and committed the batch. */
-  COMMIT_LOG_BEFORE_SINK(SimMode.AT_LEAST_ONCE, Verifier.Invariant.CONSUMER_AHEAD_OF_OUTPUT);
+  COMMIT_LOG_BEFORE_SINK(SimMode.AT_LEAST_ONCE, ConsumerAheadOfOutput.PROPERTY.name());
 
   private final SimMode targetMode;
-  private final Verifier.Invariant caughtBy;
+  private final String caughtBy;
 
-  Mutant(SimMode targetMode, Verifier.Invariant caughtBy) {
+  Mutant(SimMode targetMode, String caughtBy) {
     this.targetMode = targetMode;
     this.caughtBy = caughtBy;
   }
 
-  /** The invariant that names what this mutant breaks (null for {@link #NONE}). */
-  Verifier.Invariant caughtBy() {
+  /** The checker (property name) that names what this mutant breaks (null for {@link #NONE}). */
+  String caughtBy() {
     return caughtBy;
   }
 

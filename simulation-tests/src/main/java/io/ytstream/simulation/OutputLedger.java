@@ -3,6 +3,7 @@ package io.ytstream.simulation;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.ports.Row;
+import io.ytstream.simulation.check.Ledger;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -13,11 +14,12 @@ import java.util.TreeMap;
  * The output table as the checker sees it, kept up to date from the table's changes instead of
  * re-read after every consumer move (which made checking quadratic in the length of a run).
  *
- * <p>Stateless queries: how many times each (partition, row, copy) is in the output, plus running
- * totals of what the invariants look for, so a check only scans when one of them is non-zero:
- * copies behind the consumer that are missing and not reported lost, copies behind the consumer
- * that are there more than once, and copies ahead of the consumer that are visible. Aggregates: the
- * counted sums per key, and the expected (and excused, reported lost) counts behind the consumer.
+ * <p>Stateless queries: how many times each (partition, row, copy) is in the output (kept in the
+ * shared {@link Ledger}), plus running totals of what the checkers look for, so a check only scans
+ * when one of them is non-zero: copies behind the consumer that are missing and not reported lost,
+ * copies behind the consumer that are there more than once, and copies ahead of the consumer that
+ * are visible. Aggregates: the counted sums per key, and the expected (and excused, reported lost)
+ * counts behind the consumer.
  *
  * <p>"Behind the consumer" is {@code row < min(consumer, rows produced)}, as the checks define it.
  */
@@ -25,14 +27,11 @@ final class OutputLedger {
 
   private final SimContext ctx;
   private final Workload w;
-  private final Verifier verifier;
+  private final Ledger ledger;
   private final boolean aggregate;
 
   /** The text form of each of the workload's queues, by queue index. */
   private final String[] queueKeys;
-
-  /** Per partition, the count of {@code row * 4 + copy}. */
-  private final int[][] counts;
 
   /** Per partition: rows below this are behind the consumer. */
   private final long[] covered;
@@ -58,17 +57,16 @@ final class OutputLedger {
   private final TreeMap<Long, Long> expected = new TreeMap<>();
   private final TreeMap<Long, Long> excused = new TreeMap<>();
 
-  OutputLedger(SimContext ctx, Verifier verifier) {
+  OutputLedger(SimContext ctx, Ledger ledger) {
     this.ctx = ctx;
     this.w = ctx.workload;
-    this.verifier = verifier;
+    this.ledger = ledger;
     this.aggregate = w.query() == QueryKind.AGGREGATE;
     this.queueKeys = new String[w.queues().size()];
     for (int q = 0; q < queueKeys.length; q++) {
       queueKeys[q] = w.queues().get(q).key();
     }
     int n = w.partitions().size();
-    counts = new int[n][64];
     covered = new long[n];
     newest = new long[n][Math.max(1, w.outputTablets())];
     for (long[] perTablet : newest) {
@@ -94,8 +92,7 @@ final class OutputLedger {
   }
 
   int count(int ordinal, long row, int copy) {
-    int i = (int) (row * 4 + copy);
-    return i < counts[ordinal].length ? counts[ordinal][i] : 0;
+    return ledger.copies(ordinal, row, copy);
   }
 
   /** True when a scan of the rows behind (and ahead of) the consumer could find something. */
@@ -194,7 +191,7 @@ final class OutputLedger {
   /** Moves the consumer boundary of every partition to {@code min(consumer, rows produced)}. */
   void cover(long[] consumer) {
     for (int o = 0; o < consumer.length; o++) {
-      long target = Math.min(consumer[o], verifier.inputCount(o));
+      long target = Math.min(consumer[o], ledger.produced(o));
       for (long r = covered[o]; r < target; r++) {
         coverRow(o, r, true);
       }
@@ -210,7 +207,7 @@ final class OutputLedger {
     if (r >= covered[o]) {
       return;
     }
-    long v = verifier.inputValue(o, r);
+    long v = ledger.value(o, r);
     if (aggregate) {
       long k = SimulationRun.keyOf(v);
       bump(expected, k, -1);
@@ -226,7 +223,7 @@ final class OutputLedger {
   }
 
   private void coverRow(int o, long r, boolean in) {
-    long v = verifier.inputValue(o, r);
+    long v = ledger.value(o, r);
     int sign = in ? 1 : -1;
     if (aggregate) {
       bump(ctx.isReportedLost(o, r) ? excused : expected, SimulationRun.keyOf(v), sign);
@@ -250,13 +247,8 @@ final class OutputLedger {
 
   /** One more ({@code delta} 1) or one fewer (-1) copy of a matched row. */
   private void add(int o, long r, int copy, int delta) {
-    int i = (int) (r * 4 + copy);
-    if (i >= counts[o].length) {
-      counts[o] = Arrays.copyOf(counts[o], Math.max(i + 1, counts[o].length * 2));
-    }
-    int before = counts[o][i];
+    int before = ledger.addCopy(o, r, copy, delta);
     int after = before + delta;
-    counts[o][i] = after;
     if (r < covered[o]) {
       if ((before == 0 || after == 0) && !ctx.isReportedLost(o, r)) {
         missing -= delta;
@@ -330,10 +322,9 @@ final class OutputLedger {
       copy = (Long) row.get("i");
     }
     if (ordinal < 0
-        || r >= verifier.inputCount(ordinal)
-        || copy >= w.query().fanOut(verifier.inputValue(ordinal, r))
-        || w.query().outputValue(verifier.inputValue(ordinal, r), (int) copy)
-            != (Long) row.get("v")) {
+        || r >= ledger.produced(ordinal)
+        || copy >= w.query().fanOut(ledger.value(ordinal, r))
+        || w.query().outputValue(ledger.value(ordinal, r), (int) copy) != (Long) row.get("v")) {
       return -1;
     }
     return (long) ordinal << 40 | r << 2 | copy;

@@ -18,7 +18,7 @@ final class RealTimeContext {
   final RowsCarriedToNextTask carried = new RowsCarriedToNextTask();
   private final StringBuilder trace;
 
-  RealTimeInvariants checker;
+  RealTimeOutput checker;
   long batchesCommitted;
   long queryFailures;
 

@@ -6,7 +6,7 @@ import java.util.Locale;
  * Real-time Mode's simulated queries, by the {@code ForeachWriter} they write through (Spark's
  * Real-time Mode takes the foreach sink, not the {@code yt} sink), by command-line name.
  */
-public enum RealTimeMode {
+public enum RealTimeMode implements RunMode {
   /**
    * {@code YtExactlyOnceForeachWriter}: upserts keyed by source position into a sorted table,
    * through {@code WriteChunk}; a replay overwrites the same keys.
@@ -30,11 +30,13 @@ public enum RealTimeMode {
   }
 
   /** Whether the writer promises each source row once (else at least once). */
+  @Override
   public boolean exactlyOnce() {
     return exactlyOnce;
   }
 
   /** {@code realtime-upsert}, {@code realtime-append} or {@code realtime-producer}. */
+  @Override
   public String cliName() {
     return "realtime-" + name().toLowerCase(Locale.ROOT);
   }

@@ -11,40 +11,11 @@ import java.util.SplittableRandom;
  * Runs one Real-time Mode seed: builds the in-memory cluster, produces rows while real-time batches
  * run, steps the driver (Spark's real-time order, {@link RealTimeDriver}) and its threads (the
  * consumer advance, the bounds read ahead) on the simulated clock, injects the schedule's faults,
- * and checks {@link RealTimeInvariants}. A crash or a failed query starts a new driver on the same
+ * and checks {@link RealTimeOutput}. A crash or a failed query starts a new driver on the same
  * checkpoint (the restart resumes at the last committed boundary); a stalled consumer advance or a
  * stalled driver leaves two drivers live for a while.
  */
 final class RealTimeRun {
-
-  /** What one seed did and found. */
-  record Result(
-      long seed,
-      String workload,
-      FaultSchedule schedule,
-      List<RealTimeInvariants.Violation> violations,
-      long batches,
-      long[] faultsFired,
-      long rowsIn,
-      long rowsOut,
-      long duplicated,
-      long skippedPushRows,
-      long queryFailures,
-      boolean stoppedOnDamagedCheckpoint,
-      long steps,
-      String trace,
-      boolean stoppedOnDataLoss,
-      boolean stoppedOnUntrustedPositions,
-      long reportedLostRows) {
-
-    boolean failed() {
-      return !violations.isEmpty();
-    }
-
-    long fired(SimFault kind) {
-      return faultsFired[kind.ordinal()];
-    }
-  }
 
   /** The faults a real-time schedule mixes (the push faults for the producer writer only). */
   private static final SimFault[] MIXED = {
@@ -128,17 +99,17 @@ final class RealTimeRun {
     return new FaultSchedule(faults);
   }
 
-  static Result run(long seed, RealTimeMode mode, int partitions, boolean tracing) {
+  static RunResult run(long seed, RealTimeMode mode, int partitions, boolean tracing) {
     return run(seed, mode, partitions, scheduleFor(seed, mode), tracing);
   }
 
-  static Result run(
+  static RunResult run(
       long seed, RealTimeMode mode, int partitions, FaultSchedule schedule, boolean tracing) {
     RealTimeWorkload w = RealTimeWorkload.forSeed(seed, mode, partitions);
     SimCluster cluster = new InMemorySimCluster();
     FaultClock faults = new FaultClock(schedule);
     RealTimeContext ctx = new RealTimeContext(w, cluster, faults, tracing);
-    RealTimeInvariants checker = new RealTimeInvariants(ctx);
+    RealTimeOutput checker = new RealTimeOutput(ctx);
     ctx.checker = checker;
     ctx.trace("seed " + seed + " " + w + " schedule [" + schedule + "]");
     setUp(cluster, w);
@@ -262,26 +233,27 @@ final class RealTimeRun {
             + " batches "
             + ctx.batchesCommitted
             + " rows in "
-            + checker.rowsIn
+            + checker.rowsIn()
             + " out "
             + checker.rowsOut
             + " duplicated "
             + checker.duplicated);
-    return new Result(
+    return new RunResult(
         seed,
         w.toString(),
         schedule,
         List.copyOf(checker.violations()),
         ctx.batchesCommitted,
         fired,
-        checker.rowsIn,
+        checker.rowsIn(),
         checker.rowsOut,
+        checker.lost,
         checker.duplicated,
         ctx.io.skippedPushRows(),
         ctx.queryFailures,
-        ctx.stoppedOnDamagedCheckpoint,
         step,
         ctx.traceText(),
+        ctx.stoppedOnDamagedCheckpoint,
         ctx.stoppedOnDataLoss,
         ctx.stoppedOnUntrustedPositions,
         ctx.reportedLost.stream().mapToLong(l -> l.lostRows()).sum());

@@ -4,9 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Delta debugging over a failing run: drops faults (ddmin over the schedule), then batches (halving
- * the workload), keeping each cut while the run still fails. Every candidate is a full,
- * deterministic replay, so the result is a schedule that fails on its own.
+ * Delta debugging over a failing run of either mode: drops faults (ddmin over the schedule), then,
+ * in a micro-batch run, batches (halving the workload), keeping each cut while the run still fails.
+ * Every candidate is a full, deterministic replay, so the result is a schedule that fails on its
+ * own.
  */
 final class Shrinker {
 
@@ -41,7 +42,8 @@ final class Shrinker {
     List<FaultSchedule.Fault> faults = new ArrayList<>(failing.faults());
     int batches = options.batches();
     faults = ddmin(faults, batches);
-    while (batches > 1 && fails(faults, batches / 2)) {
+    // A Real-time Mode run has no batch count to cut: it runs until its rows are consumed.
+    while (!(options.mode() instanceof RealTimeMode) && batches > 1 && fails(faults, batches / 2)) {
       batches /= 2;
     }
     // Fewer batches can make more faults unnecessary.

@@ -3,7 +3,7 @@ package io.ytstream.simulation;
 import java.util.Locale;
 
 /** The delivery mode a simulation runs, by its command-line name. */
-public enum SimMode {
+public enum SimMode implements RunMode {
   /** One tablet transaction per batch holds the output and the consumer advance. */
   TRANSACTIONAL(true),
   /** Upserts keyed by source position into a sorted table. */
@@ -22,11 +22,13 @@ public enum SimMode {
     this.exactlyOnce = exactlyOnce;
   }
 
+  @Override
   public boolean exactlyOnce() {
     return exactlyOnce;
   }
 
   /** {@code transactional}, {@code idempotent}, {@code at-least-once} or {@code producer}. */
+  @Override
   public String cliName() {
     return name().toLowerCase(Locale.ROOT).replace('_', '-');
   }

@@ -1,5 +1,6 @@
 package io.ytstream.simulation;
 
+import io.ytstream.simulation.check.Violation;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -12,13 +13,13 @@ import java.util.Locale;
  * <pre>
  * simulate --mode transactional|idempotent|at-least-once|producer --seeds N [--partitions P]
  *          [--mutant NAME|all] [--replay SEED [--schedule TEXT]] [--batches B] [--first-seed S]
+ * simulate --mode realtime-upsert|realtime-append|realtime-producer --seeds N [--first-seed S]
+ *          [--partitions P] [--replay SEED [--schedule TEXT]]
  * </pre>
  *
- * ({@code --mode realtime-upsert|realtime-append|realtime-producer} runs Real-time Mode: {@link
- * RealTimeSimulate}.)
- *
- * <p>Prints a table (seeds, batches, faults by kind, rows in and out, lost, duplicated, mutants
- * caught, wall time, simulated batches per second); every failing seed is printed with its shrunk
+ * The mode is data ({@link RunMode}): one loop runs, shrinks and replays either kind. Prints a
+ * table (seeds, batches, faults by kind, rows in and out, lost, duplicated, mutants caught, wall
+ * time, simulated batches per second); every failing seed (up to five) is printed with its shrunk
  * fault schedule and the command that replays it. Exit code 1 on any violation of the correct
  * protocol, or when a requested mutant is not caught; 2 on bad arguments.
  */
@@ -35,6 +36,7 @@ public final class Simulate {
     long skippedPushRows;
     long failedSeeds;
     long queryFailures;
+    long stoppedOnDamagedCheckpoint;
     final long[] faults = new long[SimFault.values().length];
     final List<RunResult> failures = new ArrayList<>();
 
@@ -47,6 +49,7 @@ public final class Simulate {
       duplicated += r.duplicated();
       skippedPushRows += r.skippedPushRows();
       queryFailures += r.queryFailures();
+      stoppedOnDamagedCheckpoint += r.stoppedOnDamagedCheckpoint() ? 1 : 0;
       for (SimFault f : SimFault.values()) {
         faults[f.ordinal()] += r.fired(f);
       }
@@ -74,12 +77,7 @@ public final class Simulate {
   }
 
   static int run(String[] args, PrintStream out) {
-    for (int i = 0; i + 1 < args.length; i++) {
-      if (args[i].equals("--mode") && RealTimeMode.isRealTime(args[i + 1])) {
-        return RealTimeSimulate.run(args, out);
-      }
-    }
-    SimMode mode = SimMode.TRANSACTIONAL;
+    RunMode mode = SimMode.TRANSACTIONAL;
     long seeds = 200;
     long firstSeed = 1;
     int partitions = 0;
@@ -91,7 +89,7 @@ public final class Simulate {
       String a = args[i];
       String v = i + 1 < args.length ? args[i + 1] : null;
       switch (a) {
-        case "--mode" -> mode = SimMode.parse(need(a, v));
+        case "--mode" -> mode = RunMode.parse(need(a, v));
         case "--seeds" -> seeds = Long.parseLong(need(a, v));
         case "--first-seed" -> firstSeed = Long.parseLong(need(a, v));
         case "--partitions" -> partitions = Integer.parseInt(need(a, v));
@@ -103,8 +101,14 @@ public final class Simulate {
       }
       i++;
     }
-    if (partitions < 0 || partitions > 16) {
-      throw new IllegalArgumentException("--partitions takes 1..16");
+    boolean realTime = mode instanceof RealTimeMode;
+    if (realTime && (mutantName != null || batches != 30)) {
+      throw new IllegalArgumentException(
+          "--mutant and --batches are for micro-batch modes, not " + mode.cliName());
+    }
+    if (partitions < 0 || partitions > (realTime ? 6 : 16)) {
+      throw new IllegalArgumentException(
+          "--partitions takes 1.." + (realTime ? 6 : 16) + " in mode " + mode.cliName());
     }
     if ("all".equals(mutantName)) {
       return allMutants(seeds, firstSeed, partitions, batches, out);
@@ -164,6 +168,10 @@ public final class Simulate {
             : FaultSchedule.parse(scheduleText);
     RunResult r = SimulationRun.run(seed, options.withTracing(true), schedule);
     out.print(r.trace());
+    if (options.mode() instanceof RealTimeMode) {
+      out.println("result: " + (r.failed() ? "FAILED " + r.violations() : "ok"));
+      return r.failed() ? 1 : 0;
+    }
     out.println(
         "result: "
             + (r.failed() ? "FAILED " + r.violations() : "ok")
@@ -218,7 +226,7 @@ public final class Simulate {
                   + " seeds, "
                   + (long) ms
                   + " ms) by "
-                  + hit.violations().get(0).invariant());
+                  + hit.violations().get(0).property());
     }
     out.println("mutants caught: " + caught + "/" + total);
     return caught == total ? 0 : 1;
@@ -235,7 +243,7 @@ public final class Simulate {
 
   static void printTable(
       PrintStream out,
-      SimMode mode,
+      RunMode mode,
       Totals t,
       double seconds,
       double cpuSeconds,
@@ -258,15 +266,27 @@ public final class Simulate {
     out.printf(Locale.ROOT, "%-22s %d%n", "batches", t.batches);
     out.printf(Locale.ROOT, "%-22s %d (%s)%n", "faults injected", faultTotal, faults);
     out.printf(Locale.ROOT, "%-22s %d%n", "query restarts", t.queryFailures);
+    boolean realTime = mode instanceof RealTimeMode;
+    if (realTime) {
+      out.printf(
+          Locale.ROOT,
+          "%-22s %d (two runs wrote commits/N without offsets/N)%n",
+          "stopped: checkpoint",
+          t.stoppedOnDamagedCheckpoint);
+    }
     out.printf(Locale.ROOT, "%-22s %d%n", "rows in", t.rowsIn);
     out.printf(Locale.ROOT, "%-22s %d%n", "rows out", t.rowsOut);
-    out.printf(Locale.ROOT, "%-22s %d%n", "lost", t.lost);
+    if (!realTime) {
+      out.printf(Locale.ROOT, "%-22s %d%n", "lost", t.lost);
+    }
     out.printf(Locale.ROOT, "%-22s %d%n", "duplicated", t.duplicated);
-    if (mode == SimMode.PRODUCER) {
+    if (mode.producer()) {
       out.printf(Locale.ROOT, "%-22s %d%n", "rows skipped (dedup)", t.skippedPushRows);
     }
     out.printf(Locale.ROOT, "%-22s %d%n", "seeds with violations", t.failedSeeds);
-    out.printf(Locale.ROOT, "%-22s %s%n", "mutants caught", mutantsCaught);
+    if (!realTime) {
+      out.printf(Locale.ROOT, "%-22s %s%n", "mutants caught", mutantsCaught);
+    }
     out.printf(Locale.ROOT, "%-22s %.2f s%n", "wall time", seconds);
     out.printf(Locale.ROOT, "%-22s %.2f s%n", "cpu time (one core)", cpuSeconds);
     out.printf(
@@ -279,17 +299,18 @@ public final class Simulate {
 
   static void printFailure(PrintStream out, RunResult r, SimulationRun.Options options) {
     out.println("FAILED seed " + r.seed() + " [" + r.workload() + "]");
-    for (Verifier.Violation v : r.violations()) {
+    for (Violation v : r.violations()) {
       out.println("  " + v);
     }
     out.println("  fault schedule: [" + r.schedule() + "]");
     Shrinker.Shrunk s = Shrinker.shrink(r.seed(), options, r.schedule());
+    boolean realTime = options.mode() instanceof RealTimeMode;
     out.println(
         "  shrunk ("
             + s.runs()
-            + " replays): batches="
-            + s.batches()
-            + " schedule=["
+            + " replays): "
+            + (realTime ? "" : "batches=" + s.batches() + " ")
+            + "schedule=["
             + s.schedule()
             + "]");
     out.println(
@@ -297,8 +318,7 @@ public final class Simulate {
             + options.mode().cliName()
             + (options.partitions() > 0 ? " --partitions " + options.partitions() : "")
             + (options.mutant() != Mutant.NONE ? " --mutant " + options.mutant().cliName() : "")
-            + " --batches "
-            + s.batches()
+            + (realTime ? "" : " --batches " + s.batches())
             + " --replay "
             + r.seed()
             + " --schedule '"

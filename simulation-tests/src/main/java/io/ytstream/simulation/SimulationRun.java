@@ -20,15 +20,20 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Runs one seed: builds the in-memory cluster, produces rows while batches run, steps the driver
- * (and a zombie, when there is one) one protocol step at a time on the simulated clock, injects the
- * scheduled faults, and checks the invariants. Single-threaded and seeded: the same seed and
- * schedule give the same run, step for step.
+ * Runs one seed of either mode ({@link RunMode}): a Real-time Mode writer goes to {@link
+ * RealTimeRun}; a micro-batch delivery mode is run here: builds the in-memory cluster, produces
+ * rows while batches run, steps the driver (and a zombie, when there is one) one protocol step at a
+ * time on the simulated clock, injects the scheduled faults, and checks the checkers' properties.
+ * Single-threaded and seeded: the same seed and schedule give the same run, step for step.
  */
 final class SimulationRun {
 
   /** How a run is set up besides its seed and schedule. */
-  record Options(SimMode mode, int partitions, Mutant mutant, int batches, boolean tracing) {
+  record Options(RunMode mode, int partitions, Mutant mutant, int batches, boolean tracing) {
+    Options(RunMode mode, int partitions) {
+      this(mode, partitions, Mutant.NONE, 30, false);
+    }
+
     Options withTracing(boolean on) {
       return new Options(mode, partitions, mutant, batches, on);
     }
@@ -55,7 +60,9 @@ final class SimulationRun {
   }
 
   static FaultSchedule scheduleFor(long seed, Options options) {
-    return FaultSchedule.generate(seed, options.batches(), options.mode());
+    return options.mode() instanceof RealTimeMode rt
+        ? RealTimeRun.scheduleFor(seed, rt)
+        : FaultSchedule.generate(seed, options.batches(), (SimMode) options.mode());
   }
 
   static RunResult run(long seed, Options options) {
@@ -63,8 +70,11 @@ final class SimulationRun {
   }
 
   static RunResult run(long seed, Options options, FaultSchedule schedule) {
+    if (options.mode() instanceof RealTimeMode rt) {
+      return RealTimeRun.run(seed, rt, options.partitions(), schedule, options.tracing());
+    }
     Workload drawn =
-        Workload.forSeed(seed, options.mode(), options.partitions(), options.batches());
+        Workload.forSeed(seed, (SimMode) options.mode(), options.partitions(), options.batches());
     SimCluster cluster = new InMemorySimCluster();
     FaultClock faults = new FaultClock(schedule);
     long rowLimit = 0;
@@ -256,7 +266,6 @@ final class SimulationRun {
     }
     staticRead(ctx, verifier, recreated);
     verifier.finish();
-    CheckpointCodecChecks.check(seed, ctx, verifier::onCheckpointCodec);
     long[] fired = new long[SimFault.values().length];
     for (SimFault f : SimFault.values()) {
       fired[f.ordinal()] = faults.fired(f);
@@ -268,7 +277,7 @@ final class SimulationRun {
               + " batches "
               + ctx.batchesCommitted
               + " rows in "
-              + verifier.rowsIn
+              + verifier.rowsIn()
               + " out "
               + verifier.rowsOut
               + " lost "
@@ -285,14 +294,18 @@ final class SimulationRun {
         verifier.violations(),
         ctx.batchesCommitted,
         fired,
-        verifier.rowsIn,
+        verifier.rowsIn(),
         verifier.rowsOut,
         verifier.lost,
         verifier.duplicated,
         ctx.io.skippedPushRows(),
         ctx.queryFailures,
         step,
-        ctx.traceText());
+        ctx.traceText(),
+        false,
+        false,
+        false,
+        0);
   }
 
   /**

@@ -6,36 +6,53 @@ import io.ytstream.application.ConsumerFencedException;
 import io.ytstream.application.MeasureLag;
 import io.ytstream.application.PlanMicroBatch;
 import io.ytstream.application.ServiceColumns;
-import io.ytstream.core.delivery.BatchShareDecision;
 import io.ytstream.core.delivery.CheckpointRecovery;
-import io.ytstream.core.error.YtException;
 import io.ytstream.core.model.OffsetRange;
 import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StreamOffsets;
-import io.ytstream.core.model.YtTimestamps;
 import io.ytstream.core.plan.DataLoss;
-import io.ytstream.core.plan.DataLossPolicy;
-import io.ytstream.ports.QueuePartitionReader;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.TransactionId;
+import io.ytstream.simulation.check.AbortedRead;
+import io.ytstream.simulation.check.BatchBound;
+import io.ytstream.simulation.check.BatchUnderfilled;
+import io.ytstream.simulation.check.CheckpointConsumerDisagree;
+import io.ytstream.simulation.check.ChunkBound;
+import io.ytstream.simulation.check.CommitOutcome;
+import io.ytstream.simulation.check.ConsumerAheadOfOutput;
+import io.ytstream.simulation.check.DuplicateWrite;
+import io.ytstream.simulation.check.FalseDataLoss;
+import io.ytstream.simulation.check.GarbageWrite;
+import io.ytstream.simulation.check.Ledger;
+import io.ytstream.simulation.check.LostWrite;
+import io.ytstream.simulation.check.NonmonotonicSend;
+import io.ytstream.simulation.check.PollSkip;
+import io.ytstream.simulation.check.ProgressMisreported;
+import io.ytstream.simulation.check.SpuriousFailure;
+import io.ytstream.simulation.check.StaleRead;
+import io.ytstream.simulation.check.StaticReadMismatch;
+import io.ytstream.simulation.check.StopNotClean;
+import io.ytstream.simulation.check.Stuck;
+import io.ytstream.simulation.check.TransactionLease;
+import io.ytstream.simulation.check.TransactionLeftOpen;
+import io.ytstream.simulation.check.TriggerPacing;
+import io.ytstream.simulation.check.Violation;
+import io.ytstream.simulation.check.Violations;
+import io.ytstream.simulation.check.WriterReport;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.TreeMap;
-import java.util.function.Function;
-import java.util.regex.Pattern;
 
 /**
- * The invariant checkers. They read the cluster directly (no faults), compare with what the
- * producer wrote, and name each violation after the anomaly it catches.
+ * The micro-batch runtime's hooks into the checkers of {@code io.ytstream.simulation.check}: each
+ * hook reads the cluster directly (no faults), keeps the reference model of what was produced and
+ * consumed ({@link OutputLedger} for the output), and hands the facts to the checker of the
+ * property they bear on, which names the violation after the anomaly it catches.
  */
 final class Verifier {
 
@@ -43,214 +60,77 @@ final class Verifier {
   static final String SRC_TABLET = ServiceColumns.TABLET_INDEX;
   static final String SRC_ROW = ServiceColumns.ROW_INDEX;
 
-  /**
-   * The invariants, by the anomaly each catches; {@link #anomaly} names it with the classes of
-   * Jepsen's queue checkers where one fits.
-   */
-  enum Invariant {
-    /** A row below the final consumer offset is missing from the output. */
-    LOST_ROW("lost write"),
-    /** A row is in the output more than once (exactly-once modes). */
-    DUPLICATE("duplicate"),
-    /** The consumer offset of a partition went backwards. */
-    OFFSETS_MONOTONIC("nonmonotonic offsets"),
-    /** The consumer is beyond rows the sink has durably written. */
-    CONSUMER_AHEAD_OF_OUTPUT("lost write (consumer committed past unwritten rows)"),
-    /** After recovery, the checkpoint and the consumer tell different stories. */
-    CHECKPOINT_CONSUMER_DISAGREE("checkpoint and consumer disagree"),
-    /** Trimmed rows were skipped with neither a report nor a failure. */
-    SILENT_DATA_LOSS("poll skip (unreported)"),
-    /** Transactional: rows of a batch are visible while its consumer advance is not. */
-    PARTIAL_BATCH_VISIBLE("aborted read"),
-    /**
-     * A batch read more than max_rows_per_partition rows of a partition, or planned more rows than
-     * max_rows_per_trigger, or more bytes than max_bytes_per_trigger in more than one row.
-     */
-    BATCH_BOUND("batch over its row bound"),
-    /**
-     * A batch planned while the queues stood still holds fewer rows than its caps (rows per
-     * partition, rows and bytes per trigger) allow: the stream falls behind for no reason.
-     */
-    BATCH_UNDERFILLED("batch smaller than its caps allow"),
-    /** An output row matches no input row, or has the wrong value. */
-    CORRUPT_OUTPUT("garbage write"),
-    /** The query stopped making progress without reporting why (liveness). */
-    STUCK("stuck (liveness)"),
-    /** Producer mode: a partition's rows are in the output queue out of source order. */
-    OUTPUT_ORDER("nonmonotonic send (output out of source order)"),
-    /** Producer mode: a session's sequence number or epoch went back. */
-    SESSION_MONOTONIC("nonmonotonic sequence numbers"),
-    /** Producer mode: a session's user_meta names another source position than the output's. */
-    USER_META_MATCHES_OUTPUT("user_meta disagrees with the output"),
-    /** A static read returned a row twice, out of order, with another value, or missed one. */
-    STATIC_READ_MISMATCH("static read disagrees with the queue"),
-    /** The source's progress reports more than the queue holds, or a negative lag. */
-    PROGRESS_MISREPORTED("progress report disagrees with the queue"),
-    /**
-     * A planning step moved the consumer on a queue after it was re-created, on offsets the queue
-     * no longer has.
-     */
-    ADVANCE_ON_UNTRUSTED_POSITIONS("stale read (consumer moved on a re-created queue)"),
-    /**
-     * A writer task's report (the rows per output tablet its commit message carries) disagrees with
-     * the rows it was handed and the rule that places row k of task p on tablet (p + k) mod
-     * tablets.
-     */
-    WRITER_REPORT("writer report disagrees with its rows"),
-    /** One write request carried more rows than a chunk ({@code spark.yt.write.dynBatchSize}). */
-    CHUNK_BOUND("write request over its chunk size"),
-    /**
-     * The query failed for data loss with no lost rows to name, or under {@code
-     * fail_on_data_loss=false}, which skips and reports instead.
-     */
-    FALSE_DATA_LOSS("data loss failure without lost rows, or against the policy"),
-    /**
-     * A write that failed (a sink commit, a task attempt the engine aborts) left a transaction it
-     * started open, without even asking to abort it: it holds its rows until the timeout.
-     */
-    TRANSACTION_LEFT_OPEN("transaction left open after a failure"),
-    /**
-     * After {@code StreamingQuery.stop()} interrupted the driver mid-call, the step ended with an
-     * error Spark does not take for an interruption (the stopped query ends failed), or with the
-     * thread's interrupt flag cleared (the query goes on).
-     */
-    STOP_NOT_CLEAN("a query stopped by its user would not end cleanly"),
-    /**
-     * {@code min_rows_per_trigger}: a trigger was held back though its rows were there, its delay
-     * had passed, it was the source's first, or the run is Trigger.AvailableNow; or a trigger with
-     * fewer rows ran before its delay passed.
-     */
-    TRIGGER_PACING("trigger held back or run against min_rows_per_trigger"),
-    /**
-     * An offsets text ytstream wrote does not read back the same, a torn, damaged or foreign
-     * checkpoint file reads as other offsets or is refused without naming the file, or an offsets
-     * text is misread ({@link CheckpointCodecChecks}).
-     */
-    CHECKPOINT_CODEC("checkpoint misread (torn, foreign or re-read offsets)"),
-    /**
-     * The batch transaction's lease: it expired while its driver lived and renewed it (no two
-     * renewals in a row lost), or the driver renewed it more often than a third of its timeout (at
-     * least 100 ms), a flood of pings on the proxy.
-     */
-    TRANSACTION_LEASE("lease lapsed under a live owner, or renewed too often"),
-    /**
-     * The sink's commit returned an outcome other than what it did: committed, though an earlier
-     * attempt had applied the batch (the consumer already stood at its end), or applied earlier,
-     * though it committed now; or it returned with its transaction still open, or the consumer
-     * short of the batch's end. The Spark adapter logs the outcome: an operator reading "applied by
-     * an earlier attempt" must be able to trust it.
-     */
-    COMMIT_OUTCOME("commit outcome misreported"),
-    /**
-     * A step or a live driver's task failed with a null pointer, an index out of bounds, a bad cast
-     * or an arithmetic error: no fault makes one (faults answer with the cluster's errors, lost
-     * answers and crashes), so only a bug of the shipped code does.
-     */
-    SPURIOUS_FAILURE("failure without a fault");
-
-    private final String anomaly;
-
-    Invariant(String anomaly) {
-      this.anomaly = anomaly;
-    }
-
-    /** What the anomaly is called (Jepsen's name where Jepsen has one). */
-    String anomaly() {
-      return anomaly;
-    }
-  }
-
-  /** The first violation of an invariant in a run. */
-  record Violation(Invariant invariant, String detail) {
-    @Override
-    public String toString() {
-      return invariant + " [" + invariant.anomaly() + "]: " + detail;
-    }
-  }
-
   private final SimContext ctx;
   private final Workload w;
   private final SimCluster cluster;
 
-  /** The source told {@link #onLagUnreadable} since the last report's lag was checked. */
-  private boolean lagUnreadable;
-
-  /** The metrics of the live driver's last progress report, for {@link #onLastLag}. */
-  private Map<String, String> reportedMetrics = Map.of();
-
-  private final long[][] inputs;
-  private final int[] inputCount;
-  private long[] lastConsumer;
-  private final OutputLedger ledger;
+  private final Ledger ledger;
+  private final OutputLedger outputs;
 
   /** Producer mode's session checks; null in the other modes. */
-  private final ProducerSessionChecks sessions;
-
-  private long[] boundsAtPlan;
+  private final ProducerSessions sessions;
 
   private long[] consumerCache;
   private long consumerCacheStamp;
-  private final Map<Invariant, Violation> violations = new EnumMap<>(Invariant.class);
+  private final Violations out;
+  private final ProgressMisreported progress;
+  private final BatchUnderfilled underfilled;
   long lost;
   long duplicated;
-  long rowsIn;
   long rowsOut;
 
-  /** Partitions of re-created queues (by ordinal) and the consumer's offset when they were. */
-  private final TreeMap<Integer, Long> frozen = new TreeMap<>();
+  private final StaleRead staleRead = new StaleRead();
 
   Verifier(SimContext ctx) {
     this.ctx = ctx;
     this.w = ctx.workload;
     this.cluster = ctx.cluster;
     int n = w.partitions().size();
-    inputs = new long[n][16];
-    inputCount = new int[n];
-    lastConsumer = new long[n];
-    ledger = new OutputLedger(ctx, this);
-    sessions =
-        w.mode() == SimMode.PRODUCER ? new ProducerSessionChecks(w, cluster, this::violate) : null;
+    ledger = new Ledger(n);
+    out = new Violations(ctx::trace);
+    underfilled = new BatchUnderfilled(cluster.ports().queueMetadata(), w.queues());
+    progress =
+        new ProgressMisreported(
+            out,
+            cluster.ports().queueMetadata(),
+            cluster.ports().queueReader(),
+            Workload.CONSUMER,
+            w.queues(),
+            w::ordinal,
+            w.partitions().size(),
+            w.queueRowWeight(),
+            w.queueTimestamps());
+    outputs = new OutputLedger(ctx, ledger);
+    sessions = w.mode() == SimMode.PRODUCER ? new ProducerSessions(w, cluster, out) : null;
   }
 
   void recordInput(int ordinal, long value) {
-    if (inputCount[ordinal] == inputs[ordinal].length) {
-      inputs[ordinal] = Arrays.copyOf(inputs[ordinal], inputs[ordinal].length * 2);
-    }
-    inputs[ordinal][inputCount[ordinal]++] = value;
-    rowsIn++;
+    ledger.produce(ordinal, value);
   }
 
   long inputCount(int ordinal) {
-    return inputCount[ordinal];
+    return ledger.produced(ordinal);
   }
 
   long inputValue(int ordinal, long row) {
-    return inputs[ordinal][(int) row];
+    return ledger.value(ordinal, row);
+  }
+
+  long rowsIn() {
+    return ledger.rowsIn();
   }
 
   /** The query reported row {@code row} of partition {@code ordinal} lost (first report only). */
   void onReportedLost(int ordinal, long row) {
-    ledger.excuse(ordinal, row);
-  }
-
-  /** What {@link CheckpointCodecChecks} found wrong. */
-  void onCheckpointCodec(String detail) {
-    violate(Invariant.CHECKPOINT_CODEC, detail);
+    outputs.excuse(ordinal, row);
   }
 
   List<Violation> violations() {
-    return List.copyOf(violations.values());
+    return out.all();
   }
 
   boolean failed() {
-    return !violations.isEmpty();
-  }
-
-  private void violate(Invariant invariant, String detail) {
-    if (!violations.containsKey(invariant)) {
-      violations.put(invariant, new Violation(invariant, detail));
-      ctx.trace("VIOLATION " + invariant + ": " + detail);
-    }
+    return out.any();
   }
 
   /**
@@ -259,168 +139,7 @@ final class Verifier {
    * start of a batch that skipped them under SKIP_AND_REPORT), and those are never read.
    */
   void onRangeRead(OffsetRange range, long rowsRead) {
-    if (rowsRead > w.maxRowsPerPartition()) {
-      violate(
-          Invariant.BATCH_BOUND,
-          range
-              + " read "
-              + rowsRead
-              + " rows, max_rows_per_partition is "
-              + w.maxRowsPerPartition());
-    }
-  }
-
-  /**
-   * The source's progress report after a batch: lostRows counts the trimmed rows the driver's plans
-   * skipped, the latest offsets it saw are no further than the queue's ends now, and the rows
-   * behind it reports are between 0 and what the queue now holds past the batch's end, and agree
-   * with its latest offsets ({@link #checkLag}).
-   */
-  void onSourceProgress(
-      StreamOffsets end,
-      Optional<StreamOffsets> latest,
-      Map<String, String> metrics,
-      long plannedLostRows,
-      boolean zombie) {
-    if (zombie || latest.isEmpty()) {
-      lagUnreadable = false; // no lag kept for onLastLag to check
-    }
-    if (zombie) {
-      return; // a zombie's progress reaches nobody
-    }
-    reportedMetrics = metrics;
-    if (!Long.toString(plannedLostRows).equals(metrics.get("lostRows"))) {
-      violate(
-          Invariant.PROGRESS_MISREPORTED,
-          "lostRows "
-              + metrics.get("lostRows")
-              + ", but this driver's plans skipped "
-              + plannedLostRows
-              + " trimmed rows");
-    }
-    long[] totals = new long[w.partitions().size()];
-    long actualBehind = 0;
-    for (QueueId q : w.queues()) {
-      for (PartitionBounds b : cluster.ports().queueMetadata().partitions(q)) {
-        PartitionId p = new PartitionId(q, b.index());
-        int o = w.ordinal(p);
-        if (o >= 0) {
-          totals[o] = b.totalRowCount();
-          actualBehind += Math.max(0, b.totalRowCount() - end.getOrDefault(p, b.trimmedRowCount()));
-        }
-      }
-    }
-    if (latest.isPresent()) {
-      StreamOffsets l = latest.get();
-      for (int i = 0; i < l.size(); i++) {
-        int o = w.ordinal(l.partitionAt(i));
-        if (o >= 0 && frozen.isEmpty() && l.offsetAt(i) > totals[o]) {
-          violate(
-              Invariant.PROGRESS_MISREPORTED,
-              l.partitionAt(i)
-                  + " reported at "
-                  + l.offsetAt(i)
-                  + ", the queue ends at "
-                  + totals[o]);
-        }
-      }
-    }
-    if (latest.isPresent() && frozen.isEmpty()) {
-      checkLag(end, latest.get(), metrics);
-    } else if (latest.isEmpty() && metrics.containsKey("totalRowsBehindLatest")) {
-      violate(
-          Invariant.PROGRESS_MISREPORTED,
-          "rows behind " + new TreeMap<>(metrics) + " but no latest offset reported");
-    }
-    String total = metrics.get("totalRowsBehindLatest");
-    if (total != null && frozen.isEmpty()) {
-      long behind = Long.parseLong(total);
-      if (behind < 0 || behind > actualBehind) {
-        violate(
-            Invariant.PROGRESS_MISREPORTED,
-            "totalRowsBehindLatest "
-                + behind
-                + " after a batch ending at "
-                + end
-                + ", but the queue holds "
-                + actualBehind
-                + " rows past it");
-      }
-    }
-  }
-
-  /**
-   * The rows behind in the progress report are those between the batch's end and the ends the
-   * source reported seeing ({@code latest}): per partition {@code max(0, latest - end)}, with their
-   * min, max, total and average over the partitions seen. Exact where every partition seen is in
-   * the batch's end (a partition it does not name is measured from its first row, which the checker
-   * does not know at that moment); the spread alone otherwise.
-   */
-  private void checkLag(StreamOffsets end, StreamOffsets latest, Map<String, String> metrics) {
-    String total = metrics.get("totalRowsBehindLatest");
-    if (total == null) {
-      if (!latest.isEmpty()) {
-        violate(Invariant.PROGRESS_MISREPORTED, "no rows behind reported, latest " + latest);
-      }
-      return;
-    }
-    long min = Long.parseLong(metrics.get("minRowsBehindLatest"));
-    long max = Long.parseLong(metrics.get("maxRowsBehindLatest"));
-    long sum = Long.parseLong(total);
-    int n = latest.size();
-    String avg = String.format(Locale.ROOT, "%.1f", (double) sum / n);
-    boolean ok =
-        min >= 0
-            && min <= max
-            && sum >= min * n
-            && sum <= max * n
-            && avg.equals(metrics.get("avgRowsBehindLatest"));
-    boolean exact = true;
-    long wantMin = Long.MAX_VALUE;
-    long wantMax = 0;
-    long wantSum = 0;
-    for (int i = 0; i < n; i++) {
-      PartitionId p = latest.partitionAt(i);
-      if (end.get(p).isEmpty()) {
-        exact = false;
-        continue;
-      }
-      long behind = Math.max(0, latest.offsetAt(i) - end.getOrDefault(p, 0));
-      wantMin = Math.min(wantMin, behind);
-      wantMax = Math.max(wantMax, behind);
-      wantSum += behind;
-      if (latest.offsetAt(i) < end.getOrDefault(p, 0)) {
-        ok = false; // the source saw fewer rows than the batch it planned ends at
-      }
-    }
-    if (exact) {
-      ok &= min == wantMin && max == wantMax && sum == wantSum;
-    } else {
-      ok &= sum >= wantSum;
-    }
-    // Every queue row weighs the same: bytes behind, where reported, are rows behind times that.
-    String bytes = metrics.get("totalBytesBehindLatest");
-    if (bytes != null) {
-      long weight = w.queueRowWeight();
-      ok &=
-          Long.parseLong(bytes) == sum * weight
-              && Long.parseLong(metrics.get("minBytesBehindLatest")) == min * weight
-              && Long.parseLong(metrics.get("maxBytesBehindLatest")) == max * weight
-              && String.format(Locale.ROOT, "%.1f", (double) sum * weight / n)
-                  .equals(metrics.get("avgBytesBehindLatest"));
-    }
-    // Seconds behind are judged against the rows' timestamps after the report (onLastLag).
-    ok &= w.queueTimestamps() || !metrics.containsKey("avgSecondsBehindLatest");
-    if (!ok) {
-      violate(
-          Invariant.PROGRESS_MISREPORTED,
-          "rows behind "
-              + new TreeMap<>(metrics)
-              + " after a batch ending at "
-              + end
-              + " with latest "
-              + latest);
-    }
+    BatchBound.rangeRead(out, range, rowsRead, w.maxRowsPerPartition());
   }
 
   /**
@@ -428,22 +147,7 @@ final class Verifier {
    * rowsPerTablet} (one counter for a sorted output).
    */
   void onWriterReport(int taskPartition, int rows, long[] rowsPerTablet) {
-    long[] want = new long[rowsPerTablet.length];
-    for (int k = 0; k < rows; k++) {
-      want[(int) Math.floorMod(taskPartition + (long) k, (long) want.length)]++;
-    }
-    if (!Arrays.equals(want, rowsPerTablet)) {
-      violate(
-          Invariant.WRITER_REPORT,
-          "task "
-              + taskPartition
-              + " wrote "
-              + rows
-              + " rows and reports "
-              + Arrays.toString(rowsPerTablet)
-              + " per tablet, expected "
-              + Arrays.toString(want));
-    }
+    WriterReport.committed(out, taskPartition, rows, rowsPerTablet);
   }
 
   /**
@@ -455,52 +159,30 @@ final class Verifier {
    */
   void onShareOutcome(
       int taskPartition, int handed, long added, Optional<BatchShareOutcome> outcome) {
-    String wrong;
-    if (outcome.isEmpty()) {
-      wrong = handed == 0 && added == 0 ? null : "no outcome";
-    } else {
-      BatchShareOutcome o = outcome.get();
-      long written = o.decision().action() == BatchShareDecision.Action.PUSH ? (long) handed : 0L;
-      long skipped =
-          o.decision().action() == BatchShareDecision.Action.ALREADY_PUSHED ? (long) handed : 0L;
-      wrong =
-          o.rowCount() == handed
-                  && o.writtenRowCount() == added
-                  && o.writtenRowCount() == written
-                  && o.skippedRowCount() == skipped
-              ? null
-              : o.decision().action()
-                  + ", "
-                  + o.rowCount()
-                  + " rows, "
-                  + o.writtenRowCount()
-                  + " written, "
-                  + o.skippedRowCount()
-                  + " skipped";
-    }
-    if (wrong != null) {
-      violate(
-          Invariant.WRITER_REPORT,
-          "task "
-              + taskPartition
-              + " was handed "
-              + handed
-              + " rows, the output grew by "
-              + added
-              + ", and its share reports "
-              + wrong);
-    }
+    WriterReport.share(out, taskPartition, handed, added, outcome);
   }
 
   /**
-   * The source could not read the lag columns for its report. The cluster's errors (the schedule's
-   * proxy errors) excuse that; any other failure is the source's own.
+   * The source's progress report after a batch ({@link ProgressMisreported}); {@code
+   * plannedLostRows}: the trimmed rows this driver's plans skipped.
    */
+  void onSourceProgress(
+      StreamOffsets end,
+      Optional<StreamOffsets> latest,
+      Map<String, String> metrics,
+      long plannedLostRows,
+      boolean zombie) {
+    progress.report(end, latest, metrics, plannedLostRows, zombie, staleRead.any());
+  }
+
+  /** The source could not read the lag columns for its report. */
   void onLagUnreadable(RuntimeException e) {
-    lagUnreadable = true;
-    if (!(e instanceof YtException)) {
-      violate(Invariant.PROGRESS_MISREPORTED, "the lag columns could not be read: " + e);
-    }
+    progress.lagUnreadable(e);
+  }
+
+  /** The per-partition lag the source keeps for the engine's metrics after a report. */
+  void onLastLag(StreamOffsets end, StreamOffsets latest, Optional<MeasureLag.Lag> lag) {
+    progress.lastLag(end, latest, lag, staleRead.any());
   }
 
   /**
@@ -514,8 +196,8 @@ final class Verifier {
       // count, and its refusal is judged when the commit fails (onClusterRefusedBatch).
       return;
     }
-    violate(
-        Invariant.BATCH_BOUND,
+    out.add(
+        BatchBound.PROPERTY,
         "a commit went to the cluster over its per-tablet row limit: " + e.getMessage());
   }
 
@@ -532,46 +214,14 @@ final class Verifier {
       long renewals,
       long elapsedMs,
       Duration timeout) {
-    if (liveBefore && !liveAfter && mostFailedInARow < 2) {
-      violate(
-          Invariant.TRANSACTION_LEASE,
-          tx
-              + " expired while its driver lived: "
-              + renewals
-              + " renewals in "
-              + elapsedMs
-              + " ms, timeout "
-              + timeout.toMillis()
-              + " ms");
-    }
-    long period = Math.max(timeout.toMillis() / 3, 100);
-    if (renewals > elapsedMs / period + 1) {
-      violate(
-          Invariant.TRANSACTION_LEASE,
-          tx
-              + " renewed "
-              + renewals
-              + " times in "
-              + elapsedMs
-              + " ms, every "
-              + period
-              + " ms due");
-    }
+    TransactionLease.held(
+        out, tx, liveBefore, liveAfter, mostFailedInARow, renewals, elapsedMs, timeout);
   }
 
   /** {@code what} failed; the transactions it started must be over or asked to abort. */
   void onFailedWrite(String what, List<TransactionId> transactions) {
-    for (TransactionId tx : transactions) {
-      if (ctx.io.leftOpen(tx)) {
-        violate(Invariant.TRANSACTION_LEFT_OPEN, what + " failed and left " + tx + " open");
-        return;
-      }
-    }
+    TransactionLeftOpen.failedWrite(out, what, transactions, ctx.io::leftOpen);
   }
-
-  private static final Pattern FENCED_AT =
-      Pattern.compile(
-          "was moved by another writer: \\S+ is at \\d+, expected \\d+ or \\d+|cannot be advanced: .+");
 
   /**
    * {@code step} failed because another writer moved the consumer: the error must name the consumer
@@ -579,42 +229,12 @@ final class Verifier {
    * advanced, for the user to find the other writer.
    */
   void onConsumerFenced(String step, ConsumerFencedException e) {
-    String m = String.valueOf(e.getMessage());
-    if (!m.contains(Workload.CONSUMER.path().value()) || !FENCED_AT.matcher(m).find()) {
-      violate(
-          Invariant.COMMIT_OUTCOME,
-          step + " failed as fenced without saying where the consumer stands: " + m);
-    }
+    CommitOutcome.consumerFenced(out, step, e.getMessage(), Workload.CONSUMER.path().value());
   }
 
-  /**
-   * The sink's commit of batch {@code batch} ({@code start} to {@code end}) failed as fenced by
-   * another writer: the consumer, read now, must stand elsewhere than at the batch's start, or the
-   * user is sent after a writer that does not exist while the batch simply did not land.
-   */
+  /** The sink's commit of batch {@code batch} failed as fenced by another writer. */
   void onSinkFenced(long batch, StreamOffsets start, StreamOffsets end, RuntimeException e) {
-    long[] now = consumer();
-    boolean rows = false;
-    boolean atStart = true;
-    for (int i = 0; i < end.size(); i++) {
-      int o = w.ordinal(end.partitionAt(i));
-      OptionalLong from = start.get(end.partitionAt(i));
-      if (o < 0 || from.isEmpty() || end.offsetAt(i) == from.getAsLong()) {
-        continue;
-      }
-      rows = true;
-      atStart &= now[o] == from.getAsLong();
-    }
-    if (rows && atStart) {
-      violate(
-          Invariant.COMMIT_OUTCOME,
-          "batch "
-              + batch
-              + " failed as fenced, but the consumer stands at the batch's start "
-              + Arrays.toString(now)
-              + ": "
-              + e.getMessage());
-    }
+    CommitOutcome.sinkFenced(out, batch, start, end, consumer(), w::ordinal, e);
   }
 
   /**
@@ -628,59 +248,17 @@ final class Verifier {
       long[] before,
       TransactionId tx,
       CommitTransactionalSink.Result result) {
-    long[] after = consumer();
-    boolean appliedBefore = true;
-    boolean fromStart = true;
-    boolean reached = true;
-    boolean rows = false;
-    for (int i = 0; i < end.size(); i++) {
-      int o = w.ordinal(end.partitionAt(i));
-      OptionalLong from = start.get(end.partitionAt(i));
-      if (o < 0 || from.isEmpty()) {
-        continue; // a partition the batch places at its start reads no rows
-      }
-      long upper = end.offsetAt(i);
-      long lower = from.getAsLong();
-      rows |= upper > lower;
-      appliedBefore &= before[o] == upper;
-      fromStart &= before[o] == lower;
-      reached &= after[o] >= upper; // a driver that took over mid-commit may have gone on
-    }
-    String wrong = null;
-    if (result == null) {
-      wrong = "no outcome";
-    } else if (cluster.transactionLive(tx)) {
-      wrong = result + ", but its transaction " + tx + " is still open";
-    } else {
-      wrong =
-          switch (result) {
-            case COMMITTED ->
-                !fromStart || !reached
-                    ? "COMMITTED, but the consumer went from "
-                        + Arrays.toString(before)
-                        + " to "
-                        + Arrays.toString(after)
-                        + " for a batch from "
-                        + start
-                        + " to "
-                        + end
-                    : null;
-            case ALREADY_APPLIED ->
-                !appliedBefore
-                    ? "ALREADY_APPLIED, but the consumer stood at "
-                        + Arrays.toString(before)
-                        + ", short of the batch's end "
-                        + end
-                    : null;
-            case COMMITTED_WITHOUT_SOURCE ->
-                rows
-                    ? "COMMITTED_WITHOUT_SOURCE for a batch that read rows: " + start + " to " + end
-                    : null;
-          };
-    }
-    if (wrong != null) {
-      violate(Invariant.COMMIT_OUTCOME, "batch " + batch + ": " + wrong);
-    }
+    CommitOutcome.sinkCommitted(
+        out,
+        batch,
+        start,
+        end,
+        before,
+        consumer(),
+        w::ordinal,
+        tx,
+        tx != null && cluster.transactionLive(tx),
+        result);
   }
 
   /**
@@ -690,230 +268,22 @@ final class Verifier {
    * with an error Spark takes for an interruption, or the stopped query ends failed.
    */
   void onQueryStopped(String step, RuntimeException failure, boolean interruptFlagSet) {
-    if (!interruptFlagSet) {
-      violate(
-          Invariant.STOP_NOT_CLEAN,
-          step + " cleared the thread's interrupt flag after the stop: the query goes on running");
-    } else if (failure != null && !SparkInterruptions.isInterruption(failure)) {
-      violate(
-          Invariant.STOP_NOT_CLEAN,
-          step
-              + " ended with "
-              + failure
-              + ", which Spark does not take for an interruption: the stopped query ends failed");
-    }
+    StopNotClean.stopped(
+        out,
+        step,
+        failure,
+        failure == null || SparkInterruptions.isInterruption(failure),
+        interruptFlagSet);
   }
 
   /** Step {@code step} failed with {@code e}, which no fault makes. */
   void onSpuriousFailure(String step, RuntimeException e) {
-    violate(Invariant.SPURIOUS_FAILURE, step + " failed: " + e);
+    SpuriousFailure.failed(out, step + " failed: " + e);
   }
 
   /** The query fails for data loss naming {@code losses}. */
   void onDataLossFailure(List<DataLoss> losses) {
-    if (losses.isEmpty() || w.dataLossPolicy() != DataLossPolicy.FAIL) {
-      violate(
-          Invariant.FALSE_DATA_LOSS,
-          "failed for data loss " + losses + " with fail_on_data_loss " + w.dataLossPolicy());
-      return;
-    }
-    for (DataLoss loss : losses) {
-      if (loss.firstAvailableRow() <= loss.requestedOffset()) {
-        violate(Invariant.FALSE_DATA_LOSS, "failed for data loss naming no rows: " + loss);
-      }
-    }
-  }
-
-  /**
-   * The per-partition lag the source keeps for the engine's metrics after a report: the rows of
-   * each partition of the batch's end are those between it and the latest offset reported.
-   */
-  void onLastLag(StreamOffsets end, StreamOffsets latest, Optional<MeasureLag.Lag> lag) {
-    boolean unreadable = lagUnreadable;
-    lagUnreadable = false;
-    if (!frozen.isEmpty()) {
-      return;
-    }
-    if (lag.isEmpty()) {
-      if (!latest.isEmpty() && !end.isEmpty()) {
-        violate(Invariant.PROGRESS_MISREPORTED, "no lag kept after a report with " + latest);
-      }
-      return;
-    }
-    // The report's bytes behind are the kept lag's, whole: shown where every partition's are known.
-    boolean shown =
-        reportedMetrics.containsKey("minBytesBehindLatest")
-            && reportedMetrics.containsKey("maxBytesBehindLatest")
-            && reportedMetrics.containsKey("avgBytesBehindLatest")
-            && reportedMetrics.containsKey("totalBytesBehindLatest");
-    boolean known = everyPartitionHas(lag.get(), MeasureLag.PartitionLag::bytes);
-    if (known != shown) {
-      violate(
-          Invariant.PROGRESS_MISREPORTED,
-          "every partition's bytes behind known: "
-              + known
-              + ", but the metrics "
-              + new TreeMap<>(reportedMetrics)
-              + (shown ? " show them" : " do not show them whole"));
-      return;
-    }
-    if (!secondsShownAsKept(lag.get())) {
-      return;
-    }
-    for (MeasureLag.PartitionLag p : lag.get().partitions()) {
-      OptionalLong at = end.get(p.partition());
-      OptionalLong seen = latest.get(p.partition());
-      if (at.isPresent() && seen.isPresent()) {
-        long want = Math.max(0, seen.getAsLong() - at.getAsLong());
-        if (p.rows() != want) {
-          violate(
-              Invariant.PROGRESS_MISREPORTED,
-              p.partition() + " kept " + p.rows() + " rows behind, the report says " + want);
-          return;
-        }
-      }
-      if (at.isPresent() && !checkBytesBehind(p, at.getAsLong(), unreadable)) {
-        return;
-      }
-    }
-  }
-
-  /**
-   * The report's seconds behind are the kept lag's spread (min, max, average), shown exactly where
-   * every partition's seconds are known.
-   */
-  private boolean secondsShownAsKept(MeasureLag.Lag lag) {
-    String wrong = null;
-    boolean shown =
-        reportedMetrics.containsKey("minSecondsBehindLatest")
-            && reportedMetrics.containsKey("maxSecondsBehindLatest")
-            && reportedMetrics.containsKey("avgSecondsBehindLatest");
-    boolean known = everyPartitionHas(lag, MeasureLag.PartitionLag::seconds);
-    if (known != shown) {
-      wrong = "every partition's seconds behind known: " + known;
-    } else if (shown && !lag.partitions().isEmpty()) {
-      long min = Long.MAX_VALUE;
-      long max = 0;
-      long sum = 0;
-      for (MeasureLag.PartitionLag p : lag.partitions()) {
-        long v = p.seconds().getAsLong();
-        min = Math.min(min, v);
-        max = Math.max(max, v);
-        sum += v;
-      }
-      String avg = String.format(Locale.ROOT, "%.1f", (double) sum / lag.partitions().size());
-      if (!Long.toString(min).equals(reportedMetrics.get("minSecondsBehindLatest"))
-          || !Long.toString(max).equals(reportedMetrics.get("maxSecondsBehindLatest"))
-          || !avg.equals(reportedMetrics.get("avgSecondsBehindLatest"))) {
-        wrong = "kept seconds behind min " + min + ", max " + max + ", avg " + avg;
-      }
-    }
-    if (wrong != null) {
-      violate(
-          Invariant.PROGRESS_MISREPORTED,
-          wrong + ", but the metrics " + new TreeMap<>(reportedMetrics));
-      return false;
-    }
-    return true;
-  }
-
-  /**
-   * Whether the kept lag has a figure for every partition (and at least one partition), read from
-   * the partitions themselves, each judged on its own below, not from the lag's own summary.
-   */
-  private static boolean everyPartitionHas(
-      MeasureLag.Lag lag, Function<MeasureLag.PartitionLag, OptionalLong> figure) {
-    if (lag.partitions().isEmpty()) {
-      return false;
-    }
-    for (MeasureLag.PartitionLag p : lag.partitions()) {
-      if (figure.apply(p).isEmpty()) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /**
-   * Bytes behind, from {@code $cumulative_data_weight}, which every simulated queue declares: as
-   * every queue row weighs the same, a partition's bytes behind are its rows behind times that
-   * weight. They are unknown only where the last consumed row (the base of the difference) or the
-   * newest row was trimmed, or where the lag columns could not be read for this report. Seconds
-   * behind: as {@link #secondsBehindError} reads them from the queue where it declares {@code
-   * $timestamp}, else none.
-   */
-  private boolean checkBytesBehind(MeasureLag.PartitionLag p, long offset, boolean unreadable) {
-    String wrong = null;
-    if (p.bytes().isPresent()) {
-      long want = p.rows() * w.queueRowWeight();
-      if (p.bytes().getAsLong() != want) {
-        wrong = p.bytes().getAsLong() + " bytes behind for " + p.rows() + " rows, want " + want;
-      }
-    } else if (!unreadable && !baseOrNewestTrimmed(p.partition(), offset, offset + p.rows())) {
-      wrong = "no bytes behind, though its last consumed row and its newest row are readable";
-    }
-    if (wrong == null && !w.queueTimestamps() && p.seconds().isPresent()) {
-      wrong = p.seconds().getAsLong() + " seconds behind, but the queue declares no $timestamp";
-    }
-    if (wrong == null && w.queueTimestamps()) {
-      wrong = secondsBehindError(p, offset, unreadable);
-    }
-    if (wrong != null) {
-      violate(Invariant.PROGRESS_MISREPORTED, p.partition() + " kept " + wrong);
-      return false;
-    }
-    return true;
-  }
-
-  /**
-   * What is wrong with a partition's seconds behind, or null. They are the newest row's second
-   * ({@code offset + rows - 1}, the source's end when it measured) minus the oldest unread row's
-   * (the first readable at or after {@code offset}), at least 0; 0 with no rows behind; unknown
-   * where either row was trimmed. Where rows at or after {@code offset} are trimmed by now, the
-   * source may have measured before the trim, from an older row: then at least the figure now.
-   */
-  private String secondsBehindError(MeasureLag.PartitionLag p, long offset, boolean unreadable) {
-    OptionalLong want = OptionalLong.empty();
-    boolean trimmedSince = false;
-    if (p.rows() == 0) {
-      want = OptionalLong.of(0);
-    } else {
-      long newestIndex = offset + p.rows() - 1;
-      QueuePartitionReader reader = cluster.ports().queueReader();
-      List<QueueRow> oldest = reader.pull(Workload.CONSUMER, p.partition(), offset, 1);
-      List<QueueRow> newest = reader.pull(Workload.CONSUMER, p.partition(), newestIndex, 1);
-      trimmedSince = oldest.isEmpty() || oldest.get(0).rowIndex() > offset;
-      if (!oldest.isEmpty()
-          && !newest.isEmpty()
-          && oldest.get(0).rowIndex() <= newestIndex
-          && newest.get(0).rowIndex() == newestIndex) {
-        want =
-            OptionalLong.of(
-                Math.max(
-                    0,
-                    YtTimestamps.toEpochSecond(newest.get(0).timestamp().getAsLong())
-                        - YtTimestamps.toEpochSecond(oldest.get(0).timestamp().getAsLong())));
-      }
-    }
-    boolean ok;
-    if (p.seconds().isEmpty()) {
-      ok = want.isEmpty() || unreadable || trimmedSince;
-    } else if (trimmedSince) {
-      ok = want.isEmpty() || p.seconds().getAsLong() >= want.getAsLong();
-    } else {
-      ok = p.seconds().equals(want);
-    }
-    return ok ? null : p.seconds() + " seconds behind for " + p.rows() + " rows, want " + want;
-  }
-
-  /** {@code end}: the partition's end as the source measured it (rows may have come since). */
-  private boolean baseOrNewestTrimmed(PartitionId partition, long offset, long end) {
-    for (PartitionBounds b : cluster.ports().queueMetadata().partitions(partition.queue())) {
-      if (b.index() == partition.index()) {
-        return (offset > 0 && offset - 1 < b.trimmedRowCount()) || b.trimmedRowCount() >= end;
-      }
-    }
-    return true;
+    FalseDataLoss.failed(out, losses, w.dataLossPolicy(), loss -> -1);
   }
 
   /** The sink refused batch {@code batch} as too large, with {@code perTablet} rows per tablet. */
@@ -924,11 +294,11 @@ final class Verifier {
       StreamOffsets start,
       StreamOffsets end,
       String message) {
-    String wrong =
-        SinkRefusalChecks.tabletRefusalError(perTablet, maxRowsPerTablet, start, end, message);
-    if (wrong != null) {
-      violate(Invariant.BATCH_BOUND, "batch " + batch + wrong + ": " + message);
-    }
+    BatchBound.refusal(
+        out,
+        batch,
+        BatchBound.tabletRefusalError(perTablet, maxRowsPerTablet, start, end, message),
+        message);
   }
 
   /**
@@ -937,8 +307,8 @@ final class Verifier {
    * without the fix, and a restart meets the same refusal.
    */
   void onClusterRefusalUnexplained(long batch, RuntimeException e) {
-    violate(
-        Invariant.BATCH_BOUND,
+    out.add(
+        BatchBound.PROPERTY,
         "batch "
             + batch
             + "'s commit was refused by the cluster for too many rows in a tablet, and the sink"
@@ -952,11 +322,11 @@ final class Verifier {
    * worst} rows for one tablet, which the limit the sink was told allows.
    */
   void onClusterRefusedBatch(long batch, long worst, String message) {
-    String wrong =
-        SinkRefusalChecks.clusterRefusalError(worst, ctx.settingRowLimit, ctx.rowLimit, message);
-    if (wrong != null) {
-      violate(Invariant.BATCH_BOUND, "batch " + batch + wrong + ": " + message);
-    }
+    BatchBound.refusal(
+        out,
+        batch,
+        BatchBound.clusterRefusalError(worst, ctx.settingRowLimit, ctx.rowLimit, message),
+        message);
   }
 
   /**
@@ -972,139 +342,54 @@ final class Verifier {
       long[] before,
       String message) {
     if (message == null) {
-      violate(
-          Invariant.LOST_ROW,
+      out.add(
+          LostWrite.PROPERTY,
           "batch " + batch + " committed though a task kept none of its rows (" + notKept + ")");
       return;
     }
     if (!Arrays.equals(before, consumer())) {
-      violate(
-          Invariant.CONSUMER_AHEAD_OF_OUTPUT,
+      out.add(
+          ConsumerAheadOfOutput.PROPERTY,
           "batch " + batch + " was refused for executor memory, but the consumer moved");
     }
-    String wrong = SinkRefusalChecks.memoryRefusalError(notKept, start, end, message);
-    if (wrong != null) {
-      violate(Invariant.BATCH_BOUND, "batch " + batch + wrong + ": " + message);
-    }
+    BatchBound.refusal(
+        out, batch, BatchBound.memoryRefusalError(notKept, start, end, message), message);
   }
 
   /** A write request to the output ({@code call}) carried {@code rows} rows. */
   void onWriteRequest(String call, int rows) {
-    if (rows > w.writeChunk()) {
-      violate(
-          Invariant.CHUNK_BOUND,
-          call + " carried " + rows + " rows, spark.yt.write.dynBatchSize is " + w.writeChunk());
-    }
+    ChunkBound.writeRequest(out, call, rows, w.writeChunk());
   }
 
-  /**
-   * A static read of {@code queues} from earliest to latest returned {@code read}, the rows of all
-   * its tasks by partition, with no rows arriving or trimmed meanwhile: every partition's rows from
-   * its first readable row to its end, each once, in row order, with the value produced there.
-   */
+  /** A static read of {@code queues} from earliest to latest returned {@code read}. */
   void onStaticRead(List<QueueId> queues, Map<PartitionId, List<QueueRow>> read) {
-    for (QueueId q : queues) {
-      for (PartitionBounds b : cluster.ports().queueMetadata().partitions(q)) {
-        PartitionId p = new PartitionId(q, b.index());
-        int o = w.ordinal(p);
-        List<QueueRow> rows = read.getOrDefault(p, List.of());
-        long expected = b.trimmedRowCount();
-        for (QueueRow row : rows) {
-          long r = row.rowIndex();
-          if (r != expected
-              || r >= inputCount[o]
-              || (Long) row.data().get("v") != inputValue(o, r)) {
-            violate(
-                Invariant.STATIC_READ_MISMATCH,
-                p
-                    + " returned row "
-                    + r
-                    + " = "
-                    + row.data()
-                    + " where row "
-                    + expected
-                    + " was due");
-            return;
-          }
-          expected++;
-        }
-        if (expected != b.totalRowCount()) {
-          violate(
-              Invariant.STATIC_READ_MISMATCH,
-              p + " returned rows up to " + expected + " of " + b.totalRowCount());
-          return;
-        }
-      }
-    }
+    StaticReadMismatch.read(out, cluster.ports().queueMetadata(), queues, read, w::ordinal, ledger);
   }
 
   /**
    * A trigger was planned {@code sinceLastMs} after the last batch with rows this source ran
-   * ({@link Long#MAX_VALUE} before its first): it must be held back exactly when {@code
-   * min_rows_per_trigger} is set, the run is not Trigger.AvailableNow, the delay has not passed and
-   * the queue holds fewer rows past {@code start} than the minimum. A trigger that places new
-   * partitions is never held back.
+   * ({@link Long#MAX_VALUE} before its first): {@link TriggerPacing}.
    */
   void onPaced(StreamOffsets start, PlanMicroBatch.PlannedEnd planned, long sinceLastMs) {
-    if (planned.placesNewPartitions()) {
-      return;
-    }
-    OptionalLong min = w.trigger().minRows();
-    boolean mustHold = false;
-    long available = 0;
-    if (min.isPresent() && !w.availableNow() && sinceLastMs < w.trigger().maxDelayMs()) {
-      for (QueueId q : w.queues()) {
-        for (PartitionBounds b : cluster.ports().queueMetadata().partitions(q)) {
-          long from =
-              Math.max(start.getOrDefault(new PartitionId(q, b.index()), 0), b.trimmedRowCount());
-          available += Math.max(0, b.totalRowCount() - from);
-        }
-      }
-      mustHold = available < min.getAsLong();
-    }
-    if (planned.heldBack() != mustHold) {
-      violate(
-          Invariant.TRIGGER_PACING,
-          (planned.heldBack() ? "held back" : "ran")
-              + " a trigger from "
-              + start
-              + " with "
-              + (min.isPresent() ? available + " row(s) available, " : "")
-              + "min_rows_per_trigger "
-              + (min.isPresent() ? min.getAsLong() : "unset")
-              + ", "
-              + (sinceLastMs == Long.MAX_VALUE
-                  ? "no batch before"
-                  : sinceLastMs + " ms since the last batch")
-              + ", max_trigger_delay "
-              + w.trigger().maxDelayMs()
-              + " ms"
-              + (w.availableNow() ? ", Trigger.AvailableNow" : ""));
-    }
+    TriggerPacing.paced(
+        out,
+        cluster.ports().queueMetadata(),
+        w.queues(),
+        w.trigger(),
+        w.availableNow(),
+        start,
+        planned,
+        sinceLastMs);
   }
 
   /** The queues' bounds as a plan begins, to tell whether they moved while it ran. */
   void beforePlan() {
-    boundsAtPlan = boundsNow();
-  }
-
-  private long[] boundsNow() {
-    List<Long> all = new ArrayList<>();
-    for (QueueId q : w.queues()) {
-      for (PartitionBounds b : cluster.ports().queueMetadata().partitions(q)) {
-        all.add((long) b.index());
-        all.add(b.trimmedRowCount());
-        all.add(b.totalRowCount());
-      }
-    }
-    return all.stream().mapToLong(Long::longValue).toArray();
+    underfilled.before();
   }
 
   /**
-   * The source planned the batch from {@code start}: under {@code max_rows_per_trigger} it holds at
-   * most that many rows over all partitions, and under {@code max_bytes_per_trigger} at most that
-   * many bytes unless it is one row (trimmed rows it skipped do not count; a batch that places new
-   * partitions holds none). And it is no smaller than the caps allow ({@link #checkFilled}).
+   * The source planned the batch from {@code start}: within its bounds ({@link BatchBound}) and no
+   * smaller than its caps allow ({@link BatchUnderfilled}); trimmed rows it skipped do not count.
    */
   void onPlanned(StreamOffsets start, PlanMicroBatch.PlannedEnd planned) {
     long rows = -planned.lostRowCount();
@@ -1113,138 +398,23 @@ final class Verifier {
       rows += end.offsetAt(i) - start.getOrDefault(end.partitionAt(i), end.offsetAt(i));
     }
     if (!planned.placesNewPartitions()) {
-      checkFilled(start, planned, rows);
+      underfilled.planned(
+          out,
+          start,
+          planned,
+          rows,
+          w.maxRowsPerPartition(),
+          w.trigger(),
+          w.availableNow(),
+          w.queueRowWeight());
     }
-    if ((w.trigger().maxRows().isEmpty() && w.trigger().maxBytes().isEmpty())
-        || planned.placesNewPartitions()) {
-      return;
-    }
-    // Every queue row weighs the same, so a batch's bytes are its rows times that; only a batch
-    // of one row may weigh more than the cap.
-    long bytes = rows * w.queueRowWeight();
-    if (w.trigger().maxBytes().isPresent()
-        && bytes > w.trigger().maxBytes().getAsLong()
-        && rows > 1) {
-      violate(
-          Invariant.BATCH_BOUND,
-          "a batch of "
-              + rows
-              + " rows ("
-              + bytes
-              + " bytes) from "
-              + start
-              + " to "
-              + end
-              + ", max_bytes_per_trigger is "
-              + w.trigger().maxBytes().getAsLong());
-    }
-    if (w.trigger().maxRows().isEmpty()) {
-      return;
-    }
-    long max = w.trigger().maxRows().getAsLong();
-    if (rows > max) {
-      violate(
-          Invariant.BATCH_BOUND,
-          "a batch of "
-              + rows
-              + " rows from "
-              + start
-              + " to "
-              + end
-              + ", max_rows_per_trigger is "
-              + max);
-    }
-  }
-
-  /**
-   * A batch planned while the queues stood still holds as many rows as the caps allow: per
-   * partition the rows past the start up to {@code max_rows_per_partition}, over all of them at
-   * most {@code max_rows_per_trigger}, and under {@code max_bytes_per_trigger} as many whole rows
-   * as its bytes take (at least one). Every queue row weighs the same, so the byte cap is a row
-   * count. Not judged where trimmed rows meet the batch (its first row's weight may be unknown,
-   * which makes the batch one row), under Trigger.AvailableNow (its end bounds the batch) or when a
-   * trigger is held back.
-   */
-  private void checkFilled(StreamOffsets start, PlanMicroBatch.PlannedEnd planned, long rows) {
-    if (w.availableNow()
-        || planned.heldBack()
-        || boundsAtPlan == null
-        || !Arrays.equals(boundsAtPlan, boundsNow())) {
-      return;
-    }
-    long room = 0;
-    for (QueueId q : w.queues()) {
-      for (PartitionBounds b : cluster.ports().queueMetadata().partitions(q)) {
-        OptionalLong from = start.get(new PartitionId(q, b.index()));
-        if (from.isEmpty()
-            || from.getAsLong() > b.totalRowCount()
-            || (b.trimmedRowCount() > 0 && b.trimmedRowCount() >= from.getAsLong())) {
-          return;
-        }
-        room += Math.min(b.totalRowCount() - from.getAsLong(), w.maxRowsPerPartition());
-      }
-    }
-    if (w.trigger().maxRows().isPresent()) {
-      room = Math.min(room, w.trigger().maxRows().getAsLong());
-    }
-    if (w.trigger().maxBytes().isPresent() && room > 0) {
-      room = Math.min(room, Math.max(1, w.trigger().maxBytes().getAsLong() / w.queueRowWeight()));
-    }
-    if (rows < room) {
-      violate(
-          Invariant.BATCH_UNDERFILLED,
-          "a batch of "
-              + rows
-              + " rows from "
-              + start
-              + " to "
-              + planned.end()
-              + " where the caps allow "
-              + room
-              + " (max_rows_per_partition "
-              + w.maxRowsPerPartition()
-              + ", trigger "
-              + w.trigger()
-              + ")");
-    }
+    BatchBound.planned(out, start, planned, rows, w.trigger(), w.queueRowWeight());
   }
 
   /** After a driver recovered: does the consumer agree with the checkpoint it recovered from? */
   void onRecovery(CheckpointRecovery.Decision d, StreamOffsets start, StreamOffsets end) {
-    if (d.action() == CheckpointRecovery.Action.START_FRESH) {
-      return;
-    }
-    long[] c = consumer();
-    boolean transactional = w.mode() == SimMode.TRANSACTIONAL;
-    for (PartitionId p : w.partitions()) {
-      int o = w.ordinal(p);
-      long s = start.getOrDefault(p, 0);
-      long e = end.getOrDefault(p, 0);
-      boolean ok;
-      if (d.action() == CheckpointRecovery.Action.CONTINUE) {
-        // start..end are the ends of the two newest committed batches.
-        ok = transactional ? c[o] == e : c[o] >= s && c[o] <= e;
-      } else {
-        // RERUN of [start, end): applied or not (transactional); level with start otherwise.
-        ok = transactional ? c[o] == s || c[o] == e : c[o] == s;
-      }
-      if (!ok) {
-        violate(
-            Invariant.CHECKPOINT_CONSUMER_DISAGREE,
-            d.action()
-                + " batch "
-                + d.batch()
-                + ": consumer of "
-                + p
-                + " is at "
-                + c[o]
-                + ", checkpoint says ["
-                + s
-                + ", "
-                + e
-                + "]");
-      }
-    }
+    CheckpointConsumerDisagree.recovered(
+        out, d, start, end, consumer(), w.partitions(), w.mode() == SimMode.TRANSACTIONAL);
   }
 
   /**
@@ -1255,7 +425,7 @@ final class Verifier {
     long[] c = consumer();
     for (int o = 0; o < c.length; o++) {
       if (w.partitions().get(o).queue().equals(queue)) {
-        frozen.put(o, c[o]);
+        staleRead.recreated(o, c[o]);
       }
     }
   }
@@ -1272,38 +442,14 @@ final class Verifier {
   void afterStep(Step.Kind kind, boolean mayHaveCommitted) {
     long[] c = consumer();
     boolean planning = kind == Step.Kind.PLAN || kind == Step.Kind.PLAN_TASKS;
-    frozen.forEach(
-        (o, at) -> {
-          if (c[o] != at && planning) {
-            violate(
-                Invariant.ADVANCE_ON_UNTRUSTED_POSITIONS,
-                w.partitions().get(o)
-                    + " moved from "
-                    + at
-                    + " to "
-                    + c[o]
-                    + " in "
-                    + kind
-                    + " after its queue was re-created");
-          }
-        });
-    frozen.replaceAll((o, at) -> c[o]);
+    staleRead.afterStep(out, c, planning, kind, o -> w.partitions().get(o).toString());
     afterStep(mayHaveCommitted);
   }
 
   /** After every step: monotonic offsets, and the output checks when something may have moved. */
   void afterStep(boolean mayHaveCommitted) {
     long[] c = consumer();
-    boolean changed = false;
-    for (int o = 0; o < c.length; o++) {
-      if (c[o] < lastConsumer[o]) {
-        violate(
-            Invariant.OFFSETS_MONOTONIC,
-            w.partitions().get(o) + " went back from " + lastConsumer[o] + " to " + c[o]);
-      }
-      changed |= c[o] != lastConsumer[o];
-    }
-    lastConsumer = c;
+    boolean changed = ledger.consumerRead(c, out, o -> w.partitions().get(o).toString());
     if (sessions != null) {
       changed |= sessions.refresh();
     }
@@ -1318,14 +464,14 @@ final class Verifier {
     if (!ctx.stoppedWithReason()) {
       for (int o = 0; o < c.length; o++) {
         // A re-created queue's unread rows were dropped with it.
-        if (c[o] < inputCount[o] && !frozen.containsKey(o)) {
-          violate(
-              Invariant.STUCK,
+        if (c[o] < ledger.produced(o) && !staleRead.recreated(o)) {
+          out.add(
+              Stuck.PROPERTY,
               w.partitions().get(o)
                   + " consumer at "
                   + c[o]
                   + " of "
-                  + inputCount[o]
+                  + ledger.produced(o)
                   + " rows when the run ended");
           break;
         }
@@ -1372,22 +518,22 @@ final class Verifier {
   }
 
   /**
-   * The output checks. The ledger follows the table's changes; the rows behind the consumer are
-   * scanned only at the end or when the ledger's totals say a scan can find something new, so every
-   * check reports exactly what a scan of the whole table would.
+   * The output checks. The outputs follows the table's changes; the rows behind the consumer are
+   * scanned only at the end or when the outputs's totals say a scan can find something new, so
+   * every check reports exactly what a scan of the whole table would.
    */
   private void checkOutput(long[] c, boolean last) {
-    ledger.apply(
+    outputs.apply(
         cluster.readChanges(Workload.OUTPUT),
-        row -> violate(Invariant.CORRUPT_OUTPUT, "output row " + row + " matches no input row"),
-        detail -> violate(Invariant.OUTPUT_ORDER, detail));
-    ledger.cover(c);
+        row -> out.add(GarbageWrite.PROPERTY, "output row " + row + " matches no input row"),
+        detail -> out.add(NonmonotonicSend.PROPERTY, detail));
+    outputs.cover(c);
     if (sessions != null) {
       sessions.refresh();
-      sessions.checkUserMeta(ledger);
+      sessions.checkUserMeta(outputs);
     }
     if (last) {
-      rowsOut = ledger.rows();
+      rowsOut = outputs.rows();
     }
     if (w.query() == QueryKind.AGGREGATE) {
       checkAggregate(last);
@@ -1395,30 +541,27 @@ final class Verifier {
     }
     boolean scan =
         last
-            || (ledger.anyMissing()
-                && !(violated(Invariant.SILENT_DATA_LOSS)
-                    && violated(Invariant.CONSUMER_AHEAD_OF_OUTPUT)))
-            || (ledger.anyDuplicate() && w.mode().exactlyOnce() && !violated(Invariant.DUPLICATE))
-            || (ledger.anyAhead()
+            || (outputs.anyMissing()
+                && !(out.has(PollSkip.PROPERTY) && out.has(ConsumerAheadOfOutput.PROPERTY)))
+            || (outputs.anyDuplicate()
+                && w.mode().exactlyOnce()
+                && !out.has(DuplicateWrite.PROPERTY))
+            || (outputs.anyAhead()
                 && w.mode() == SimMode.TRANSACTIONAL
-                && !violated(Invariant.PARTIAL_BATCH_VISIBLE));
+                && !out.has(AbortedRead.PROPERTY));
     if (scan) {
       scanOutput(c, last);
     }
   }
 
-  private boolean violated(Invariant invariant) {
-    return violations.containsKey(invariant);
-  }
-
   private void scanOutput(long[] c, boolean last) {
     long[] trimmed = null;
     for (int o = 0; o < c.length; o++) {
-      for (long r = 0; r < ledger.covered(o); r++) {
-        long v = inputs[o][(int) r];
+      for (long r = 0; r < outputs.covered(o); r++) {
+        long v = ledger.value(o, r);
         int copies = w.query().fanOut(v);
         for (int i = 0; i < copies; i++) {
-          int count = ledger.count(o, r, i);
+          int count = outputs.count(o, r, i);
           // A row reported lost may still be in the output (read before the trim by an earlier
           // attempt); it only excuses absence.
           if (count == 0 && !ctx.isReportedLost(o, r)) {
@@ -1427,17 +570,17 @@ final class Verifier {
               trimmed = trimmed();
             }
             if (!last && r < trimmed[o]) {
-              violate(Invariant.SILENT_DATA_LOSS, where + " was trimmed, unread, unreported");
+              out.add(PollSkip.PROPERTY, where + " was trimmed, unread, unreported");
             } else if (!last) {
-              violate(
-                  Invariant.CONSUMER_AHEAD_OF_OUTPUT,
+              out.add(
+                  ConsumerAheadOfOutput.PROPERTY,
                   "consumer at " + c[o] + " but " + where + " is not in the output");
             } else {
               lost++;
               if (r < trimmed[o]) {
-                violate(Invariant.SILENT_DATA_LOSS, where + " was trimmed, unread, unreported");
+                out.add(PollSkip.PROPERTY, where + " was trimmed, unread, unreported");
               } else {
-                violate(Invariant.LOST_ROW, where + " (copy " + i + ") is not in the output");
+                out.add(LostWrite.PROPERTY, where + " (copy " + i + ") is not in the output");
               }
             }
           }
@@ -1446,8 +589,8 @@ final class Verifier {
               duplicated += count - 1;
             }
             if (w.mode().exactlyOnce()) {
-              violate(
-                  Invariant.DUPLICATE,
+              out.add(
+                  DuplicateWrite.PROPERTY,
                   w.partitions().get(o)
                       + " row "
                       + r
@@ -1461,14 +604,14 @@ final class Verifier {
         }
       }
     }
-    if (w.mode() == SimMode.TRANSACTIONAL && ledger.anyAhead()) {
+    if (w.mode() == SimMode.TRANSACTIONAL && outputs.anyAhead()) {
       // The first visible copy ahead of the consumer, in (partition, row, copy) order.
       for (int o = 0; o < c.length; o++) {
-        for (long r = ledger.covered(o); r < inputCount[o]; r++) {
+        for (long r = outputs.covered(o); r < ledger.produced(o); r++) {
           for (int i = 0; i < 4; i++) {
-            if (ledger.count(o, r, i) > 0) {
-              violate(
-                  Invariant.PARTIAL_BATCH_VISIBLE,
+            if (outputs.count(o, r, i) > 0) {
+              out.add(
+                  AbortedRead.PROPERTY,
                   "row "
                       + r
                       + " of "
@@ -1485,9 +628,9 @@ final class Verifier {
 
   private void checkAggregate(boolean last) {
     // Rows reported lost may or may not have been counted: they widen the expected interval.
-    TreeMap<Long, Long> actual = ledger.actual();
-    TreeMap<Long, Long> expected = ledger.expected();
-    TreeMap<Long, Long> excused = ledger.excused();
+    TreeMap<Long, Long> actual = outputs.actual();
+    TreeMap<Long, Long> expected = outputs.expected();
+    TreeMap<Long, Long> excused = outputs.excused();
     TreeMap<Long, Long> keys = new TreeMap<>(expected);
     actual.forEach(keys::putIfAbsent);
     for (Long k : keys.keySet()) {
@@ -1497,17 +640,17 @@ final class Verifier {
       if (got < want) {
         if (last) {
           lost += want - got;
-          violate(Invariant.LOST_ROW, "key " + k + " counted " + got + ", expected " + want);
+          out.add(LostWrite.PROPERTY, "key " + k + " counted " + got + ", expected " + want);
         } else {
-          violate(
-              Invariant.CONSUMER_AHEAD_OF_OUTPUT,
+          out.add(
+              ConsumerAheadOfOutput.PROPERTY,
               "key " + k + " counted " + got + " but the consumer covers " + want + " rows");
         }
       } else if (got > most) {
         if (last) {
           duplicated += got - most;
         }
-        violate(Invariant.DUPLICATE, "key " + k + " counted " + got + ", expected " + most);
+        out.add(DuplicateWrite.PROPERTY, "key " + k + " counted " + got + ", expected " + most);
       }
     }
   }

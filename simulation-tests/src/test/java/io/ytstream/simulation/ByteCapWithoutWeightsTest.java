@@ -54,8 +54,7 @@ class ByteCapWithoutWeightsTest {
         List.of(QUEUE),
         new PlanLimits(10, DataLossPolicy.FAIL, perPartition),
         Optional.empty(),
-        new QueryCheckpoint(
-            new CheckpointCodecChecks.MapCheckpointFiles(new TreeMap<>(), "yt://sim/plain")),
+        new QueryCheckpoint(new MemoryCheckpointFiles(new TreeMap<>(), "yt://sim/plain")),
         0);
   }
 

@@ -35,7 +35,7 @@ class MutantsAreCaughtTest {
     RunResult caught = null;
     for (long seed = 1; seed <= 1000 && caught == null; seed++) {
       RunResult r = SimulationRun.run(seed, options);
-      if (r.violations().stream().anyMatch(v -> v.invariant() == mutant.caughtBy())) {
+      if (r.violations().stream().anyMatch(v -> v.property().name().equals(mutant.caughtBy()))) {
         caught = r;
       }
     }

@@ -9,6 +9,9 @@ import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.model.YPath;
 import io.ytstream.ports.ProducerPush;
 import io.ytstream.ports.Row;
+import io.ytstream.simulation.check.NonmonotonicSend;
+import io.ytstream.simulation.check.NonmonotonicSequence;
+import io.ytstream.simulation.check.UserMetaMatchesOutput;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -78,10 +81,10 @@ class ProducerInvariantsTest {
     shares.push(s, batch, rows, 100_000, Optional.of(offsets));
   }
 
-  private Set<Verifier.Invariant> violated() {
+  private Set<String> violated() {
     verifier.afterStep(false);
-    Set<Verifier.Invariant> found = new TreeSet<>();
-    verifier.violations().forEach(v -> found.add(v.invariant()));
+    Set<String> found = new TreeSet<>();
+    verifier.violations().forEach(v -> found.add(v.property().name()));
     return found;
   }
 
@@ -96,7 +99,7 @@ class ProducerInvariantsTest {
   @Test
   void aPartitionsRowsOutOfSourceOrderViolateOutputOrder() {
     pushShare(0, 2, List.of(output(1), output(0)));
-    assertEquals(Set.of(Verifier.Invariant.OUTPUT_ORDER), violated());
+    assertEquals(Set.of(NonmonotonicSend.PROPERTY.name()), violated());
   }
 
   @Test
@@ -108,7 +111,7 @@ class ProducerInvariantsTest {
     cluster.ports().queueProducers().createSession(session);
     // The removal also dropped the user_meta that accounted for the output's rows.
     assertEquals(
-        Set.of(Verifier.Invariant.SESSION_MONOTONIC, Verifier.Invariant.USER_META_MATCHES_OUTPUT),
+        Set.of(NonmonotonicSequence.PROPERTY.name(), UserMetaMatchesOutput.PROPERTY.name()),
         violated());
   }
 
@@ -120,7 +123,7 @@ class ProducerInvariantsTest {
         .ports()
         .queueProducers()
         .push(ProducerPush.numberedFrom(session, epoch, 0, List.of(output(0))));
-    assertEquals(Set.of(Verifier.Invariant.USER_META_MATCHES_OUTPUT), violated());
+    assertEquals(Set.of(UserMetaMatchesOutput.PROPERTY.name()), violated());
   }
 
   @Test
@@ -130,6 +133,6 @@ class ProducerInvariantsTest {
         shares.open(Workload.PRODUCER, Workload.OUTPUT, Driver.QUERY_ID, 0);
     StreamOffsets other = StreamOffsets.of(Map.of(partition, 5L));
     shares.push(s, 0, List.of(output(0), output(1)), 100_000, Optional.of(other));
-    assertEquals(Set.of(Verifier.Invariant.USER_META_MATCHES_OUTPUT), violated());
+    assertEquals(Set.of(UserMetaMatchesOutput.PROPERTY.name()), violated());
   }
 }

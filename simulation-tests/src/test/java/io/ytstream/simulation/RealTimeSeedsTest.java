@@ -34,7 +34,7 @@ class RealTimeSeedsTest {
     long reportedLost = 0;
     long[] fired = new long[SimFault.values().length];
     for (long seed = 1; seed <= seeds(); seed++) {
-      RealTimeRun.Result r = RealTimeRun.run(seed, mode, 0, false);
+      RunResult r = RealTimeRun.run(seed, mode, 0, false);
       batches += r.batches();
       duplicated += r.duplicated();
       skipped += r.skippedPushRows();
@@ -102,7 +102,7 @@ class RealTimeSeedsTest {
    */
   @Test
   void carriedRowsANewerRunReportedLostAreNotAFlushLost() {
-    RealTimeRun.Result r =
+    RunResult r =
         RealTimeRun.run(
             5993,
             RealTimeMode.PRODUCER,
@@ -127,12 +127,12 @@ class RealTimeSeedsTest {
    */
   @Test
   void soakSeedsStayFixed() {
-    RealTimeRun.Result damaged =
+    RunResult damaged =
         scheduled(10707, RealTimeMode.UPSERT, "PROXY_ERROR@340:8,ZOMBIE_DRIVER@261:0");
     assertEquals(List.of(), damaged.violations());
     assertTrue(damaged.stoppedOnDamagedCheckpoint(), "the query stops naming the checkpoint");
     for (long seed : new long[] {2560, 11620, 16893, 17919}) {
-      RealTimeRun.Result r = RealTimeRun.run(seed, RealTimeMode.UPSERT, 0, false);
+      RunResult r = RealTimeRun.run(seed, RealTimeMode.UPSERT, 0, false);
       assertEquals(List.of(), r.violations(), "seed " + seed);
     }
   }
@@ -147,20 +147,20 @@ class RealTimeSeedsTest {
    */
   @Test
   void reCreatedQueueSoakSeedsStayFixed() {
-    RealTimeRun.Result trimmedBefore =
+    RunResult trimmedBefore =
         scheduled(
             51274,
             RealTimeMode.APPEND,
             "CRASH_AFTER_STEP@0:10,QUEUE_TRIM@177:32,RESHARD@177:13,QUEUE_RECREATED@189:6");
     assertEquals(List.of(), trimmedBefore.violations());
     assertTrue(trimmedBefore.stoppedOnDataLoss(), "the query stops for the old queue's loss");
-    RealTimeRun.Result zombieCommitted =
+    RunResult zombieCommitted =
         scheduled(
             45036,
             RealTimeMode.APPEND,
             "TASK_FAILURE@9:12,ZOMBIE_DRIVER@40:13,QUEUE_RECREATED@42:6");
     assertEquals(List.of(), zombieCommitted.violations());
-    RealTimeRun.Result lateNotice =
+    RunResult lateNotice =
         scheduled(
             54412, RealTimeMode.APPEND, "ZOMBIE_DRIVER@107:10,RESHARD@122:3,QUEUE_RECREATED@165:9");
     assertEquals(List.of(), lateNotice.violations());
@@ -168,7 +168,7 @@ class RealTimeSeedsTest {
   }
 
   /** A seed's run under a given fault schedule (a shrunk one), without a trace. */
-  private static RealTimeRun.Result scheduled(long seed, RealTimeMode mode, String schedule) {
+  private static RunResult scheduled(long seed, RealTimeMode mode, String schedule) {
     return RealTimeRun.run(seed, mode, 0, FaultSchedule.parse(schedule), false);
   }
 }

@@ -66,9 +66,7 @@ class TransactionalSinkTabletsTest {
             .serialize()
             .getBytes(StandardCharsets.UTF_8));
     logBatch(0, BATCH_ROWS);
-    checkpoint =
-        new QueryCheckpoint(
-            new CheckpointCodecChecks.MapCheckpointFiles(files, "yt://sim/tablets"));
+    checkpoint = new QueryCheckpoint(new MemoryCheckpointFiles(files, "yt://sim/tablets"));
   }
 
   /** Writes {@code offsets/N} with the partition's end. */

@@ -10,6 +10,19 @@ import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.plan.DataLoss;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
+import io.ytstream.simulation.check.ConsumerAheadOfOutput;
+import io.ytstream.simulation.check.DuplicateWrite;
+import io.ytstream.simulation.check.FalseDataLoss;
+import io.ytstream.simulation.check.GarbageWrite;
+import io.ytstream.simulation.check.LostWrite;
+import io.ytstream.simulation.check.NonmonotonicOffsets;
+import io.ytstream.simulation.check.NonmonotonicSend;
+import io.ytstream.simulation.check.PollSkip;
+import io.ytstream.simulation.check.PrematureCommit;
+import io.ytstream.simulation.check.RedundantRead;
+import io.ytstream.simulation.check.SlotCheck;
+import io.ytstream.simulation.check.StaleRead;
+import io.ytstream.simulation.check.Stuck;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +37,7 @@ import org.junit.jupiter.api.Test;
  * Each of Real-time Mode's invariants fails on a hand-made state of the cluster that breaks it, and
  * a state that keeps them all passes, so none is blind.
  */
-class RealTimeInvariantsTest {
+class RealTimeCheckersTest {
 
   private final RealTimeWorkload w =
       new RealTimeWorkload(
@@ -32,7 +45,7 @@ class RealTimeInvariantsTest {
   private final SimCluster cluster = new InMemorySimCluster();
   private final RealTimeContext ctx =
       new RealTimeContext(w, cluster, new FaultClock(new FaultSchedule(List.of())), false);
-  private final RealTimeInvariants checker = new RealTimeInvariants(ctx);
+  private final RealTimeOutput checker = new RealTimeOutput(ctx);
 
   private static io.ytstream.core.model.QueueId queue() {
     return io.ytstream.core.model.QueueId.of("primary", "//sim/queue0");
@@ -42,7 +55,7 @@ class RealTimeInvariantsTest {
     return List.of(new PartitionId(queue(), 0));
   }
 
-  RealTimeInvariantsTest() {
+  RealTimeCheckersTest() {
     ctx.checker = checker;
     RealTimeRun.setUp(cluster, w);
     for (long v = 0; v < 3; v++) {
@@ -78,9 +91,9 @@ class RealTimeInvariantsTest {
     checker.onCommitted();
   }
 
-  private TreeSet<RealTimeInvariants.Invariant> found() {
-    TreeSet<RealTimeInvariants.Invariant> out = new TreeSet<>();
-    checker.violations().forEach(v -> out.add(v.invariant()));
+  private TreeSet<String> found() {
+    TreeSet<String> out = new TreeSet<>();
+    checker.violations().forEach(v -> out.add(v.property().name()));
     return out;
   }
 
@@ -102,7 +115,7 @@ class RealTimeInvariantsTest {
   void aCommittedBatchWhoseRowsAreMissingIsALostWrite() {
     output(0, 10);
     committed(0, 2);
-    assertEquals(new TreeSet<>(List.of(RealTimeInvariants.Invariant.LOST_WRITE)), found());
+    assertEquals(new TreeSet<>(List.of(LostWrite.PROPERTY.name())), found());
   }
 
   @Test
@@ -110,7 +123,7 @@ class RealTimeInvariantsTest {
     output(0, 10);
     output(0, 10);
     checker.afterStep();
-    assertEquals(new TreeSet<>(List.of(RealTimeInvariants.Invariant.DUPLICATE_WRITE)), found());
+    assertEquals(new TreeSet<>(List.of(DuplicateWrite.PROPERTY.name())), found());
   }
 
   @Test
@@ -122,10 +135,7 @@ class RealTimeInvariantsTest {
     consumerAt(2);
     checker.afterStep();
     assertEquals(
-        new TreeSet<>(
-            List.of(
-                RealTimeInvariants.Invariant.LOST_WRITE,
-                RealTimeInvariants.Invariant.CONSUMER_AHEAD_OF_OUTPUT)),
+        new TreeSet<>(List.of(LostWrite.PROPERTY.name(), ConsumerAheadOfOutput.PROPERTY.name())),
         found());
   }
 
@@ -136,8 +146,7 @@ class RealTimeInvariantsTest {
     committed(0, 1);
     consumerAt(2);
     checker.afterStep();
-    assertEquals(
-        new TreeSet<>(List.of(RealTimeInvariants.Invariant.CONSUMER_AHEAD_OF_CHECKPOINT)), found());
+    assertEquals(new TreeSet<>(List.of(PrematureCommit.PROPERTY.name())), found());
   }
 
   @Test
@@ -149,14 +158,14 @@ class RealTimeInvariantsTest {
     checker.afterStep();
     consumerAt(1);
     checker.afterStep();
-    assertEquals(new TreeSet<>(List.of(RealTimeInvariants.Invariant.OFFSETS_MONOTONIC)), found());
+    assertEquals(new TreeSet<>(List.of(NonmonotonicOffsets.PROPERTY.name())), found());
   }
 
   @Test
   void aWrongValueIsCorruptOutput() {
     output(0, 99);
     checker.afterStep();
-    assertEquals(new TreeSet<>(List.of(RealTimeInvariants.Invariant.CORRUPT_OUTPUT)), found());
+    assertEquals(new TreeSet<>(List.of(GarbageWrite.PROPERTY.name())), found());
   }
 
   @Test
@@ -164,13 +173,13 @@ class RealTimeInvariantsTest {
     output(1, 11);
     output(0, 10);
     checker.afterStep();
-    assertEquals(new TreeSet<>(List.of(RealTimeInvariants.Invariant.OUTPUT_ORDER)), found());
+    assertEquals(new TreeSet<>(List.of(NonmonotonicSend.PROPERTY.name())), found());
   }
 
   @Test
   void rowsNeverConsumedAreStuck() {
     checker.finish(false);
-    assertEquals(new TreeSet<>(List.of(RealTimeInvariants.Invariant.STUCK)), found());
+    assertEquals(new TreeSet<>(List.of(Stuck.PROPERTY.name())), found());
   }
 
   private static QueueRow pulled(long r) {
@@ -191,7 +200,7 @@ class RealTimeInvariantsTest {
     output(2, 12);
     cluster.trim(queue(), 0, 2);
     committed(0, 3);
-    assertEquals(new TreeSet<>(List.of(RealTimeInvariants.Invariant.SILENT_DATA_LOSS)), found());
+    assertEquals(new TreeSet<>(List.of(PollSkip.PROPERTY.name())), found());
   }
 
   @Test
@@ -222,7 +231,7 @@ class RealTimeInvariantsTest {
   @Test
   void aDataLossFailureNamingUntrimmedRowsIsFalse() {
     checker.onDataLossFailure(List.of(new DataLoss(partitions().get(0), 0, 2)));
-    assertEquals(new TreeSet<>(List.of(RealTimeInvariants.Invariant.FALSE_DATA_LOSS)), found());
+    assertEquals(new TreeSet<>(List.of(FalseDataLoss.PROPERTY.name())), found());
   }
 
   @Test
@@ -233,9 +242,7 @@ class RealTimeInvariantsTest {
     cluster.recreateQueue(queue(), 1);
     consumerAt(5);
     checker.afterStep();
-    assertTrue(
-        found().contains(RealTimeInvariants.Invariant.ADVANCE_ON_UNTRUSTED_POSITIONS),
-        found()::toString);
+    assertTrue(found().contains(StaleRead.PROPERTY.name()), found()::toString);
   }
 
   @Test
@@ -246,7 +253,7 @@ class RealTimeInvariantsTest {
     checker.onRunEndAfterRecreation(true, Optional.empty());
     assertEquals(new TreeSet<>(), found(), "it stopped, naming the positions");
     checker.onRunEndAfterRecreation(false, Optional.empty());
-    assertEquals(new TreeSet<>(List.of(RealTimeInvariants.Invariant.STUCK)), found());
+    assertEquals(new TreeSet<>(List.of(Stuck.PROPERTY.name())), found());
   }
 
   @Test
@@ -260,7 +267,7 @@ class RealTimeInvariantsTest {
     assertEquals(new TreeSet<>(), found(), "zero positions fit the re-created queue");
     checker.onRunEndAfterRecreation(
         false, Optional.of(StreamOffsets.of(Map.of(partitions().get(0), 2L))));
-    assertEquals(new TreeSet<>(List.of(RealTimeInvariants.Invariant.STUCK)), found());
+    assertEquals(new TreeSet<>(List.of(Stuck.PROPERTY.name())), found());
   }
 
   @Test
@@ -270,7 +277,7 @@ class RealTimeInvariantsTest {
     checker.onPulled("run-1", partitions().get(0), List.of(pulled(2)));
     assertEquals(new TreeSet<>(), found(), "another run, and the rows after");
     checker.onPulled("run-1", partitions().get(0), List.of(pulled(1), pulled(2)));
-    assertEquals(new TreeSet<>(List.of(RealTimeInvariants.Invariant.PULLED_TWICE)), found());
+    assertEquals(new TreeSet<>(List.of(RedundantRead.PROPERTY.name())), found());
   }
 
   @Test
@@ -278,7 +285,7 @@ class RealTimeInvariantsTest {
     checker.onFirstTasks(List.of(tasksOf(0, 1)), List.of(tasksOf(0, 1)));
     assertEquals(new TreeSet<>(), found());
     checker.onFirstTasks(List.of(tasksOf(0, 1)), List.of(tasksOf(0), tasksOf(1)));
-    assertEquals(new TreeSet<>(List.of(RealTimeInvariants.Invariant.SLOT_CHECK)), found());
+    assertEquals(new TreeSet<>(List.of(SlotCheck.PROPERTY.name())), found());
   }
 
   @Test

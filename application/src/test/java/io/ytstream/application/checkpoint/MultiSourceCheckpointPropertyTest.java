@@ -1,10 +1,7 @@
-package io.ytstream.simulation;
+package io.ytstream.application.checkpoint;
 
-import io.ytstream.application.checkpoint.BatchEnd;
-import io.ytstream.application.checkpoint.BatchRanges;
-import io.ytstream.application.checkpoint.OffsetLogEntry;
-import io.ytstream.application.checkpoint.QueryCheckpoint;
-import io.ytstream.application.checkpoint.SourceRecord;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.ytstream.application.offsets.OffsetsJson;
 import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.OffsetRange;
@@ -17,29 +14,36 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.SplittableRandom;
+import java.util.Random;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
 
 /**
- * Part of {@code CHECKPOINT_CODEC}, for a query of several sources (the simulated query has one): a
- * seed-drawn checkpoint of 1-3 yt sources over their own queues, with other sources' lines ({@code
- * -}, a Kafka-like offset) between theirs in Spark's offset log, reads each batch's ranges from the
- * previous batch's end of the same source (batch 0: the source's recorded start), each queue with
- * its source's consumer, and the newest batch's end over all of them.
+ * For a query of several sources (the simulation's query has one): a seed-drawn checkpoint of 1-3
+ * yt sources over their own queues, with other sources' lines ({@code -}, a Kafka-like offset)
+ * between theirs in Spark's offset log, reads each batch's ranges from the previous batch's end of
+ * the same source (batch 0: the source's recorded start), each queue with its source's consumer,
+ * and the newest batch's end over all of them.
  */
-final class MultiSourceCheckpointChecks {
+class MultiSourceCheckpointPropertyTest {
 
-  private final SplittableRandom random;
-  private final Consumer<String> violate;
-
-  private MultiSourceCheckpointChecks(SplittableRandom random, Consumer<String> violate) {
-    this.random = random;
-    this.violate = violate;
+  @Test
+  void holdsForEverySeed() {
+    for (long seed = 1; seed <= 1_000; seed++) {
+      List<String> violations = new ArrayList<>();
+      random = new Random(seed);
+      violate = violations::add;
+      checkSeed();
+      assertEquals(List.of(), violations, "seed " + seed);
+    }
   }
 
-  static void check(SplittableRandom random, Consumer<String> violate) {
-    new MultiSourceCheckpointChecks(random, violate).checkOne();
+  private Random random;
+  private Consumer<String> violate;
+
+  private void checkSeed() {
+    checkOne();
   }
 
   private void checkOne() {
@@ -116,7 +120,7 @@ final class MultiSourceCheckpointChecks {
       files.put("offsets/" + b, entry.toString().getBytes(StandardCharsets.UTF_8));
     }
     QueryCheckpoint checkpoint =
-        new QueryCheckpoint(new CheckpointCodecChecks.MapCheckpointFiles(files, "yt://sim/multi"));
+        new QueryCheckpoint(new MapCheckpointFiles(files, "yt://sim/multi"));
     try {
       for (int b = 0; b < batches; b++) {
         List<StreamOffsets> read = checkpoint.batchEnd(b);
@@ -141,9 +145,13 @@ final class MultiSourceCheckpointChecks {
                   + " of "
                   + ytSources
                   + " yt sources reads "
-                  + CheckpointCodecChecks.rangesText(got)
+                  + got.ranges()
+                  + " "
+                  + got.consumers()
                   + ", not "
-                  + CheckpointCodecChecks.rangesText(want));
+                  + want.ranges()
+                  + " "
+                  + want.consumers());
         }
       }
       StreamOffsets all = StreamOffsets.empty();

@@ -1,42 +1,49 @@
-package io.ytstream.simulation;
+package io.ytstream.application.offsets;
 
-import io.ytstream.application.offsets.StartingOffsetsText;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.ytstream.core.model.StartingOffsets;
 import io.ytstream.core.model.YPath;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
+import java.util.Random;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
 
 /**
- * Part of {@code CHECKPOINT_CODEC}, for the text a user gives options {@code starting_offsets} and
- * {@code ending_offsets}: seed-drawn texts (earliest and latest in any case, JSON with -2, -1 and
- * row indices up to {@link Long#MAX_VALUE}, any key order and white space) read as the offsets they
- * say; a text with one mistake is refused with a message quoting what is wrong, since that is what
- * the user has to find and fix in the query's options.
+ * For the text a user gives options {@code starting_offsets} and {@code ending_offsets}: seed-drawn
+ * texts (earliest and latest in any case, JSON with -2, -1 and row indices up to {@link
+ * Long#MAX_VALUE}, any key order and white space) read as the offsets they say; a text with one
+ * mistake is refused with a message quoting what is wrong, since that is what the user has to find
+ * and fix in the query's options.
  */
-final class StartingOffsetsTextChecks {
+class StartingOffsetsTextPropertyTest {
+
+  @Test
+  void holdsForEverySeed() {
+    for (long seed = 1; seed <= 1_000; seed++) {
+      List<String> violations = new ArrayList<>();
+      random = new Random(seed);
+      violate = violations::add;
+      checkSeed();
+      assertEquals(List.of(), violations, "seed " + seed);
+    }
+  }
 
   private static final long[] OFFSETS = {
     StartingOffsets.EARLIEST, StartingOffsets.LATEST, 0, 1, 42, Long.MAX_VALUE
   };
 
-  private final SplittableRandom random;
-  private final Consumer<String> violate;
+  private Random random;
+  private Consumer<String> violate;
 
-  private StartingOffsetsTextChecks(SplittableRandom random, Consumer<String> violate) {
-    this.random = random;
-    this.violate = violate;
-  }
-
-  static void check(SplittableRandom random, Consumer<String> violate) {
-    StartingOffsetsTextChecks checks = new StartingOffsetsTextChecks(random, violate);
-    checks.named();
+  private void checkSeed() {
+    named();
     for (int i = 0; i < 3; i++) {
-      checks.specific();
+      specific();
     }
   }
 

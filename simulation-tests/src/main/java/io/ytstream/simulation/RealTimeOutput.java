@@ -5,117 +5,54 @@ import io.ytstream.core.model.PartitionBounds;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.plan.DataLoss;
-import io.ytstream.core.plan.DataLossPolicy;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
-import java.util.ArrayList;
+import io.ytstream.simulation.check.ConsumerAheadOfOutput;
+import io.ytstream.simulation.check.DuplicateWrite;
+import io.ytstream.simulation.check.FalseDataLoss;
+import io.ytstream.simulation.check.GarbageWrite;
+import io.ytstream.simulation.check.Ledger;
+import io.ytstream.simulation.check.LostWrite;
+import io.ytstream.simulation.check.NonmonotonicOffsets;
+import io.ytstream.simulation.check.NonmonotonicSend;
+import io.ytstream.simulation.check.PollSkip;
+import io.ytstream.simulation.check.PrematureCommit;
+import io.ytstream.simulation.check.Property;
+import io.ytstream.simulation.check.RedundantRead;
+import io.ytstream.simulation.check.SlotCheck;
+import io.ytstream.simulation.check.SpuriousFailure;
+import io.ytstream.simulation.check.StaleRead;
+import io.ytstream.simulation.check.Stuck;
+import io.ytstream.simulation.check.TimerFlush;
+import io.ytstream.simulation.check.Violation;
+import io.ytstream.simulation.check.Violations;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
- * Real-time Mode's invariants, each named after the anomaly it is in Jepsen's terms where one fits,
- * checked against the cluster's own state (the output table or queue, the consumer, the checkpoint
- * as stored), never against what a driver believes:
- *
- * <ul>
- *   <li>{@link Invariant#LOST_WRITE}: a source row below the end of a batch Spark logged as
- *       committed ({@code commits/N}, with {@code offsets/N}) is not in the output; and at the end
- *       of a run that consumed everything, any produced row missing.
- *   <li>{@link Invariant#DUPLICATE_WRITE}: a source row in the output more than once (exactly-once
- *       writers; the append writer's copies are counted, not a violation).
- *   <li>{@link Invariant#CONSUMER_AHEAD_OF_OUTPUT}: the consumer passed a row that is not in the
- *       output (lost write: a restart would skip it).
- *   <li>{@link Invariant#CONSUMER_AHEAD_OF_CHECKPOINT}: the consumer passed the end of the last
- *       committed batch (premature commit: it follows durable ends only).
- *   <li>{@link Invariant#OFFSETS_MONOTONIC}: the consumer, or the committed batches' ends, went
- *       back (nonmonotonic offsets).
- *   <li>{@link Invariant#CORRUPT_OUTPUT}: an output row whose value is not its source row's, or
- *       that names no source row.
- *   <li>{@link Invariant#OUTPUT_ORDER}: producer writer: a source partition's rows do not come into
- *       its output tablet in source order.
- *   <li>{@link Invariant#STUCK}: liveness: the run ended with produced rows not consumed.
- * </ul>
+ * Real-time Mode's hooks into the checkers of {@code io.ytstream.simulation.check}, and its
+ * reference model of the output: per source row the copies in the output, the prefix of rows
+ * written, the consumer and the committed ends, all read from the cluster's own state (the output
+ * table or queue, the consumer, the checkpoint as stored), never from what a driver believes.
  */
-final class RealTimeInvariants {
-
-  /** What is checked, with the anomaly class it belongs to. */
-  enum Invariant {
-    LOST_WRITE("lost write"),
-    DUPLICATE_WRITE("duplicate write"),
-    CONSUMER_AHEAD_OF_OUTPUT("lost write"),
-    CONSUMER_AHEAD_OF_CHECKPOINT("premature commit"),
-    OFFSETS_MONOTONIC("nonmonotonic offsets"),
-    CORRUPT_OUTPUT("garbage write"),
-    OUTPUT_ORDER("reordered writes"),
-    STUCK("liveness"),
-    /**
-     * Rows trimmed before a task read them were passed (by a committed end or the consumer) without
-     * a report ({@code fail_on_data_loss=false}) or a failure ({@code true}).
-     */
-    SILENT_DATA_LOSS("poll skip"),
-    /**
-     * The query failed for data loss under {@code fail_on_data_loss=false}, or naming rows that
-     * were not trimmed.
-     */
-    FALSE_DATA_LOSS("data loss failure without lost rows, or against the policy"),
-    /** After its queue was re-created, the consumer passed rows the old queue never held. */
-    ADVANCE_ON_UNTRUSTED_POSITIONS("stale read (consumer moved on a re-created queue)"),
-    /**
-     * A query run pulled a row of a partition again: the rows a task pulled and could not hand out
-     * before its deadline must serve the next batch's task of the partition ({@code
-     * RowsCarriedToNextTask}, taken well within its 10 s), which pulls on after them.
-     */
-    PULLED_TWICE("redundant read (carried rows dropped)"),
-    /** A run without any fault failed its query: only a bug of the shipped code fails it then. */
-    SPURIOUS_FAILURE("failure without a fault"),
-    /**
-     * The first batch of a run planned other tasks than {@code prepareForRealTimeMode} named for
-     * the engine's slot check over the same partitions.
-     */
-    SLOT_CHECK("tasks other than the slot check counted"),
-    /**
-     * The writer's flush timer ticked and rows handed to the writer stayed out of the output, yet
-     * the writer's next call did not fail (a timer write that failed must fail the next call).
-     */
-    TIMER_FLUSH("timer flush lost or never made");
-
-    private final String anomaly;
-
-    Invariant(String anomaly) {
-      this.anomaly = anomaly;
-    }
-
-    String anomaly() {
-      return anomaly;
-    }
-  }
-
-  record Violation(Invariant invariant, String detail) {
-    @Override
-    public String toString() {
-      return invariant + " [" + invariant.anomaly() + "]: " + detail;
-    }
-  }
+final class RealTimeOutput {
 
   private final RealTimeContext ctx;
   private final RealTimeWorkload w;
   private final QueryCheckpoint stored;
-  private final List<List<Long>> input = new ArrayList<>();
-  private final List<List<Integer>> copies = new ArrayList<>();
+  private final Ledger ledger;
 
   /** Per partition: every row below it is in the output. */
   private final long[] written;
 
-  private final long[] consumer;
   private final long[] committed;
 
   /** Producer: per (output tablet, source partition), the last source row seen there. */
   private final TreeMap<String, Long> lastInTablet = new TreeMap<>();
 
-  private final List<Violation> violations = new ArrayList<>();
-  private final TreeSet<Invariant> seen = new TreeSet<>();
+  private final Violations out;
+  private final RedundantRead pulls = new RedundantRead();
   private long consumerStamp = Long.MIN_VALUE;
 
   /** Per partition, the rows the queue held when it was re-created (null: not re-created). */
@@ -126,45 +63,43 @@ final class RealTimeInvariants {
 
   private boolean outputChanged;
 
-  long rowsIn;
   long rowsOut;
   long duplicated;
   long lost;
 
-  RealTimeInvariants(RealTimeContext ctx) {
+  RealTimeOutput(RealTimeContext ctx) {
     this.ctx = ctx;
     this.w = ctx.workload;
+    this.out = new Violations(ctx::trace);
     // The checkpoint as stored, read past the faulty ports: the truth, not a driver's belief.
     this.stored =
         new QueryCheckpoint(
             new StoreCheckpointFiles(
                 ctx.cluster.ports().checkpoints(), Workload.CHECKPOINT, "checker"));
     int n = w.partitions().size();
-    for (int o = 0; o < n; o++) {
-      input.add(new ArrayList<>());
-      copies.add(new ArrayList<>());
-    }
+    ledger = new Ledger(n);
     written = new long[n];
-    consumer = new long[n];
     committed = new long[n];
   }
 
   void recordInput(int ordinal, long value) {
-    input.get(ordinal).add(value);
-    copies.get(ordinal).add(0);
-    rowsIn++;
+    ledger.produce(ordinal, value);
   }
 
   long inputCount(int ordinal) {
-    return input.get(ordinal).size();
+    return ledger.produced(ordinal);
+  }
+
+  long rowsIn() {
+    return ledger.rowsIn();
   }
 
   long[] consumer() {
-    return consumer;
+    return ledger.consumer();
   }
 
   List<Violation> violations() {
-    return violations;
+    return out.all();
   }
 
   /** A driver wrote {@code commits/N}: the batch's rows must all be in the output. */
@@ -178,14 +113,14 @@ final class RealTimeInvariants {
       PartitionId p = w.partitions().get(o);
       long e = end.get().getOrDefault(p, committed[o]);
       if (e < committed[o]) {
-        violate(
-            Invariant.OFFSETS_MONOTONIC,
+        out.add(
+            NonmonotonicOffsets.PROPERTY,
             "the committed end of " + p + " went back from " + committed[o] + " to " + e);
       }
       committed[o] = Math.max(committed[o], e);
       if (written[o] < e) {
-        violate(
-            passedMissing(o, written[o], Invariant.LOST_WRITE),
+        out.add(
+            passedMissing(o, written[o], LostWrite.PROPERTY),
             "batch committed to "
                 + p
                 + "@"
@@ -208,31 +143,22 @@ final class RealTimeInvariants {
     outputChanged = false;
     consumerStamp = stamp;
     StreamOffsets now = ctx.cluster.ports().consumerOffsets().read(Workload.CONSUMER, w.queue());
+    long[] positions = new long[w.partitions().size()];
+    for (int o = 0; o < positions.length; o++) {
+      positions[o] = now.getOrDefault(w.partitions().get(o), 0);
+    }
+    ledger.consumerRead(positions, out, o -> w.partitions().get(o).toString());
     Optional<StreamOffsets> end = Optional.empty();
     boolean endRead = false;
-    for (int o = 0; o < w.partitions().size(); o++) {
+    for (int o = 0; o < positions.length; o++) {
       PartitionId p = w.partitions().get(o);
-      long c = now.getOrDefault(p, 0);
-      if (c < consumer[o]) {
-        violate(
-            Invariant.OFFSETS_MONOTONIC,
-            "consumer of " + p + " went back from " + consumer[o] + " to " + c);
-      }
-      consumer[o] = c;
-      if (oldRows != null && c > oldRows[o]) {
-        violate(
-            Invariant.ADVANCE_ON_UNTRUSTED_POSITIONS,
-            "consumer of "
-                + p
-                + " at "
-                + c
-                + " after its queue was re-created; the old queue held "
-                + oldRows[o]
-                + " rows");
+      long c = positions[o];
+      if (oldRows != null) {
+        StaleRead.realTime(out, p.toString(), c, oldRows[o]);
       }
       if (c > written[o]) {
-        violate(
-            passedMissing(o, written[o], Invariant.CONSUMER_AHEAD_OF_OUTPUT),
+        out.add(
+            passedMissing(o, written[o], ConsumerAheadOfOutput.PROPERTY),
             "consumer of " + p + " at " + c + " but row " + written[o] + " is not in the output");
       }
       if (c > committed[o]) {
@@ -242,8 +168,8 @@ final class RealTimeInvariants {
         }
         long e = end.map(x -> x.getOrDefault(p, 0)).orElse(0L);
         if (c > e) {
-          violate(
-              Invariant.CONSUMER_AHEAD_OF_CHECKPOINT,
+          out.add(
+              PrematureCommit.PROPERTY,
               "consumer of " + p + " at " + c + ", past the last committed end " + e);
         }
       }
@@ -263,17 +189,17 @@ final class RealTimeInvariants {
     readOutput();
     afterStep();
     for (int o = 0; o < w.partitions().size(); o++) {
-      List<Integer> c = copies.get(o);
-      for (int r = 0; r < c.size(); r++) {
-        if (c.get(r) == 0 && !ctx.isReportedLost(o, r)) {
-          if (oldRows != null && r >= committed[o] && r >= consumer[o]) {
+      long consumer = ledger.consumer(o);
+      for (int r = 0; r < ledger.produced(o); r++) {
+        if (ledger.copies(o, r, 0) == 0 && !ctx.isReportedLost(o, r)) {
+          if (oldRows != null && r >= committed[o] && r >= consumer) {
             continue; // never read, dropped with the old queue
           }
           if (r < trimmed(o)) {
             // Trimmed unread: silent loss if the query passed it, else a tail it never reached.
-            if (r < committed[o] || r < consumer[o]) {
-              violate(
-                  Invariant.SILENT_DATA_LOSS,
+            if (r < committed[o] || r < consumer) {
+              out.add(
+                  PollSkip.PROPERTY,
                   "row " + r + " of " + w.partitions().get(o) + " was trimmed, unread, unreported");
             }
             continue;
@@ -283,11 +209,11 @@ final class RealTimeInvariants {
       }
     }
     if (!consumedAll && !stoppedWithReason) {
-      violate(Invariant.STUCK, "rows were produced that the query never consumed");
+      out.add(Stuck.PROPERTY, "rows were produced that the query never consumed");
     } else if (!consumedAll) {
       ctx.trace("the query stopped with a reason; rows left unconsumed are not STUCK");
     } else if (lost > 0) {
-      violate(Invariant.LOST_WRITE, lost + " source rows consumed but not in the output");
+      out.add(LostWrite.PROPERTY, lost + " source rows consumed but not in the output");
     }
   }
 
@@ -321,8 +247,8 @@ final class RealTimeInvariants {
     for (Row row : delta.removed()) {
       int o = ordinalOf(row);
       long r = rowOf(row);
-      if (o >= 0 && r >= 0 && r < copies.get(o).size()) {
-        copies.get(o).set((int) r, copies.get(o).get((int) r) - 1);
+      if (o >= 0 && r >= 0 && r < ledger.produced(o)) {
+        ledger.addCopy(o, r, 0, -1);
         rowsOut--;
       }
     }
@@ -330,22 +256,21 @@ final class RealTimeInvariants {
       int o = ordinalOf(row);
       long r = rowOf(row);
       long v = (Long) row.get("v");
-      if (o < 0 || r < 0 || r >= input.get(o).size()) {
-        violate(Invariant.CORRUPT_OUTPUT, "an output row names no source row: " + row);
+      if (o < 0 || r < 0 || r >= ledger.produced(o)) {
+        out.add(GarbageWrite.PROPERTY, "an output row names no source row: " + row);
         continue;
       }
       rowsOut++;
-      if (input.get(o).get((int) r) != v) {
-        violate(
-            Invariant.CORRUPT_OUTPUT,
+      if (ledger.value(o, r) != v) {
+        out.add(
+            GarbageWrite.PROPERTY,
             "row " + r + " of " + w.partitions().get(o) + " has value " + v + ": " + row);
       }
-      int n = copies.get(o).get((int) r) + 1;
-      copies.get(o).set((int) r, n);
+      int n = ledger.addCopy(o, r, 0, 1) + 1;
       if (n > 1) {
         if (w.mode().exactlyOnce()) {
-          violate(
-              Invariant.DUPLICATE_WRITE,
+          out.add(
+              DuplicateWrite.PROPERTY,
               "row " + r + " of " + w.partitions().get(o) + " is in the output " + n + " times");
         } else {
           duplicated++;
@@ -355,8 +280,8 @@ final class RealTimeInvariants {
         String key = row.get(IncrementalTableReader.TABLET) + "/" + o;
         Long before = lastInTablet.put(key, r);
         if (before != null && r < before) {
-          violate(
-              Invariant.OUTPUT_ORDER,
+          out.add(
+              NonmonotonicSend.PROPERTY,
               "row "
                   + r
                   + " of "
@@ -369,10 +294,9 @@ final class RealTimeInvariants {
       }
     }
     for (int o = 0; o < written.length; o++) {
-      List<Integer> c = copies.get(o);
       // An overwritten or removed row: the prefix shrinks back to it.
       for (int r = 0; r < written[o]; r++) {
-        if (c.get(r) <= 0 && !ctx.isReportedLost(o, r)) {
+        if (ledger.copies(o, r, 0) <= 0 && !ctx.isReportedLost(o, r)) {
           written[o] = r;
           break;
         }
@@ -384,9 +308,8 @@ final class RealTimeInvariants {
   /** The prefix of rows in the output, or reported lost by a task (which excuses absence only). */
   private void advanceWritten() {
     for (int o = 0; o < written.length; o++) {
-      List<Integer> c = copies.get(o);
-      while (written[o] < c.size()
-          && (c.get((int) written[o]) > 0 || ctx.isReportedLost(o, written[o]))) {
+      while (written[o] < ledger.produced(o)
+          && (ledger.copies(o, written[o], 0) > 0 || ctx.isReportedLost(o, written[o]))) {
         written[o]++;
       }
     }
@@ -407,9 +330,9 @@ final class RealTimeInvariants {
   }
 
   /** A row passed but not in the output: trimmed unread and unreported, or a lost write. */
-  private Invariant passedMissing(int ordinal, long row, Invariant otherwise) {
+  private Property passedMissing(int ordinal, long row, Property otherwise) {
     return row < trimmed(ordinal) && !ctx.isReportedLost(ordinal, row)
-        ? Invariant.SILENT_DATA_LOSS
+        ? PollSkip.PROPERTY
         : otherwise;
   }
 
@@ -425,57 +348,33 @@ final class RealTimeInvariants {
 
   /** The query failed for data loss naming {@code losses}. */
   void onDataLossFailure(List<DataLoss> losses) {
-    if (w.dataLossPolicy() != DataLossPolicy.FAIL) {
-      violate(
-          Invariant.FALSE_DATA_LOSS,
-          "failed for data loss " + losses + " with fail_on_data_loss=false");
-      return;
-    }
-    for (DataLoss loss : losses) {
-      int o = w.ordinal(loss.partition());
-      if (o < 0 || loss.requestedOffset() >= trimmed(o)) {
-        violate(Invariant.FALSE_DATA_LOSS, "failed for data loss naming untrimmed rows: " + loss);
-      }
-    }
+    FalseDataLoss.failed(
+        out,
+        losses,
+        w.dataLossPolicy(),
+        loss -> {
+          int o = w.ordinal(loss.partition());
+          return o < 0 ? 0 : trimmed(o);
+        });
   }
-
-  /** Per query run and partition: past the last row pulled. */
-  private final TreeMap<String, Long> pulledTo = new TreeMap<>();
 
   /** A task of run {@code readId} pulled {@code rows} of {@code partition}. */
   void onPulled(String readId, PartitionId partition, List<QueueRow> rows) {
-    if (rows.isEmpty()) {
-      return;
+    if (!rows.isEmpty()) {
+      pulls.pulled(
+          out, readId, partition, rows.get(0).rowIndex(), rows.get(rows.size() - 1).rowIndex());
     }
-    String key = readId + "/" + partition;
-    Long to = pulledTo.get(key);
-    long first = rows.get(0).rowIndex();
-    if (to != null && first < to) {
-      violate(
-          Invariant.PULLED_TWICE,
-          readId
-              + " pulled "
-              + partition
-              + " from row "
-              + first
-              + " again (it had pulled to "
-              + to
-              + ")");
-    }
-    pulledTo.put(key, Math.max(to == null ? 0 : to, rows.get(rows.size() - 1).rowIndex() + 1));
   }
 
   /** The run had no fault at all, and its query failed. */
   void onSpuriousFailure(String failure) {
-    violate(Invariant.SPURIOUS_FAILURE, failure);
+    SpuriousFailure.failed(out, failure);
   }
 
   /** The first batch's tasks over the partitions the slot check was told of. */
   void onFirstTasks(
       List<? extends java.util.Set<PartitionId>> slots, List<java.util.Set<PartitionId>> tasks) {
-    if (!slots.equals(tasks)) {
-      violate(Invariant.SLOT_CHECK, "the slot check counted " + slots + ", the batch ran " + tasks);
-    }
+    SlotCheck.firstTasks(out, slots, tasks);
   }
 
   /**
@@ -487,7 +386,7 @@ final class RealTimeInvariants {
   boolean inOutput(List<long[]> rows) {
     readOutput();
     for (long[] r : rows) {
-      if (copies.get((int) r[0]).get((int) r[1]) <= 0 && !ctx.isReportedLost((int) r[0], r[1])) {
+      if (ledger.copies((int) r[0], r[1], 0) <= 0 && !ctx.isReportedLost((int) r[0], r[1])) {
         return false;
       }
     }
@@ -496,7 +395,7 @@ final class RealTimeInvariants {
 
   /** The writer's next call after a tick that left rows out of the output did not fail. */
   void onTimerFlushLost(String detail) {
-    violate(Invariant.TIMER_FLUSH, detail);
+    TimerFlush.lost(out, detail);
   }
 
   /**
@@ -532,8 +431,8 @@ final class RealTimeInvariants {
       }
     }
     if (!stopped && !fits) {
-      violate(
-          Invariant.STUCK,
+      out.add(
+          Stuck.PROPERTY,
           "the queue was re-created and the query still runs on the old queue's positions");
     }
   }
@@ -549,13 +448,5 @@ final class RealTimeInvariants {
   private long rowOf(Row row) {
     Object r = row.get(w.mode() == RealTimeMode.UPSERT ? Verifier.SRC_ROW : "r");
     return r instanceof Long l ? l : -1;
-  }
-
-  private void violate(Invariant invariant, String detail) {
-    // One of each kind per run is enough to tell what broke; the rest repeat it.
-    if (seen.add(invariant)) {
-      violations.add(new Violation(invariant, detail));
-      ctx.trace("VIOLATION " + invariant + ": " + detail);
-    }
   }
 }

@@ -1,25 +1,100 @@
-package io.ytstream.simulation;
+package io.ytstream.simulation.check;
 
+import io.ytstream.application.PlanMicroBatch;
 import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.core.plan.TriggerLimit;
 import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What is wrong, if anything, in the transactional sink's refusal of a batch as too large: for the
- * output's rows per tablet, or for the executors' memory. A user reads the refusal to fix the
- * query, so its figures are checked by property (the tablets it asks for take the rows, the {@code
- * max_rows_per_partition} it proposes fits or is smaller), not by the sink's formula.
+ * A batch over its bounds: a task read more than {@code max_rows_per_partition} rows of a partition
+ * (rows read, not the range's width), a batch planned more rows than {@code max_rows_per_trigger}
+ * or more bytes than {@code max_bytes_per_trigger} in more than one row, or a commit reached the
+ * cluster over its per-tablet row limit. The transactional sink must refuse such a batch itself,
+ * and a user reads the refusal to fix the query, so its figures are checked by property (the
+ * tablets it asks for take the rows, the {@code max_rows_per_partition} it proposes fits or is
+ * smaller), not by the sink's formula.
  */
-final class SinkRefusalChecks {
+public final class BatchBound {
 
-  private SinkRefusalChecks() {}
+  public static final Property PROPERTY = new Property("BatchBound", "batch over its row bound");
+
+  private BatchBound() {}
+
+  /** A task read {@code rowsRead} rows of {@code range}. */
+  public static void rangeRead(Violations out, Object range, long rowsRead, long maxRows) {
+    if (rowsRead > maxRows) {
+      out.add(
+          PROPERTY, range + " read " + rowsRead + " rows, max_rows_per_partition is " + maxRows);
+    }
+  }
+
+  /**
+   * The source planned a batch of {@code rows} rows from {@code start}: under {@code
+   * max_rows_per_trigger} at most that many over all partitions, and under {@code
+   * max_bytes_per_trigger} at most that many bytes unless it is one row (every queue row weighs
+   * {@code rowWeight}); a batch that places new partitions holds none.
+   */
+  public static void planned(
+      Violations out,
+      StreamOffsets start,
+      PlanMicroBatch.PlannedEnd planned,
+      long rows,
+      TriggerLimit trigger,
+      long rowWeight) {
+    StreamOffsets end = planned.end();
+    if ((trigger.maxRows().isEmpty() && trigger.maxBytes().isEmpty())
+        || planned.placesNewPartitions()) {
+      return;
+    }
+    // Every queue row weighs the same, so a batch's bytes are its rows times that; only a batch
+    // of one row may weigh more than the cap.
+    long bytes = rows * rowWeight;
+    if (trigger.maxBytes().isPresent() && bytes > trigger.maxBytes().getAsLong() && rows > 1) {
+      out.add(
+          PROPERTY,
+          "a batch of "
+              + rows
+              + " rows ("
+              + bytes
+              + " bytes) from "
+              + start
+              + " to "
+              + end
+              + ", max_bytes_per_trigger is "
+              + trigger.maxBytes().getAsLong());
+    }
+    if (trigger.maxRows().isEmpty()) {
+      return;
+    }
+    long max = trigger.maxRows().getAsLong();
+    if (rows > max) {
+      out.add(
+          PROPERTY,
+          "a batch of "
+              + rows
+              + " rows from "
+              + start
+              + " to "
+              + end
+              + ", max_rows_per_trigger is "
+              + max);
+    }
+  }
+
+  /** What {@link #tabletRefusalError} and the others found wrong in batch {@code batch}. */
+  public static void refusal(Violations out, long batch, String wrong, String message) {
+    if (wrong != null) {
+      out.add(PROPERTY, "batch " + batch + wrong + ": " + message);
+    }
+  }
 
   /**
    * The refusal of a batch with {@code perTablet[t]} rows for tablet t of the output, each of which
    * takes {@code maxRowsPerTablet}; null when it is right.
    */
-  static String tabletRefusalError(
+  public static String tabletRefusalError(
       long[] perTablet,
       long maxRowsPerTablet,
       StreamOffsets start,
@@ -49,7 +124,8 @@ final class SinkRefusalChecks {
    * bound on the cluster's limit the refusal proves, and that only a reshard helps the logged
    * batch.
    */
-  static String clusterRefusalError(long worst, long setting, long clusterLimit, String message) {
+  public static String clusterRefusalError(
+      long worst, long setting, long clusterLimit, String message) {
     String text = message == null ? "" : message;
     if (worst <= clusterLimit || worst > setting) {
       return " was refused by the cluster with "
@@ -87,7 +163,7 @@ final class SinkRefusalChecks {
    * ranges, and proposes a {@code max_rows_per_partition} of at least 1 and below the largest range
    * (when that has more than one row), or more executor memory.
    */
-  static String memoryRefusalError(
+  public static String memoryRefusalError(
       String notKept, StreamOffsets start, StreamOffsets end, String message) {
     String text = message == null ? "" : message;
     Matcher m = MEMORY.matcher(text);

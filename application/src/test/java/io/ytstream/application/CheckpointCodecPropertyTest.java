@@ -1,9 +1,10 @@
-package io.ytstream.simulation;
+package io.ytstream.application;
 
-import io.ytstream.application.AdvanceConsumer;
-import io.ytstream.application.SourcePorts;
-import io.ytstream.application.StreamingSource;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.ytstream.application.checkpoint.BatchRanges;
+import io.ytstream.application.checkpoint.MapCheckpointFiles;
 import io.ytstream.application.checkpoint.OffsetLogEntry;
 import io.ytstream.application.checkpoint.QueryCheckpoint;
 import io.ytstream.application.checkpoint.SourceRecord;
@@ -12,54 +13,50 @@ import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StartingOffsets;
 import io.ytstream.core.model.StreamOffsets;
-import io.ytstream.core.plan.PlanLimits;
 import io.ytstream.ports.CheckpointFiles;
-import io.ytstream.ports.spi.YtCluster;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.SplittableRandom;
+import java.util.Random;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
 
 /**
- * Invariant {@code CHECKPOINT_CODEC}, on the checkpoint a run leaves behind: every offsets text
+ * On the checkpoint a seeded query run leaves behind ({@link SeededQueryRun}): every offsets text
  * ytstream wrote reads back to the same offsets and is written again to the same text (a restart
  * reads what the last driver wrote), and a checkpoint file that is torn (partly written, as an
  * object store can leave it), bit-rotted or another query's is refused with a message naming the
- * file; it never reads as other offsets. The seeded fault is applied to a copy of the run's
- * checkpoint, so the run itself is unchanged.
+ * file; it never reads as other offsets. The seeded damage is applied to a copy of the run's
+ * checkpoint.
  */
-final class CheckpointCodecChecks {
+class CheckpointCodecPropertyTest {
 
   private static final String LOCATION = "yt://sim/checkpoint-copy";
   private static final String SOURCE_FILE = "sources/0/" + SourceRecord.FILE;
 
-  private final long seed;
-  private final SplittableRandom random;
-  private final Consumer<String> violate;
+  private Random random;
+  private Consumer<String> violate;
 
-  private CheckpointCodecChecks(long seed, Consumer<String> violate) {
-    this.seed = seed;
-    this.random = new SplittableRandom(seed * 0x2545F4914F6CDD1DL + 41);
-    this.violate = violate;
+  @Test
+  void holdsForEverySeed() {
+    int withBatches = 0;
+    for (long seed = 1; seed <= 1_000; seed++) {
+      List<String> violations = new ArrayList<>();
+      SeededQueryRun run = SeededQueryRun.run(new Random(seed));
+      random = new Random(seed * 0x2545F4914F6CDD1DL + 41);
+      violate = violations::add;
+      runCheckpoint(run);
+      assertEquals(List.of(), violations, "seed " + seed);
+      withBatches += run.files.batches().size() > 1 ? 1 : 0;
+    }
+    // The draws must reach restarts from several logged batches, not only empty checkpoints.
+    assertTrue(withBatches > 300, withBatches + " seeds logged two batches or more");
   }
 
-  static void check(long seed, SimContext ctx, Consumer<String> violate) {
-    CheckpointCodecChecks checks = new CheckpointCodecChecks(seed, violate);
-    checks.runCheckpoint(ctx);
-    OffsetsTextChecks.check(checks.random, violate);
-    StartingOffsetsTextChecks.check(checks.random, violate);
-    MultiSourceCheckpointChecks.check(checks.random, violate);
-  }
-
-  private void runCheckpoint(SimContext ctx) {
-    YtCluster ports = ctx.cluster.ports();
-    MapCheckpointFiles files =
-        MapCheckpointFiles.copyOf(
-            new StoreCheckpointFiles(ports.checkpoints(), Workload.CHECKPOINT, "codec"), LOCATION);
+  private void runCheckpoint(SeededQueryRun run) {
+    MapCheckpointFiles files = MapCheckpointFiles.copyOf(run.files, LOCATION);
     List<Long> batches = files.batches();
     for (long n : batches) {
       String path = "offsets/" + n;
@@ -95,15 +92,8 @@ final class CheckpointCodecChecks {
     if (batches.isEmpty() || record.isEmpty()) {
       return;
     }
-    SourcePorts sourcePorts =
-        new SourcePorts(
-            ports.queueMetadata(),
-            ports.consumerOffsets(),
-            ports.queueReader(),
-            ports.queueRangeReader(),
-            ports.tableMetadata());
-    freshCheckpoint(ctx, sourcePorts);
-    NewQueryStartChecks.check(seed, ctx, sourcePorts, violate);
+    SourcePorts sourcePorts = run.ports();
+    freshCheckpoint(run, sourcePorts);
     // Each read a restarted query makes of the intact checkpoint, then of the damaged copy.
     List<Read> reads = new ArrayList<>();
     for (long n : batches) {
@@ -116,7 +106,7 @@ final class CheckpointCodecChecks {
     for (Read read : reads) {
       intact.add(outcome(read, new QueryCheckpoint(files)));
     }
-    String started = startText(source(ctx, sourcePorts, files, Optional.empty()));
+    String started = startText(source(run, sourcePorts, files, Optional.empty()));
 
     boolean damageLog = random.nextBoolean();
     String path =
@@ -165,7 +155,7 @@ final class CheckpointCodecChecks {
       judge(
           path + " " + how + ", initialOffset",
           started,
-          startText(source(ctx, sourcePorts, copy, Optional.empty())),
+          startText(source(run, sourcePorts, copy, Optional.empty())),
           named);
     }
     long n = batches.get(random.nextInt(batches.size()));
@@ -278,7 +268,7 @@ final class CheckpointCodecChecks {
    * first) but does not show it yet: the source does not start from an unrecorded position, it
    * refuses naming the record.
    */
-  private void laggingStore(SimContext ctx, SourcePorts sourcePorts) {
+  private void laggingStore(SeededQueryRun run, SourcePorts sourcePorts) {
     MapCheckpointFiles lagging =
         new MapCheckpointFiles(new TreeMap<>(), LOCATION) {
           @Override
@@ -286,7 +276,7 @@ final class CheckpointCodecChecks {
             return false;
           }
         };
-    String seen = startText(source(ctx, sourcePorts, lagging, Optional.empty()));
+    String seen = startText(source(run, sourcePorts, lagging, Optional.empty()));
     if (!seen.startsWith("!IllegalStateException") || !names(seen, LOCATION + "/" + SOURCE_FILE)) {
       violate.accept("a source record the store has but does not show yet: the start was " + seen);
     }
@@ -312,26 +302,25 @@ final class CheckpointCodecChecks {
    * that start; option {@code starting_timestamp} is refused, naming itself and the consumer, since
    * the consumer already has a position.
    */
-  private void freshCheckpoint(SimContext ctx, SourcePorts sourcePorts) {
+  private void freshCheckpoint(SeededQueryRun run, SourcePorts sourcePorts) {
     StreamOffsets consumerNow;
     try {
       consumerNow =
-          new AdvanceConsumer(sourcePorts.consumers(), Workload.CONSUMER, ctx.workload.queues())
-              .read();
+          new AdvanceConsumer(sourcePorts.consumers(), SeededQueryRun.CONSUMER, run.queues).read();
     } catch (RuntimeException e) {
       return; // a queue of the run is gone (re-created): nothing to compare with
     }
     MapCheckpointFiles fresh = new MapCheckpointFiles(new TreeMap<>(), LOCATION);
     StreamingSource.Start start;
     try {
-      start = source(ctx, sourcePorts, fresh, Optional.empty()).initialOffset();
+      start = source(run, sourcePorts, fresh, Optional.empty()).initialOffset();
     } catch (IllegalStateException | IllegalArgumentException e) {
       return; // the queues no longer fit the consumer (a re-created queue): the planner's refusal
     } catch (RuntimeException e) {
       violate.accept("a new checkpoint's start failed with " + e);
       return;
     }
-    laggingStore(ctx, sourcePorts);
+    laggingStore(run, sourcePorts);
     if (start.from() != StreamingSource.StartedFrom.CONSUMER) {
       violate.accept("a new checkpoint started from " + start.from() + ", not the consumer");
     }
@@ -350,7 +339,7 @@ final class CheckpointCodecChecks {
               }
             });
     Optional<SourceRecord> recorded = new QueryCheckpoint(fresh).source(0);
-    if (!recorded.equals(Optional.of(new SourceRecord(Workload.CONSUMER, start.offsets())))) {
+    if (!recorded.equals(Optional.of(new SourceRecord(SeededQueryRun.CONSUMER, start.offsets())))) {
       violate.accept("a new checkpoint recorded " + recorded + " for start " + start.offsets());
     }
     if (consumerNow.isEmpty()) {
@@ -359,7 +348,7 @@ final class CheckpointCodecChecks {
     try {
       StreamingSource.Start byTime =
           source(
-                  ctx,
+                  run,
                   sourcePorts,
                   new MapCheckpointFiles(new TreeMap<>(), LOCATION),
                   Optional.of(new StartingOffsets.AtTimestamp(random.nextLong(1L << 41))))
@@ -368,7 +357,8 @@ final class CheckpointCodecChecks {
           "starting_timestamp on a consumer with a position started at " + byTime.offsets());
     } catch (IllegalArgumentException e) {
       String m = String.valueOf(e.getMessage());
-      if (!m.contains("starting_timestamp") || !m.contains(Workload.CONSUMER.path().value())) {
+      if (!m.contains("starting_timestamp")
+          || !m.contains(SeededQueryRun.CONSUMER.path().value())) {
         violate.accept("starting_timestamp refused without naming it and the consumer: " + m);
       }
     } catch (RuntimeException e) {
@@ -377,15 +367,15 @@ final class CheckpointCodecChecks {
   }
 
   private static StreamingSource source(
-      SimContext ctx,
+      SeededQueryRun run,
       SourcePorts sourcePorts,
       CheckpointFiles files,
       Optional<StartingOffsets> starting) {
     return new StreamingSource(
         sourcePorts,
-        Workload.CONSUMER,
-        ctx.workload.queues(),
-        PlanLimits.of(ctx.workload.maxRowsPerPartition(), ctx.workload.dataLossPolicy()),
+        SeededQueryRun.CONSUMER,
+        run.queues,
+        run.limits,
         starting,
         new QueryCheckpoint(files),
         0);
@@ -436,81 +426,4 @@ final class CheckpointCodecChecks {
   }
 
   private record Read(String name, java.util.function.Function<QueryCheckpoint, String> body) {}
-
-  /** A checkpoint held in memory: a copy of the run's, which the checks may damage. */
-  static class MapCheckpointFiles implements CheckpointFiles {
-    private final TreeMap<String, byte[]> files;
-    private final String location;
-
-    MapCheckpointFiles(TreeMap<String, byte[]> files, String location) {
-      this.files = files;
-      this.location = location;
-    }
-
-    static MapCheckpointFiles copyOf(CheckpointFiles from, String location) {
-      TreeMap<String, byte[]> files = new TreeMap<>();
-      for (String name : from.list("offsets")) {
-        from.read("offsets/" + name).ifPresent(b -> files.put("offsets/" + name, b));
-      }
-      for (String name : from.list("sources")) {
-        String path = "sources/" + name + "/" + SourceRecord.FILE;
-        from.read(path).ifPresent(b -> files.put(path, b));
-      }
-      return new MapCheckpointFiles(files, location);
-    }
-
-    MapCheckpointFiles with(String path, String text) {
-      TreeMap<String, byte[]> copy = new TreeMap<>(files);
-      copy.put(path, text.getBytes(StandardCharsets.UTF_8));
-      return new MapCheckpointFiles(copy, location);
-    }
-
-    List<Long> batches() {
-      List<Long> out = new ArrayList<>();
-      for (String name : list("offsets")) {
-        if (!name.isEmpty() && name.chars().allMatch(Character::isDigit)) {
-          out.add(Long.parseLong(name));
-        }
-      }
-      out.sort(null);
-      return out;
-    }
-
-    String text(String path) {
-      return textIfPresent(path).orElseThrow();
-    }
-
-    Optional<String> textIfPresent(String path) {
-      return read(path).map(b -> new String(b, StandardCharsets.UTF_8));
-    }
-
-    @Override
-    public Optional<byte[]> read(String path) {
-      return Optional.ofNullable(files.get(path)).map(byte[]::clone);
-    }
-
-    @Override
-    public List<String> list(String directory) {
-      String prefix = directory + "/";
-      TreeMap<String, Boolean> names = new TreeMap<>();
-      for (String path : files.keySet()) {
-        if (path.startsWith(prefix)) {
-          String rest = path.substring(prefix.length());
-          int slash = rest.indexOf('/');
-          names.put(slash < 0 ? rest : rest.substring(0, slash), true);
-        }
-      }
-      return new ArrayList<>(names.keySet());
-    }
-
-    @Override
-    public boolean createIfAbsent(String path, byte[] content) {
-      return files.putIfAbsent(path, content.clone()) == null;
-    }
-
-    @Override
-    public String location() {
-      return location;
-    }
-  }
 }

@@ -1,6 +1,7 @@
-package io.ytstream.simulation;
+package io.ytstream.application.offsets;
 
-import io.ytstream.application.offsets.OffsetsJson;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StreamOffsets;
@@ -9,20 +10,31 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
+import java.util.Random;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
 
 /**
- * Part of {@code CHECKPOINT_CODEC}: seed-drawn offsets (many queues, sparse and large partition
- * indices, offsets up to {@link Long#MAX_VALUE}, queue paths with characters JSON escapes) are read
- * back from their text to the same offsets and written again to the same text; the same offsets
- * written another valid way (white space, another key order, escapes) read the same; and a text
- * with one defect (another version, a negative, fractional or overflowing number, a bad partition
- * key, a repeated key, an unknown field, trailing bytes, a cut) is refused, never read as other
- * offsets.
+ * Seed-drawn offsets (many queues, sparse and large partition indices, offsets up to {@link
+ * Long#MAX_VALUE}, queue paths with characters JSON escapes) are read back from their text to the
+ * same offsets and written again to the same text; the same offsets written another valid way
+ * (white space, another key order, escapes) read the same; and a text with one defect (another
+ * version, a negative, fractional or overflowing number, a bad partition key, a repeated key, an
+ * unknown field, trailing bytes, a cut) is refused, never read as other offsets.
  */
-final class OffsetsTextChecks {
+class OffsetsTextPropertyTest {
+
+  @Test
+  void holdsForEverySeed() {
+    for (long seed = 1; seed <= 1_000; seed++) {
+      List<String> violations = new ArrayList<>();
+      random = new Random(seed);
+      violate = violations::add;
+      checkSeed();
+      assertEquals(List.of(), violations, "seed " + seed);
+    }
+  }
 
   private static final String[] CLUSTERS = {"primary", "hume", "a", "zeno-2"};
   private static final String[] PATH_PARTS = {
@@ -55,18 +67,12 @@ final class OffsetsTextChecks {
     "-1", "01", "+1", "2147483648", "a", "", " 1", "1.0", "1e1"
   };
 
-  private final SplittableRandom random;
-  private final Consumer<String> violate;
+  private Random random;
+  private Consumer<String> violate;
 
-  private OffsetsTextChecks(SplittableRandom random, Consumer<String> violate) {
-    this.random = random;
-    this.violate = violate;
-  }
-
-  static void check(SplittableRandom random, Consumer<String> violate) {
-    OffsetsTextChecks checks = new OffsetsTextChecks(random, violate);
+  private void checkSeed() {
     for (int i = 0; i < 4; i++) {
-      checks.checkOne(checks.draw());
+      checkOne(draw());
     }
   }
 

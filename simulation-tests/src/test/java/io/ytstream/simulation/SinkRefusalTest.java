@@ -6,11 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.StreamOffsets;
+import io.ytstream.simulation.check.BatchBound;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Each check of a memory refusal fails on a message that breaks it, and a right one passes. */
-class SinkRefusalChecksTest {
+class SinkRefusalTest {
 
   private static final PartitionId P = new PartitionId(QueueId.of("primary", "//sim/q"), 0);
   private static final StreamOffsets START = StreamOffsets.of(Map.of(P, 10L));
@@ -30,7 +31,7 @@ class SinkRefusalChecksTest {
   }
 
   private static String check(long rows, String message) {
-    return SinkRefusalChecks.memoryRefusalError(
+    return BatchBound.memoryRefusalError(
         "partition 0 ran out", START, StreamOffsets.of(Map.of(P, 10 + rows)), message);
   }
 

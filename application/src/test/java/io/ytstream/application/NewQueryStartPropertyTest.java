@@ -1,8 +1,8 @@
-package io.ytstream.simulation;
+package io.ytstream.application;
 
-import io.ytstream.application.AdvanceConsumer;
-import io.ytstream.application.SourcePorts;
-import io.ytstream.application.StreamingSource;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.ytstream.application.checkpoint.MapCheckpointFiles;
 import io.ytstream.application.checkpoint.QueryCheckpoint;
 import io.ytstream.application.checkpoint.SourceRecord;
 import io.ytstream.core.model.ConsumerId;
@@ -13,19 +13,19 @@ import io.ytstream.core.model.StartingOffsets;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.model.YPath;
 import io.ytstream.core.model.YtTimestamps;
-import io.ytstream.core.plan.PlanLimits;
 import io.ytstream.ports.QueueRow;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.SplittableRandom;
+import java.util.Random;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
 
 /**
- * Part of {@code CHECKPOINT_CODEC}, on the cluster a run leaves behind: where a new query starts
- * when the user gives option {@code starting_offsets} or {@code starting_timestamp}.
+ * On the cluster a seeded query run leaves behind ({@link SeededQueryRun}): where a new query
+ * starts when the user gives option {@code starting_offsets} or {@code starting_timestamp}.
  *
  * <ul>
  *   <li>On a consumer registered for the queues but without a position, the new checkpoint starts
@@ -40,10 +40,8 @@ import java.util.function.Consumer;
  *   <li>On the run's consumer, which has a position, {@code starting_offsets} is refused, naming
  *       the option and the consumer (the consumer is the position).
  * </ul>
- *
- * Its draws come from a stream of their own, so the other checks of a seed stay as they were.
  */
-final class NewQueryStartChecks {
+class NewQueryStartPropertyTest {
 
   /** A consumer the run never used: registered for the queues, with no offsets. */
   static final ConsumerId NEW_CONSUMER = ConsumerId.of("primary", "//sim/consumer-new");
@@ -51,40 +49,36 @@ final class NewQueryStartChecks {
   private static final String LOCATION = "yt://sim/checkpoint-new";
   private static final int PULL = 64;
 
-  private final SplittableRandom random;
-  private final SimContext ctx;
-  private final SourcePorts ports;
-  private final Consumer<String> violate;
+  private Random random;
+  private SeededQueryRun run;
+  private SourcePorts ports;
+  private Consumer<String> violate;
 
-  private NewQueryStartChecks(
-      long seed, SimContext ctx, SourcePorts ports, Consumer<String> violate) {
-    this.random = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + 43);
-    this.ctx = ctx;
-    this.ports = ports;
-    this.violate = violate;
-  }
-
-  static void check(long seed, SimContext ctx, SourcePorts ports, Consumer<String> violate) {
-    NewQueryStartChecks checks = new NewQueryStartChecks(seed, ctx, ports, violate);
-    TreeMap<PartitionId, PartitionBounds> bounds = new TreeMap<>();
-    try {
-      for (QueueId queue : ctx.workload.queues()) {
+  @Test
+  void holdsForEverySeed() {
+    for (long seed = 1; seed <= 1_000; seed++) {
+      List<String> violations = new ArrayList<>();
+      run = SeededQueryRun.run(new Random(seed));
+      ports = run.ports();
+      random = new Random(seed * 0x9E3779B97F4A7C15L + 43);
+      violate = violations::add;
+      TreeMap<PartitionId, PartitionBounds> bounds = new TreeMap<>();
+      for (QueueId queue : run.queues) {
         for (PartitionBounds b : ports.metadata().partitions(queue)) {
           bounds.put(new PartitionId(queue, b.index()), b);
         }
       }
-    } catch (RuntimeException e) {
-      return; // a queue of the run is gone: nothing to start on
+      refusedWhereTheConsumerHasAPosition();
+      newConsumer(bounds);
+      assertEquals(List.of(), violations, "seed " + seed);
     }
-    checks.refusedWhereTheConsumerHasAPosition();
-    checks.newConsumer(bounds);
   }
 
   private void refusedWhereTheConsumerHasAPosition() {
     StreamOffsets consumerNow;
     try {
       consumerNow =
-          new AdvanceConsumer(ports.consumers(), Workload.CONSUMER, ctx.workload.queues()).read();
+          new AdvanceConsumer(ports.consumers(), SeededQueryRun.CONSUMER, run.queues).read();
     } catch (RuntimeException e) {
       return;
     }
@@ -95,9 +89,9 @@ final class NewQueryStartChecks {
     try {
       StreamingSource.Start start =
           source(
-                  Workload.CONSUMER,
+                  SeededQueryRun.CONSUMER,
                   starting,
-                  new CheckpointCodecChecks.MapCheckpointFiles(new TreeMap<>(), LOCATION))
+                  new MapCheckpointFiles(new TreeMap<>(), LOCATION))
               .initialOffset();
       violate.accept(
           "starting_offsets on a consumer with a position ("
@@ -107,7 +101,7 @@ final class NewQueryStartChecks {
               + " instead of being refused");
     } catch (IllegalArgumentException e) {
       String m = String.valueOf(e.getMessage());
-      if (!m.contains("starting_offsets") || !m.contains(Workload.CONSUMER.path().value())) {
+      if (!m.contains("starting_offsets") || !m.contains(SeededQueryRun.CONSUMER.path().value())) {
         violate.accept("starting_offsets refused without naming it and the consumer: " + m);
       }
     } catch (RuntimeException e) {
@@ -116,8 +110,11 @@ final class NewQueryStartChecks {
   }
 
   private void newConsumer(TreeMap<PartitionId, PartitionBounds> bounds) {
-    ctx.cluster.createConsumer(NEW_CONSUMER, ctx.workload.queues());
-    int kind = random.nextInt(ctx.workload.queueTimestamps() ? 4 : 3);
+    run.cluster.createConsumer(NEW_CONSUMER.path());
+    for (QueueId q : run.queues) {
+      run.cluster.registerConsumer(q.path(), NEW_CONSUMER.path(), true);
+    }
+    int kind = random.nextInt(run.timestamps ? 4 : 3);
     StartingOffsets starting;
     TreeMap<PartitionId, Long> expected = new TreeMap<>();
     Optional<PartitionId> pastEnd = Optional.empty();
@@ -169,8 +166,7 @@ final class NewQueryStartChecks {
       }
     }
     StreamingSource.Start start;
-    CheckpointCodecChecks.MapCheckpointFiles files =
-        new CheckpointCodecChecks.MapCheckpointFiles(new TreeMap<>(), LOCATION);
+    MapCheckpointFiles files = new MapCheckpointFiles(new TreeMap<>(), LOCATION);
     try {
       start = source(NEW_CONSUMER, starting, files).initialOffset();
     } catch (IllegalArgumentException e) {
@@ -213,7 +209,7 @@ final class NewQueryStartChecks {
       violate.accept("a new query by " + starting + " recorded " + recorded);
     }
     StreamOffsets consumerAfter =
-        new AdvanceConsumer(ports.consumers(), NEW_CONSUMER, ctx.workload.queues()).read();
+        new AdvanceConsumer(ports.consumers(), NEW_CONSUMER, run.queues).read();
     if (!consumerAfter.isEmpty()) {
       violate.accept("a new query's start moved its consumer to " + consumerAfter);
     }
@@ -263,14 +259,12 @@ final class NewQueryStartChecks {
   }
 
   private StreamingSource source(
-      ConsumerId consumer,
-      StartingOffsets starting,
-      CheckpointCodecChecks.MapCheckpointFiles files) {
+      ConsumerId consumer, StartingOffsets starting, MapCheckpointFiles files) {
     return new StreamingSource(
         ports,
         consumer,
-        ctx.workload.queues(),
-        PlanLimits.of(ctx.workload.maxRowsPerPartition(), ctx.workload.dataLossPolicy()),
+        run.queues,
+        run.limits,
         Optional.of(starting),
         new QueryCheckpoint(files),
         0);

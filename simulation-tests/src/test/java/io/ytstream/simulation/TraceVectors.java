@@ -1,5 +1,6 @@
 package io.ytstream.simulation;
 
+import io.ytstream.simulation.check.Violation;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -65,8 +66,8 @@ final class TraceVectors {
     fin.put("lost", r.lost());
     fin.put("duplicated", r.duplicated());
     List<Object> violations = new ArrayList<>();
-    for (Verifier.Violation v : r.violations()) {
-      violations.add(v.invariant().name());
+    for (Violation v : r.violations()) {
+      violations.add(v.property().name());
     }
     fin.put("violations", violations);
     out.put("final", fin);
