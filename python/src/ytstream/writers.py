@@ -235,7 +235,7 @@ def _jvm_writer(jvm: Any, writer: ForeachWriter) -> Any:
 # before the previous one's commits/N entry is written, and the yt source, which moves the queue
 # consumer to the ends Spark hands it as committed, would move it past the checkpoint (the query
 # fails with "consumer is beyond what the last committed batch wrote", and so does a restart).
-# The query's own option takes precedence over that default; 4.1 and 4.2 accept it (off).
+# The query's own option takes precedence over that default; in 4.1 and 4.2 it is off already.
 _SYNCHRONOUS_PROGRESS = ("asyncProgressTrackingEnabled", "false")
 
 
