@@ -120,7 +120,9 @@ public final class RealTimeWriterCommand implements CommandPlugin {
     // The writers' builders read the cluster's proxy and token from the active session.
     SparkSession.setActiveSession(session);
     DataStreamWriter<Row> stream =
-        rows.writeStream().foreach(writer(options, rows.schema())).trigger(Trigger.RealTime(realTime));
+        rows.writeStream()
+            .foreach(writer(options, rows.schema()))
+            .trigger(Trigger.RealTime(realTime));
     if (!start.getOutputMode().isEmpty()) {
       stream = stream.outputMode(start.getOutputMode());
     }

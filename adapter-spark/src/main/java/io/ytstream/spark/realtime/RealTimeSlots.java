@@ -30,12 +30,12 @@ import org.apache.spark.SparkContext;
  *
  * <p>Spark 4.3 runs stateful Real-time queries through a pipelined shuffle: the stateful stage's
  * tasks ({@code spark.sql.shuffle.partitions} per shuffle) run beside the source's, and Spark
- * itself refuses a pipelined group that does not fit ({@code CONCURRENT_SCHEDULER_INSUFFICIENT_SLOT},
- * naming the tasks and the free slots). A source cannot see whether the query shuffles after it,
- * so this check counts the source's tasks only and steps aside for the rest: when the source's
- * tasks fit, Spark's own check is the one message; when they do not, this one is, and on Spark 4.3
- * its fix counts one shuffle's tasks too, so that following it does not run into Spark's check
- * next.
+ * itself refuses a pipelined group that does not fit ({@code
+ * CONCURRENT_SCHEDULER_INSUFFICIENT_SLOT}, naming the tasks and the free slots). A source cannot
+ * see whether the query shuffles after it, so this check counts the source's tasks only and steps
+ * aside for the rest: when the source's tasks fit, Spark's own check is the one message; when they
+ * do not, this one is, and on Spark 4.3 its fix counts one shuffle's tasks too, so that following
+ * it does not run into Spark's check next.
  */
 public final class RealTimeSlots {
 
@@ -199,7 +199,8 @@ public final class RealTimeSlots {
     m.append(", or read fewer partitions, or use a micro-batch trigger");
     if (shuffleTasks > 0) {
       m.append(". A stateful query (groupBy, dropDuplicates, transformWithState) runs each")
-          .append(" shuffle's tasks at the same time as the source's: spark.sql.shuffle.partitions=")
+          .append(
+              " shuffle's tasks at the same time as the source's: spark.sql.shuffle.partitions=")
           .append(shuffleTasks)
           .append(" more slots per shuffle, ")
           .append(tasks + shuffleTasks)

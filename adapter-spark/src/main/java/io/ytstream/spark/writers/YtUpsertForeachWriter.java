@@ -17,8 +17,9 @@ import org.apache.spark.sql.types.StructType;
  * checkpointed state and replays the source from there, so a key's row can go back to the value it
  * had at that checkpoint (a count drops) and then climb again to where it was and beyond. Rows are
  * never lost nor counted twice once the replay has caught up. YTsaurus has no conditional upsert,
- * so this writer cannot refuse an older value; a reader that must never see a row go back reads
- * the table as of the query's last commit, or adds its own version column and keeps the largest.
+ * so this writer cannot refuse an older value; a reader that must never see a value go back needs a
+ * version of its own in the rows (e.g. {@code max(event_time)} in the aggregate) and ignores a row
+ * whose version is lower than one it has seen.
  *
  * <pre>{@code
  * counts.writeStream().foreach(YtUpsertForeachWriter.builder()
@@ -26,9 +27,9 @@ import org.apache.spark.sql.types.StructType;
  *     .outputMode("update").trigger(Trigger.RealTime("5 minutes")).start();
  * }</pre>
  *
- * The table must be sorted and the query's rows must carry every key column; {@code build()}
- * checks both (the columns when {@link Builder#rowSchema} is given), and each task checks its first
- * row. Rows are written at least every {@code flushInterval} (default 5 ms) or whenever {@code
+ * The table must be sorted and the query's rows must carry every key column; {@code build()} checks
+ * both (the columns when {@link Builder#rowSchema} is given), and each task checks its first row.
+ * Rows are written at least every {@code flushInterval} (default 5 ms) or whenever {@code
  * maxBufferedRows} (default 1,000) have gathered, and when the task ends.
  */
 public final class YtUpsertForeachWriter extends TableForeachWriter {
