@@ -43,8 +43,7 @@ class UpsertKeysTest {
   void anOrderedTableIsRefusedNamingTheTableAndTheFix() {
     IllegalArgumentException e =
         assertThrows(
-            IllegalArgumentException.class,
-            () -> UpsertKeys.checkTable(WRITER, describe(ORDERED)));
+            IllegalArgumentException.class, () -> UpsertKeys.checkTable(WRITER, describe(ORDERED)));
     assertTrue(e.getMessage().contains("//ordered"), e.getMessage());
     assertTrue(e.getMessage().contains("sorted dynamic table"), e.getMessage());
     assertTrue(e.getMessage().contains("YtAppendForeachWriter"), e.getMessage());
