@@ -3,15 +3,13 @@ and started again on its yt:/// checkpoint while rows keep arriving: none lost, 
 
 from __future__ import annotations
 
-import os
-import signal
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
+from jobs_process import kill_job, start_job
 from tables import checkpoint, consumer_offsets, dynamic_table, queue_with_consumer, rows, wait
 
 from ytstream.testing import Emulator
@@ -20,34 +18,6 @@ JOB = Path(__file__).parent / "jobs" / "queue_to_table.py"
 PARTITIONS = 2
 ROWS = 600  # in steps of 20 every 0.25 s while a run of the job is up
 KILLS = 3
-
-
-def _start(emulator: Emulator, args: list[str], log: Path) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "YT_PROXY": emulator.url, "YT_TOKEN": emulator.token or ""}
-    with open(log, "ab") as out:
-        # Its own process group: the kill takes the Python driver and its JVM together, as the
-        # machine dying would, rather than leaving the JVM to notice its parent has gone.
-        return subprocess.Popen(
-            [sys.executable, str(JOB), *args],
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-
-
-def _kill(job: subprocess.Popen[bytes]) -> None:
-    os.killpg(job.pid, signal.SIGKILL)
-    job.wait()
-    deadline = time.monotonic() + 30
-    while True:  # every process of the group gone, the JVM included
-        try:
-            os.killpg(job.pid, 0)
-        except ProcessLookupError:
-            return
-        if time.monotonic() > deadline:
-            raise AssertionError(f"process group {job.pid} outlived SIGKILL")
-        time.sleep(0.1)
 
 
 def test_sigkill_three_times_loses_and_duplicates_nothing(
@@ -103,7 +73,7 @@ def test_sigkill_three_times_loses_and_duplicates_nothing(
     job: subprocess.Popen[bytes] | None = None
     try:
         for run in range(1, KILLS + 1):
-            job = _start(yt_emulator, args, log)
+            job = start_job(yt_emulator, JOB, args, log)
             before = written()
             started(run)
             # kill once this run has committed batches and while rows are still arriving
@@ -115,8 +85,8 @@ def test_sigkill_three_times_loses_and_duplicates_nothing(
             assert job.poll() is None, log.read_text(errors="replace")[-4000:]
             gate.clear()
             kills_at.append(written())
-            _kill(job)
-        job = _start(yt_emulator, args, log)
+            kill_job(job)
+        job = start_job(yt_emulator, JOB, args, log)
         started(KILLS + 1)
         feeder.join(timeout=120)
         assert not feeding_error, feeding_error
@@ -131,7 +101,7 @@ def test_sigkill_three_times_loses_and_duplicates_nothing(
     finally:
         gate.set()
         if job is not None and job.poll() is None:
-            _kill(job)
+            kill_job(job)
 
     ids = [r["id"] for r in rows(yt_client, out, "id, data")]
     assert len(ids) == ROWS, f"{len(ids) - len(set(ids))} duplicated"

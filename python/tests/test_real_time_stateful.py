@@ -156,3 +156,94 @@ def test_before_spark_4_3_a_stateful_real_time_query_is_refused(
             query.stop()
     assert "Deduplicate" in str(refused.value) or "dropDuplicates" in str(refused.value).lower()
     assert rows(yt_client, out, "*") == []
+
+
+def _refusal(
+    spark: SparkSession, yt_client: Any, yt_path: str, partitions: int, shuffle: int
+) -> str:
+    """The error a stateful Real-time query of one task per partition ends with on local[2]."""
+    queue, consumer, out = f"{yt_path}/queue", f"{yt_path}/consumer", f"{yt_path}/out"
+    queue_with_consumer(yt_client, queue, consumer, tablets=partitions)
+    dynamic_table(
+        yt_client,
+        out,
+        [
+            {"name": "data", "type": "string", "sort_order": "ascending"},
+            {"name": "count", "type": "int64"},
+        ],
+    )
+    fill(
+        yt_client,
+        queue,
+        [{"$tablet_index": i % partitions, "id": i, "data": f"k{i % KEYS}"} for i in range(8)],
+    )
+    spark.conf.set(SHUFFLE, str(shuffle))
+    stream = spark.readStream.format("yt").option("consumer_path", consumer).load(queue)
+    query = writers.start_real_time(
+        stream.groupBy("data").count(),
+        writers.upsert(out),
+        checkpoint_location=checkpoint(f"{yt_path}/checkpoint"),
+        real_time="2 seconds",
+    )
+    try:
+        with pytest.raises(Exception) as refused:
+            query.awaitTermination(120)
+            raise AssertionError("the query ran on without its slots")
+    finally:
+        query.stop()
+    assert rows(yt_client, out, "*") == []
+    return str(refused.value)
+
+
+@pytest.mark.skipif(not STATEFUL_REAL_TIME, reason="Spark 4.3's Real-time Mode")
+def test_a_pipelined_group_larger_than_the_slots_is_refused_once_by_spark(
+    spark: SparkSession, yt_client: Any, yt_path: str
+) -> None:
+    # 2 source tasks fit local[2]; with 2 shuffle partitions the pipelined group needs 4 slots.
+    # The source's check steps aside and Spark's own names the numbers: one message.
+    message = _refusal(spark, yt_client, yt_path, partitions=2, shuffle=2)
+    assert "CONCURRENT_SCHEDULER_INSUFFICIENT_SLOT" in message, message
+    assert "needs 4 concurrent task slots" in message and "only 2 are currently free" in message
+    assert "Real-time Mode needs a task slot" not in message, message
+
+
+@pytest.mark.skipif(not STATEFUL_REAL_TIME, reason="Spark 4.3's Real-time Mode")
+def test_more_source_tasks_than_slots_are_refused_with_the_shuffles_in_the_fix(
+    spark: SparkSession, yt_client: Any, yt_path: str
+) -> None:
+    # 3 source tasks on local[2]: the source's check refuses, and its fix counts the shuffle's
+    # 2 tasks too, so that following it does not run into Spark's check next.
+    message = _refusal(spark, yt_client, yt_path, partitions=3, shuffle=2)
+    assert "Real-time Mode needs a task slot" in message, message
+    assert "in 3 tasks" in message and "Spark has 2 task slots" in message, message
+    assert "spark.sql.shuffle.partitions=2 more slots per shuffle, 5 in all" in message, message
+    assert "CONCURRENT_SCHEDULER_INSUFFICIENT_SLOT" not in message, message
+
+
+def test_the_upsert_writer_refuses_an_ordered_table_and_a_query_without_the_key(
+    spark: SparkSession, yt_client: Any, yt_path: str
+) -> None:
+    queue, consumer = f"{yt_path}/queue", f"{yt_path}/consumer"
+    ordered, counts = f"{yt_path}/ordered", f"{yt_path}/counts"
+    queue_with_consumer(yt_client, queue, consumer)
+    dynamic_table(yt_client, ordered, [{"name": "data", "type": "string"}])
+    dynamic_table(
+        yt_client,
+        counts,
+        [
+            {"name": "data", "type": "string", "sort_order": "ascending"},
+            {"name": "count", "type": "int64"},
+        ],
+    )
+    stream = spark.readStream.format("yt").option("consumer_path", consumer).load(queue)
+    cases = [
+        (ordered, stream.select("data"), f"{ordered} is an ordered table"),
+        (counts, stream.selectExpr("id AS count"), f"key column data of {counts}"),
+    ]
+    for path, df, problem in cases:
+        with pytest.raises(ValueError, match=r"^ytstream\.writers\.upsert: ") as refused:
+            writers.start_real_time(
+                df, writers.upsert(path), checkpoint_location=checkpoint(f"{yt_path}/ckpt")
+            )
+        assert problem in str(refused.value), refused.value
+    assert spark.streams.active == []

@@ -1,9 +1,10 @@
 """ytstream's Real-time Mode writers from PySpark, without touching PySpark's private handles.
 
 PySpark's ``foreach`` takes Python code only, which Spark runs in Python workers; ytstream's
-writers are JVM ``ForeachWriter`` objects (an upsert keyed by source position, an append, a push
-through a queue producer). Describe one here and :func:`start_real_time` attaches it to the query
-in the JVM and hands back the usual :class:`pyspark.sql.streaming.StreamingQuery`.
+writers are JVM ``ForeachWriter`` objects (an upsert keyed by source position, an upsert keyed by
+the table's own key for stateful queries, an append, a push through a queue producer). Describe
+one here and :func:`start_real_time` attaches it to the query in the JVM and hands back the usual
+:class:`pyspark.sql.streaming.StreamingQuery`.
 
 >>> from ytstream import writers
 >>> rows = (spark.readStream.format("yt")
@@ -37,6 +38,7 @@ __all__ = [
     "exactly_once",
     "producer",
     "start_real_time",
+    "upsert",
 ]
 
 #: The Spark Connect server's setting that lets a Connect client start these writers.
@@ -49,6 +51,7 @@ _CONNECT_COMMAND = "type.googleapis.com/io.ytstream.RealTimeForeachWriter"
 
 _CLASSES = {
     "exactly_once": "YtExactlyOnceForeachWriter",
+    "upsert": "YtUpsertForeachWriter",
     "append": "YtAppendForeachWriter",
     "producer": "YtProducerForeachWriter",
 }
@@ -145,6 +148,35 @@ def exactly_once(
     )
 
 
+def upsert(
+    path: str,
+    *,
+    flush_interval: timedelta | float | None = None,
+    max_buffered_rows: int | None = None,
+) -> ForeachWriter:
+    """Describe ``YtUpsertForeachWriter``: upserts into a sorted table by the table's own key.
+
+    For stateful queries (``groupBy(...).agg(...)``, ``transformWithState``): the table holds
+    the latest row of each key, and a batch replayed after a restart writes the same keys again,
+    so the table converges to the same rows. While a restarted query replays, a key's row can go
+    back to its value at the last checkpoint (a count drops) and climb again. The table must be
+    sorted and the query's columns must include every key column (checked when the query starts).
+
+    Parameters
+    ----------
+    path : str
+        The sorted output table, keyed e.g. by the ``groupBy`` columns.
+    flush_interval, max_buffered_rows
+        As in :func:`exactly_once`.
+
+    Returns
+    -------
+    ForeachWriter
+        For :func:`start_real_time`.
+    """
+    return _checked("upsert", path, flush_interval, max_buffered_rows)
+
+
 def append(
     path: str,
     *,
@@ -213,9 +245,11 @@ def producer(
     )
 
 
-def _jvm_writer(jvm: Any, writer: ForeachWriter) -> Any:
+def _jvm_writer(jvm: Any, writer: ForeachWriter, jschema: Any = None) -> Any:
     package = jvm.io.ytstream.spark.writers
     builder = getattr(package, _CLASSES[writer.kind]).builder().path(writer.path)
+    if writer.kind == "upsert" and jschema is not None:
+        builder = builder.rowSchema(jschema)
     if writer.flush_interval is not None:
         micros = round(writer.flush_interval / timedelta(microseconds=1))
         builder = builder.flushInterval(jvm.java.time.Duration.ofNanos(micros * 1000))
@@ -263,7 +297,7 @@ def start_real_time(
         A streaming DataFrame (``spark.readStream.format("yt")...``), with
         ``include_service_columns`` for the exactly-once and producer writers.
     writer : ForeachWriter
-        From :func:`exactly_once`, :func:`append` or :func:`producer`.
+        From :func:`exactly_once`, :func:`upsert`, :func:`append` or :func:`producer`.
     checkpoint_location : str
         The query's checkpoint, e.g. ``yt:///home/checkpoints/rt``.
     real_time : str, default "5 minutes"
@@ -300,8 +334,8 @@ def start_real_time(
     if not isinstance(writer, ForeachWriter):
         raise TypeError(
             "ytstream.writers.start_real_time: writer is a"
-            f" {type(writer).__name__}; give ytstream.writers.exactly_once(...), append(...) or"
-            " producer(...)"
+            f" {type(writer).__name__}; give ytstream.writers.exactly_once(...), upsert(...),"
+            " append(...) or producer(...)"
         )
     jdf = getattr(df, "_jdf", None)
     if jdf is None and not _is_connect(df):
@@ -322,7 +356,7 @@ def start_real_time(
                 df, writer, checkpoint_location, real_time, output_mode, query_name
             )
         except IllegalArgumentException as error:
-            raise ValueError(f"ytstream.writers.{writer.kind}: {error.getMessage()}") from None
+            raise ValueError(f"ytstream.writers.{writer.kind}: {_message(error)}") from None
 
     from py4j.protocol import Py4JJavaError
 
@@ -330,9 +364,9 @@ def start_real_time(
     jvm = spark.sparkContext._jvm
     assert jvm is not None
     try:
-        jwriter = _jvm_writer(jvm, writer)
+        jwriter = _jvm_writer(jvm, writer, jdf.schema())
     except IllegalArgumentException as error:  # the writer's build() refusing its settings
-        raise ValueError(f"ytstream.writers.{writer.kind}: {error.getMessage()}") from None
+        raise ValueError(f"ytstream.writers.{writer.kind}: {_message(error)}") from None
     except Py4JJavaError as error:
         raise ValueError(
             f"ytstream.writers.{writer.kind}: {error.java_exception.getMessage()}"
@@ -355,6 +389,18 @@ def start_real_time(
             f" start: {jquery.exception()}"
         )
     return query
+
+
+def _message(error: Any) -> str:
+    """Return a refusal's message.
+
+    PySpark's getMessage() is empty for a JVM exception without an error condition (the
+    writers' IllegalArgumentException), whose text str() gives before the JVM stack trace.
+    """
+    message = error.getMessage()
+    if not message:
+        message = str(error).split("\n\nJVM stacktrace:", 1)[0]
+    return str(message)
 
 
 def _is_connect(df: Any) -> bool:

@@ -32,7 +32,13 @@ class DrivingUseCasesTest {
   private static final String SIMULATION = "io.ytstream.simulation";
 
   /** Driving use cases the simulation does not make calls of yet, and why. */
-  private static final Map<String, String> NOT_YET_SIMULATED = new TreeMap<>(Map.of());
+  private static final Map<String, String> NOT_YET_SIMULATED =
+      new TreeMap<>(
+          Map.of(
+              "io.ytstream.application.UpsertKeys",
+              "the upsert ForeachWriter of stateful Real-time queries: the simulation runs no"
+                  + " stateful query yet (tested by UpsertKeysTest and, on Spark 4.3, the Python"
+                  + " SIGKILL tests)"));
 
   private static JavaClasses production;
 

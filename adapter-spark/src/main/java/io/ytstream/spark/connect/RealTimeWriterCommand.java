@@ -3,6 +3,7 @@ package io.ytstream.spark.connect;
 import io.ytstream.spark.writers.YtAppendForeachWriter;
 import io.ytstream.spark.writers.YtExactlyOnceForeachWriter;
 import io.ytstream.spark.writers.YtProducerForeachWriter;
+import io.ytstream.spark.writers.YtUpsertForeachWriter;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
@@ -19,6 +20,7 @@ import org.apache.spark.sql.connect.service.SparkConnectService$;
 import org.apache.spark.sql.streaming.DataStreamWriter;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.Trigger;
+import org.apache.spark.sql.types.StructType;
 import org.sparkproject.connect.protobuf.Any;
 import org.sparkproject.connect.protobuf.InvalidProtocolBufferException;
 
@@ -118,7 +120,9 @@ public final class RealTimeWriterCommand implements CommandPlugin {
     // The writers' builders read the cluster's proxy and token from the active session.
     SparkSession.setActiveSession(session);
     DataStreamWriter<Row> stream =
-        rows.writeStream().foreach(writer(options)).trigger(Trigger.RealTime(realTime));
+        rows.writeStream()
+            .foreach(writer(options, rows.schema()))
+            .trigger(Trigger.RealTime(realTime));
     if (!start.getOutputMode().isEmpty()) {
       stream = stream.outputMode(start.getOutputMode());
     }
@@ -134,6 +138,11 @@ public final class RealTimeWriterCommand implements CommandPlugin {
   }
 
   static ForeachWriter<Row> writer(Map<String, String> options) {
+    return writer(options, null);
+  }
+
+  /** The writer the options name; {@code schema}, the query's, lets the upsert writer check it. */
+  static ForeachWriter<Row> writer(Map<String, String> options, StructType schema) {
     String kind = options.getOrDefault(WRITER, "");
     String path = options.get(PATH);
     return switch (kind) {
@@ -142,6 +151,14 @@ public final class RealTimeWriterCommand implements CommandPlugin {
         buffer(b, options);
         if (options.containsKey(SOURCE_QUEUE)) {
           b.sourceQueue(options.get(SOURCE_QUEUE));
+        }
+        yield b.build();
+      }
+      case "upsert" -> {
+        YtUpsertForeachWriter.Builder b = YtUpsertForeachWriter.builder().path(path);
+        buffer(b, options);
+        if (schema != null) {
+          b.rowSchema(schema);
         }
         yield b.build();
       }
@@ -169,7 +186,7 @@ public final class RealTimeWriterCommand implements CommandPlugin {
                   + WRITER
                   + "='"
                   + kind
-                  + "' is not a writer; give exactly_once, append or producer");
+                  + "' is not a writer; give exactly_once, upsert, append or producer");
     };
   }
 

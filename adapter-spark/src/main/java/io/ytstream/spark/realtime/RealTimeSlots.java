@@ -27,6 +27,15 @@ import org.apache.spark.SparkContext;
  * tasks of every {@code yt} source of the query together: Spark plans a query's sources on its
  * stream execution thread (a new thread for each run of the query), so each source records its
  * tasks there and checks the sum. Other sources' tasks (not ours) are not counted.
+ *
+ * <p>Spark 4.3 runs stateful Real-time queries through a pipelined shuffle: the stateful stage's
+ * tasks ({@code spark.sql.shuffle.partitions} per shuffle) run beside the source's, and Spark
+ * itself refuses a pipelined group that does not fit ({@code
+ * CONCURRENT_SCHEDULER_INSUFFICIENT_SLOT}, naming the tasks and the free slots). A source cannot
+ * see whether the query shuffles after it, so this check counts the source's tasks only and steps
+ * aside for the rest: when the source's tasks fit, Spark's own check is the one message; when they
+ * do not, this one is, and on Spark 4.3 its fix counts one shuffle's tasks too, so that following
+ * it does not run into Spark's check next.
  */
 public final class RealTimeSlots {
 
@@ -57,6 +66,25 @@ public final class RealTimeSlots {
     return () -> sc.maxNumConcurrentTasks(sc.resourceProfileManager().defaultResourceProfile());
   }
 
+  /**
+   * The tasks one shuffle adds to a pipelined stage group on this Spark ({@code
+   * spark.sql.shuffle.partitions} on 4.3 and later), or 0 where Real-time Mode has no stateful
+   * queries (4.1, 4.2).
+   */
+  public static int pipelinedShuffleTasks(SparkContext sc, String shufflePartitions) {
+    String[] v = sc.version().split("[.-]");
+    boolean pipelined =
+        Integer.parseInt(v[0]) > 4 || (Integer.parseInt(v[0]) == 4 && Integer.parseInt(v[1]) >= 3);
+    if (!pipelined || shufflePartitions == null) {
+      return 0;
+    }
+    try {
+      return Math.max(0, Integer.parseInt(shufflePartitions.trim()));
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
   public static boolean fixed(SparkContext sc) {
     return sc.master().startsWith("local");
   }
@@ -74,9 +102,23 @@ public final class RealTimeSlots {
       int perTask,
       IntSupplier slots,
       long waitMs) {
+    checkQuery(source, tasks, perTask, slots, waitMs, 0);
+  }
+
+  /**
+   * As {@link #checkQuery(Object, List, int, IntSupplier, long)}; {@code shuffleTasks} (from {@link
+   * #pipelinedShuffleTasks}) is what the message's fix adds for a stateful query.
+   */
+  public static void checkQuery(
+      Object source,
+      List<? extends Collection<PartitionId>> tasks,
+      int perTask,
+      IntSupplier slots,
+      long waitMs,
+      int shuffleTasks) {
     Map<Object, SourceTasks> sources = SOURCES_OF_THIS_QUERY.get();
     sources.put(source, new SourceTasks(tasks.stream().map(t -> List.copyOf(t)).toList(), perTask));
-    check(List.copyOf(sources.values()), slots, waitMs);
+    check(List.copyOf(sources.values()), slots, waitMs, shuffleTasks);
   }
 
   /** One task per partition: the check as without {@code real_time_partitions_per_task}. */
@@ -89,6 +131,10 @@ public final class RealTimeSlots {
    * grow.
    */
   static void check(List<SourceTasks> sources, IntSupplier slots, long waitMs) {
+    check(sources, slots, waitMs, 0);
+  }
+
+  static void check(List<SourceTasks> sources, IntSupplier slots, long waitMs, int shuffleTasks) {
     int tasks = sources.stream().mapToInt(s -> s.tasks().size()).sum();
     long deadline = System.currentTimeMillis() + waitMs;
     int have = slots.getAsInt();
@@ -101,11 +147,15 @@ public final class RealTimeSlots {
       have = slots.getAsInt();
     }
     if (have < tasks) {
-      throw new IllegalStateException(message(sources, have));
+      throw new IllegalStateException(message(sources, have, shuffleTasks));
     }
   }
 
   static String message(List<SourceTasks> sources, int slots) {
+    return message(sources, slots, 0);
+  }
+
+  static String message(List<SourceTasks> sources, int slots, int shuffleTasks) {
     Map<String, Integer> perQueue = new TreeMap<>();
     int partitions = 0;
     int tasks = 0;
@@ -147,6 +197,15 @@ public final class RealTimeSlots {
           .append(" tasks");
     }
     m.append(", or read fewer partitions, or use a micro-batch trigger");
+    if (shuffleTasks > 0) {
+      m.append(". A stateful query (groupBy, dropDuplicates, transformWithState) runs each")
+          .append(
+              " shuffle's tasks at the same time as the source's: spark.sql.shuffle.partitions=")
+          .append(shuffleTasks)
+          .append(" more slots per shuffle, ")
+          .append(tasks + shuffleTasks)
+          .append(" in all with one");
+    }
     return m.toString();
   }
 

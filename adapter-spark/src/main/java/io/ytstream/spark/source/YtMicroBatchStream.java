@@ -225,7 +225,12 @@ public final class YtMicroBatchStream
         partitions,
         spec.realTimePartitionsPerTask(),
         RealTimeSlots.of(sc),
-        RealTimeSlots.fixed(sc) ? 0 : RealTimeSlots.REGISTRATION_WAIT_MS);
+        RealTimeSlots.fixed(sc) ? 0 : RealTimeSlots.REGISTRATION_WAIT_MS,
+        RealTimeSlots.pipelinedShuffleTasks(
+            sc,
+            org.apache.spark.sql.SparkSession.active()
+                .conf()
+                .get("spark.sql.shuffle.partitions", "200")));
     List<InputPartition> out = new ArrayList<>();
     tasks.forEach(t -> out.add(new YtRealTimeInputPartition(t)));
     return out.toArray(new InputPartition[0]);

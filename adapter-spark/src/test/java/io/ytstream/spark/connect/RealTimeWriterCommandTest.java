@@ -50,7 +50,8 @@ class RealTimeWriterCommandTest {
             IllegalArgumentException.class,
             () ->
                 RealTimeWriterCommand.writer(
-                    Map.of(RealTimeWriterCommand.WRITER, "upsert", "ytstream.path", "//home/o")));
-    assertTrue(e.getMessage().contains("'upsert' is not a writer"), e.getMessage());
+                    Map.of(RealTimeWriterCommand.WRITER, "upsret", "ytstream.path", "//home/o")));
+    assertTrue(e.getMessage().contains("'upsret' is not a writer"), e.getMessage());
+    assertTrue(e.getMessage().contains("exactly_once, upsert, append or producer"), e.getMessage());
   }
 }

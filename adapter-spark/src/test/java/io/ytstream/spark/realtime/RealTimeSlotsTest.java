@@ -139,4 +139,25 @@ class RealTimeSlotsTest {
         none.getMessage().contains("let each task read more"),
         "two sources need two tasks at least: no value of the option fits one slot");
   }
+
+  @Test
+  void onAPipelinedSparkTheFixCountsAShufflesTasksToo() throws Exception {
+    // 3 source tasks on 2 slots, spark.sql.shuffle.partitions=2 on Spark 4.3: following the fix
+    // for the source alone (3 slots) would run into Spark's own check for 5 tasks next.
+    Throwable e =
+        onQueryThread(
+            () -> RealTimeSlots.checkQuery(new Object(), tasks("//q", 3), 1, () -> 2, 0, 2));
+    assertTrue(e instanceof IllegalStateException, String.valueOf(e));
+    assertTrue(
+        e.getMessage().contains("spark.sql.shuffle.partitions=2 more slots per shuffle, 5 in all"),
+        e.getMessage());
+    // Before 4.3 (no shuffle tasks) the message says nothing of shuffles.
+    Throwable before =
+        onQueryThread(() -> RealTimeSlots.checkQuery(new Object(), tasks("//q", 3), 1, () -> 2, 0));
+    assertFalse(before.getMessage().contains("shuffle"), before.getMessage());
+    // Sources that fit pass: the shuffle's tasks are Spark's own check's to count.
+    assertNull(
+        onQueryThread(
+            () -> RealTimeSlots.checkQuery(new Object(), tasks("//q", 2), 1, () -> 2, 0, 2)));
+  }
 }
