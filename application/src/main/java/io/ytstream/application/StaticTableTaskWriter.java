@@ -4,6 +4,7 @@ import io.ytstream.core.model.YPath;
 import io.ytstream.ports.MasterTransaction;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.StaticTableAppends;
+import io.ytstream.ports.TimeSource;
 import io.ytstream.ports.TransactionId;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,8 +17,10 @@ import java.util.Objects;
  * row), appended chunk by chunk as they come (at most {@code chunkRows} rows held at a time), so a
  * task's memory does not grow with its share of the batch. {@link #commit} commits the nested
  * transaction into the batch's, {@link #abort} aborts it: a failed or retried attempt leaves
- * nothing in the batch. A batch the table already records ({@link CommitStaticTableSink}) is not
- * written again: its tasks take their rows and send none.
+ * nothing in the batch. The task renews its nested transaction's lease itself: each append does,
+ * and so does a row that comes a third of the timeout after the last use, so that a slow source
+ * does not let it expire while a chunk fills. A batch the table already records ({@link
+ * CommitStaticTableSink}) is not written again: its tasks take their rows and send none.
  */
 @DrivingUseCase
 public final class StaticTableTaskWriter {
@@ -29,8 +32,11 @@ public final class StaticTableTaskWriter {
   private final YPath table;
   private final Duration timeout;
   private final int chunkRows;
+  private final TimeSource clock;
+  private final long renewalMillis;
   private final List<Row> chunk = new ArrayList<>();
   private MasterTransaction own;
+  private long lastUseMillis;
   private long rows;
 
   /**
@@ -38,6 +44,7 @@ public final class StaticTableTaskWriter {
    * @param writes false when the table already records the batch: nothing is sent
    * @param timeout the lease of the task's nested transaction, renewed by each append
    * @param chunkRows the most rows held before they are appended
+   * @param clock when the nested transaction was last used, for its renewal
    */
   public StaticTableTaskWriter(
       StaticTableAppends appends,
@@ -46,7 +53,8 @@ public final class StaticTableTaskWriter {
       boolean writes,
       YPath table,
       Duration timeout,
-      int chunkRows) {
+      int chunkRows,
+      TimeSource clock) {
     if (chunkRows < 1) {
       throw new IllegalArgumentException("a chunk holds at least one row: " + chunkRows);
     }
@@ -57,6 +65,8 @@ public final class StaticTableTaskWriter {
     this.table = Objects.requireNonNull(table, "table");
     this.timeout = Objects.requireNonNull(timeout, "timeout");
     this.chunkRows = chunkRows;
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.renewalMillis = TransactionLease.renewalPeriod(timeout).toMillis();
   }
 
   /** Takes the task's next row; appends the chunk once it is full. */
@@ -68,6 +78,9 @@ public final class StaticTableTaskWriter {
     chunk.add(row);
     if (chunk.size() >= chunkRows) {
       flush();
+    } else if (own != null && clock.nowMillis() - lastUseMillis >= renewalMillis) {
+      own.ping();
+      lastUseMillis = clock.nowMillis();
     }
   }
 
@@ -80,6 +93,7 @@ public final class StaticTableTaskWriter {
     }
     try {
       own.append(table, chunk.iterator());
+      lastUseMillis = clock.nowMillis();
     } finally {
       chunk.clear();
     }

@@ -34,7 +34,8 @@ class StaticTableSinkTest {
   private static final QueueId Q = QueueId.of("primary", "//q");
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-  private final InMemoryCluster cluster = new InMemoryCluster("primary", new ManualClock());
+  private final ManualClock clock = new ManualClock();
+  private final InMemoryCluster cluster = new InMemoryCluster("primary", clock);
   private final MapFiles files = new MapFiles();
 
   StaticTableSinkTest() {
@@ -94,7 +95,8 @@ class StaticTableSinkTest {
         batch.writes(),
         OUT,
         TIMEOUT,
-        chunkRows);
+        chunkRows,
+        clock);
   }
 
   private static Row row(long k) {
@@ -270,6 +272,27 @@ class StaticTableSinkTest {
         assertThrows(IllegalStateException.class, () -> sink.commit(4, batch, List.of(report)));
     assertTrue(e.getMessage().contains("opened for batch 3"), e.getMessage());
     assertEquals(List.of(), tableKeys());
+  }
+
+  @Test
+  void aTaskWhoseRowsTrickleInRenewsItsNestedTransaction() {
+    logBatch(0, 4);
+    CommitStaticTableSink sink = sink("q");
+    CommitStaticTableSink.OpenBatch batch = sink.openBatch();
+    MasterTransactionLease lease = new MasterTransactionLease(batch.transaction());
+    StaticTableTaskWriter writer = task(batch, 2);
+    writer.write(row(1));
+    writer.write(row(2)); // a full chunk: the nested transaction starts with it
+    clock.advance(Duration.ofSeconds(20));
+    lease.renew();
+    writer.write(row(3)); // two thirds of the timeout since the append: renewed
+    clock.advance(Duration.ofSeconds(20));
+    lease.renew();
+    writer.write(row(4));
+
+    sink.commit(0, batch, List.of(writer.commit()));
+
+    assertEquals(List.of(1L, 2L, 3L, 4L), tableKeys());
   }
 
   @Test

@@ -39,7 +39,8 @@ final class StaticTableDataWriter implements DataWriter<InternalRow> {
             writes,
             spec.path(),
             timeout,
-            Math.max(1, spec.dynBatchSize()));
+            Math.max(1, spec.dynBatchSize()),
+            cluster.time());
     this.transactionId = transaction.value();
     this.partitionId = partitionId;
   }
