@@ -97,6 +97,19 @@ final class InMemoryStaticTableAppends implements StaticTableAppends {
       return id;
     }
 
+    @Override
+    public MasterTransaction startNested(Duration timeout) {
+      if (timeout.isZero() || timeout.isNegative()) {
+        throw new IllegalArgumentException("transaction timeout must be positive, got " + timeout);
+      }
+      return faulty(
+          ClusterOperation.MASTER_START,
+          () ->
+              new Handle(
+                  new TransactionId(
+                      state.masterTransactions().start(in(), timeout.toMillis()).id())));
+    }
+
     private Optional<String> in() {
       return Optional.of(id.value());
     }

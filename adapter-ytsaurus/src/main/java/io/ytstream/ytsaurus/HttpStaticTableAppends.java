@@ -261,6 +261,11 @@ final class HttpStaticTableAppends implements StaticTableAppends {
     }
 
     @Override
+    public MasterTransaction startNested(Duration timeout) {
+      return new Handle(startTransaction(Optional.of(id), timeout), timeout);
+    }
+
+    @Override
     public void append(YPath table, java.util.Iterator<Row> rows) {
       StaticTableChunks chunks =
           new StaticTableChunks(

@@ -1,6 +1,7 @@
 package io.ytstream.ports;
 
 import io.ytstream.core.model.YPath;
+import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
@@ -18,6 +19,14 @@ import java.util.Optional;
 public interface MasterTransaction {
 
   TransactionId id();
+
+  /**
+   * Starts a transaction nested in this one, its lease lasting {@code timeout}; the caller renews
+   * it. Its changes reach this transaction at its {@link #commit} (and the table only when the
+   * outermost one commits); its {@link #abort}, or this one's, drops them. A writer task puts its
+   * share of a batch in one, so that a failed or retried attempt leaves nothing in the batch.
+   */
+  MasterTransaction startNested(Duration timeout);
 
   /**
    * Appends {@code rows} to the static table {@code table} ({@code <append=%true>}), reading them

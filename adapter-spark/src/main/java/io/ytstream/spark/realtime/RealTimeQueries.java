@@ -55,6 +55,25 @@ public final class RealTimeQueries {
     LOG.warn(sinkMessage(output));
   }
 
+  /**
+   * A stream into a static table records each batch with its end offsets, which Real-time Mode
+   * writes only after the sink's commit (as for the transactional sink).
+   *
+   * @throws IllegalArgumentException in a real-time query
+   */
+  public static void checkStaticTableSink(String output) {
+    if (REAL_TIME.get()) {
+      throw new IllegalArgumentException(
+          "writeStream.format(\"yt\") (option path = "
+              + output
+              + ") is a static table (@dynamic=%false), which cannot be written in Real-time"
+              + " Mode: each batch is recorded in the table with its end offsets in the"
+              + " transaction that appends its rows, and Real-time Mode knows the end only after"
+              + " the sink committed. Use a micro-batch trigger (e.g."
+              + " trigger(Trigger.ProcessingTime(\"10 seconds\"))), or write a dynamic table");
+    }
+  }
+
   static String transactionalSinkMessage(String output) {
     return "writeStream.format(\"yt\") (output "
         + output

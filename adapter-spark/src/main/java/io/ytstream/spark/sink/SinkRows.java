@@ -29,7 +29,7 @@ final class SinkRows {
 
   private final RowLayout layout;
 
-  /** Where {@code $tablet_index} goes in {@link #layout}; -1 for a sorted output. */
+  /** Where {@code $tablet_index} goes in {@link #layout}; -1 for a sorted or static output. */
   private final int tabletPosition;
 
   SinkRows(YtWriteSpec spec, int partitionId) {
@@ -49,7 +49,7 @@ final class SinkRows {
       }
     }
     this.written = writtenColumns.stream().mapToInt(Integer::intValue).toArray();
-    if (spec.sorted()) {
+    if (spec.sorted() || spec.staticTable()) {
       this.tabletPosition = -1;
     } else {
       if (!names.contains(TABLET_INDEX)) {

@@ -66,6 +66,18 @@ public final class YtWriteBuilder implements SupportsTruncate, SupportsStreaming
     ClusterRef ref = settings.cluster(options);
     Optional<YPath> producer = options.producerPath();
     try (YtCluster cluster = ref.connect()) {
+      Optional<TableDescription> staticTable = StaticOutputs.describe(cluster, options);
+      if (staticTable.isPresent()) {
+        StaticOutputs.check(options, producer);
+        YtWriteSpec staticSpec =
+            YtWriteSpec.checkStatic(
+                ref,
+                staticTable.get(),
+                info.schema(),
+                settings.dynBatchSize(),
+                TypeV3Options.writing(options));
+        return staticWrite(staticSpec);
+      }
       TableDescription table;
       try {
         table = cluster.tableMetadata().describe(options.outputPath());
@@ -117,6 +129,38 @@ public final class YtWriteBuilder implements SupportsTruncate, SupportsStreaming
         }
         return new TransactionalStreamingWrite(
             spec, settings, checkpointRoot(), conf, BatchWriteJobListener.on(spark.sparkContext()));
+      }
+    };
+  }
+
+  /**
+   * A stream into a static table: exactly once, each batch's rows and its record appended in one
+   * master transaction ({@link StaticTableStreamingWrite}); a batch write ({@code df.write}) is not
+   * served.
+   */
+  private Write staticWrite(YtWriteSpec spec) {
+    return new Write() {
+      @Override
+      public String description() {
+        return "yt[" + spec.path() + ", static]";
+      }
+
+      @Override
+      public BatchWrite toBatch() {
+        throw StaticOutputs.batchWrite(spec.path());
+      }
+
+      @Override
+      public StreamingWrite toStreaming() {
+        SparkSession spark = SparkSession.active();
+        RealTimeQueries.checkStaticTableSink(spec.path().value());
+        return new StaticTableStreamingWrite(
+            spec,
+            settings,
+            StaticOutputs.checkpointRoot(options, spec.path()),
+            HadoopConfs.forSession(spark),
+            info.queryId(),
+            BatchWriteJobListener.on(spark.sparkContext()));
       }
     };
   }

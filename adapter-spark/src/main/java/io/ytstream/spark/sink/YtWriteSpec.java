@@ -31,6 +31,9 @@ public final class YtWriteSpec implements Serializable {
   private final ArrayList<ColumnSpec> columns;
   private final int dynBatchSize;
 
+  /** A static table: rows appended in master transactions, with no {@code $tablet_index}. */
+  private boolean staticTable;
+
   private YtWriteSpec(
       ClusterRef cluster,
       String path,
@@ -129,6 +132,25 @@ public final class YtWriteSpec implements Serializable {
         Math.max(1, table.tabletCount()),
         columns,
         dynBatchSize);
+  }
+
+  /**
+   * The spec of a static output table ({@code @dynamic=%false}), checked as a dynamic table's is
+   * (columns and types); {@code table} holds its schema's columns.
+   */
+  public static YtWriteSpec checkStatic(
+      ClusterRef cluster,
+      TableDescription table,
+      StructType schema,
+      int dynBatchSize,
+      boolean writeTypeV3) {
+    YtWriteSpec spec = check(cluster, table, schema, dynBatchSize, writeTypeV3);
+    spec.staticTable = true;
+    return spec;
+  }
+
+  boolean staticTable() {
+    return staticTable;
   }
 
   ClusterRef cluster() {

@@ -97,6 +97,34 @@ public abstract class StaticTableAppendsContract extends PortContract {
   }
 
   @Test
+  void aNestedCommitLandsWithItsParentAndANestedAbortLeavesNothing() {
+    YPath table = staticTable("nested");
+    MasterTransaction batch = appends().start(TIMEOUT);
+    MasterTransaction attached = appends().attach(batch.id());
+    MasterTransaction kept = attached.startNested(TIMEOUT);
+    kept.append(table, rows("kept", 0, 2).iterator());
+    MasterTransaction dropped = attached.startNested(TIMEOUT);
+    dropped.append(table, rows("dropped", 0, 3).iterator());
+    kept.commit();
+    dropped.abort();
+    assertEquals(rows("kept", 0, 2), batch.readAll(table));
+    assertEquals(List.of(), appends().readAll(table));
+    batch.commit();
+    assertEquals(rows("kept", 0, 2), appends().readAll(table));
+  }
+
+  @Test
+  void aParentAbortDropsWhatItsNestedTransactionsCommitted() {
+    YPath table = staticTable("nestedAbort");
+    MasterTransaction batch = appends().start(TIMEOUT);
+    MasterTransaction task = batch.startNested(TIMEOUT);
+    task.append(table, rows("t", 0, 2).iterator());
+    task.commit();
+    batch.abort();
+    assertEquals(List.of(), appends().readAll(table));
+  }
+
+  @Test
   void appendsFollowCommittedRowsInOrder() {
     YPath table = staticTable("t");
     MasterTransaction first = appends().start(TIMEOUT);
