@@ -77,7 +77,12 @@ public final class YtWriteBuilder implements SupportsTruncate, SupportsStreaming
       }
       spec =
           YtWriteSpec.check(
-              ref, table, info.schema(), settings.dynBatchSize(), TypeV3Options.writing(options));
+              ref,
+              table,
+              info.schema(),
+              settings.dynBatchSize(),
+              TypeV3Options.writing(options),
+              options.outputTabletKey());
     }
     return new Write() {
       @Override
