@@ -14,9 +14,10 @@ import java.util.List;
  * boxed value is not a contract across versions): 64-bit FNV-1a over the key's canonical bytes, the
  * columns in the order given, each value as a tag byte then its bytes: {@code 0} null; {@code 1}
  * boolean (one byte 0/1); {@code 2} integer (8 bytes big-endian, any width); {@code 3} floating
- * point (the 8 bytes of {@code Double.doubleToLongBits}, big-endian); {@code 4} string (4-byte
- * big-endian length, then UTF-8); {@code 5} bytes (4-byte length, then the bytes). The tablet is
- * the hash, read as an unsigned 64-bit number, modulo the tablet count.
+ * point (the 8 bytes of {@code Double.doubleToLongBits}, big-endian); {@code 4} string or bytes
+ * (4-byte big-endian length, then the bytes; a string as UTF-8, so a YTsaurus string column hashes
+ * the same whether an engine hands it in as text or as its bytes). The tablet is the hash, read as
+ * an unsigned 64-bit number, modulo the tablet count.
  */
 public final class ChosenOutputTablet {
 
@@ -102,7 +103,7 @@ public final class ChosenOutputTablet {
       return lengthAndBytes(hash, (byte) 4, s.getBytes(StandardCharsets.UTF_8));
     }
     if (value instanceof byte[] raw) {
-      return lengthAndBytes(hash, (byte) 5, raw);
+      return lengthAndBytes(hash, (byte) 4, raw);
     }
     throw new IllegalArgumentException(
         "key column "

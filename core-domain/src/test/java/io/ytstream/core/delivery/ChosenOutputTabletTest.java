@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -64,6 +65,14 @@ class ChosenOutputTabletTest {
       used.add(first);
     }
     assertEquals(8, used.size(), "200 keys use every one of 8 tablets");
+  }
+
+  @Test
+  void aStringHashesAsItsUtf8Bytes() {
+    assertEquals(
+        ChosenOutputTablet.keyHash(List.of("u"), List.of("zürich")),
+        ChosenOutputTablet.keyHash(
+            List.of("u"), List.of((Object) "zürich".getBytes(StandardCharsets.UTF_8))));
   }
 
   @Test
