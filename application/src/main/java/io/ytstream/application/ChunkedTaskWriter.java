@@ -1,5 +1,6 @@
 package io.ytstream.application;
 
+import io.ytstream.core.delivery.ChosenOutputTablet;
 import io.ytstream.core.delivery.OutputTablets;
 import io.ytstream.core.model.YPath;
 import io.ytstream.ports.Row;
@@ -61,11 +62,11 @@ public final class ChunkedTaskWriter {
 
   /**
    * Takes the task's next row into the ordered output's tablet the job chose for it ({@link
-   * io.ytstream.core.delivery.ChosenOutputTablet}); a full chunk is written before this returns.
-   * The chunks written before stay written if a later row is refused: this mode is at least once.
+   * ChosenOutputTablet}); a full chunk is written before this returns. The chunks written before
+   * stay written if a later row is refused: this mode is at least once.
    */
   public void writeTo(int tablet, RowAtTablet row) {
-    place(ChosenTablets.check(sorted, tablet, tablets), row);
+    place(ChosenOutputTablet.checkedForWriter(sorted, tablet, tablets), row);
   }
 
   private void place(int tablet, RowAtTablet row) {

@@ -1,5 +1,6 @@
 package io.ytstream.application;
 
+import io.ytstream.core.delivery.ChosenOutputTablet;
 import io.ytstream.core.delivery.OutputTablets;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.model.YPath;
@@ -94,13 +95,13 @@ public final class ProducerTaskWriter {
   }
 
   /**
-   * Takes the task's next row into the tablet the job chose for it ({@link
-   * io.ytstream.core.delivery.ChosenOutputTablet}). The rows are numbered in the share whatever
-   * their tablets, so a replay of a share the session holds pushes nothing, as with {@link #write};
-   * a row refused before this call fails the task, and {@link #abort} drops everything it pushed.
+   * Takes the task's next row into the tablet the job chose for it ({@link ChosenOutputTablet}).
+   * The rows are numbered in the share whatever their tablets, so a replay of a share the session
+   * holds pushes nothing, as with {@link #write}; a row refused before this call fails the task,
+   * and {@link #abort} drops everything it pushed.
    */
   public void writeTo(int tablet, RowAtTablet row) {
-    place(ChosenTablets.check(false, tablet, target.tablets()), row);
+    place(ChosenOutputTablet.checkedForWriter(false, tablet, target.tablets()), row);
   }
 
   private void place(int tablet, RowAtTablet row) {

@@ -1,5 +1,6 @@
 package io.ytstream.application;
 
+import io.ytstream.core.delivery.ChosenOutputTablet;
 import io.ytstream.core.delivery.OutputTablets;
 import io.ytstream.core.model.YPath;
 import io.ytstream.ports.Row;
@@ -113,12 +114,12 @@ public final class TransactionalTaskWriter<R> {
 
   /**
    * Takes the task's next row for the ordered output's tablet the job chose for it ({@link
-   * io.ytstream.core.delivery.ChosenOutputTablet}): counted and kept as {@link #write} does, and
-   * inserted there at the commit. A row refused before this call fails the task before its commit,
-   * so nothing of it reaches the batch transaction.
+   * ChosenOutputTablet}): counted and kept as {@link #write} does, and inserted there at the
+   * commit. A row refused before this call fails the task before its commit, so nothing of it
+   * reaches the batch transaction.
    */
   public void writeTo(int tablet, R row) {
-    place(ChosenTablets.check(sorted, tablet, tablets), row);
+    place(ChosenOutputTablet.checkedForWriter(sorted, tablet, tablets), row);
   }
 
   private void place(int tablet, R row) {

@@ -82,6 +82,25 @@ public final class ChosenOutputTablet {
     return hash;
   }
 
+  /**
+   * A writer's guard on a tablet an engine hands in as the job's choice: the engine decided it with
+   * {@link #named} or {@link #byKey}, refusing a bad value with the user's column, so a value out
+   * of range here is a bug of the engine; a sorted output has no tablet to choose (its rows go by
+   * key).
+   */
+  public static int checkedForWriter(boolean sorted, int tablet, int tablets) {
+    if (sorted) {
+      throw new IllegalStateException(
+          "a sorted output places each row in the tablet of its key; a chosen tablet applies to"
+              + " ordered outputs only");
+    }
+    if (tablet < 0 || tablet >= tablets) {
+      throw new IllegalArgumentException(
+          "chosen output tablet " + tablet + " is not one of the output's " + tablets + " tablets");
+    }
+    return tablet;
+  }
+
   private static long mix(long hash, String column, Object value) {
     if (value == null) {
       return bytes(hash, new byte[] {0});
