@@ -1,5 +1,6 @@
 package io.ytstream.application;
 
+import io.ytstream.core.delivery.ChosenOutputTablet;
 import io.ytstream.core.delivery.OutputTablets;
 import io.ytstream.core.model.YPath;
 import io.ytstream.ports.Row;
@@ -10,11 +11,12 @@ import java.util.Objects;
 /**
  * One writer task's rows outside a batch transaction (at-least-once, idempotent receiver, static
  * writes), a row at a time as an engine's writer gets them: row k goes to the tablet {@link
- * OutputTablets} names, rows are counted per tablet, and every {@code chunkSize} rows go out as one
- * chunk of their own ({@link WriteChunk}: one tablet transaction, appended to an ordered table,
- * upserted into a sorted one). The engine calls {@link #write} per row, {@link #commit} at the
- * task's commit and {@link #abort} when the task fails; a chunk written before a failure stays
- * written, which is why this mode is at-least-once (or exactly-once by key for the upsert).
+ * OutputTablets} names (or the one the job chose for it, {@link #writeTo}), rows are counted per
+ * tablet, and every {@code chunkSize} rows go out as one chunk of their own ({@link WriteChunk}:
+ * one tablet transaction, appended to an ordered table, upserted into a sorted one). The engine
+ * calls {@link #write} per row, {@link #commit} at the task's commit and {@link #abort} when the
+ * task fails; a chunk written before a failure stays written, which is why this mode is
+ * at-least-once (or exactly-once by key for the upsert).
  */
 @DrivingUseCase
 public final class ChunkedTaskWriter {
@@ -55,7 +57,19 @@ public final class ChunkedTaskWriter {
 
   /** Takes the task's next row; a full chunk is written before this returns. */
   public void write(RowAtTablet row) {
-    int tablet = sorted ? 0 : OutputTablets.forRow(taskPartition, rowCount, tablets);
+    place(sorted ? 0 : OutputTablets.forRow(taskPartition, rowCount, tablets), row);
+  }
+
+  /**
+   * Takes the task's next row into the ordered output's tablet the job chose for it ({@link
+   * ChosenOutputTablet}); a full chunk is written before this returns. The chunks written before
+   * stay written if a later row is refused: this mode is at least once.
+   */
+  public void writeTo(int tablet, RowAtTablet row) {
+    place(ChosenOutputTablet.checkedForWriter(sorted, tablet, tablets), row);
+  }
+
+  private void place(int tablet, RowAtTablet row) {
     rowsPerTablet[tablet]++;
     buffer.add(row.build(tablet));
     rowCount++;

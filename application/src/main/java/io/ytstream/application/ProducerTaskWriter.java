@@ -1,5 +1,6 @@
 package io.ytstream.application;
 
+import io.ytstream.core.delivery.ChosenOutputTablet;
 import io.ytstream.core.delivery.OutputTablets;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.model.YPath;
@@ -13,13 +14,13 @@ import java.util.function.Supplier;
 
 /**
  * One writer task's share of micro-batch N into a queue, a row at a time as an engine's writer gets
- * them, through {@link PushBatchShare}: row k goes to the tablet {@link OutputTablets} names and is
- * counted there; rows are kept only until a chunk of {@code chunkSize} has gathered, then pushed
- * into the share's transaction, so a task holds one chunk, never its whole share. The first full
- * chunk opens the task's session (which fences every earlier attempt) and starts the share; {@link
- * #commit} finishes it with the rest (opening the session there when no chunk filled; a task with
- * no rows opens nothing and connects to nothing); {@link #abort} aborts the share's transaction, so
- * nothing of a failed attempt lands.
+ * them, through {@link PushBatchShare}: row k goes to the tablet {@link OutputTablets} names (or
+ * the one the job chose for it, {@link #writeTo}) and is counted there; rows are kept only until a
+ * chunk of {@code chunkSize} has gathered, then pushed into the share's transaction, so a task
+ * holds one chunk, never its whole share. The first full chunk opens the task's session (which
+ * fences every earlier attempt) and starts the share; {@link #commit} finishes it with the rest
+ * (opening the session there when no chunk filled; a task with no rows opens nothing and connects
+ * to nothing); {@link #abort} aborts the share's transaction, so nothing of a failed attempt lands.
  */
 @DrivingUseCase
 public final class ProducerTaskWriter {
@@ -90,7 +91,20 @@ public final class ProducerTaskWriter {
    *     write; the share's transaction is aborted, nothing of the share lands
    */
   public void write(RowAtTablet row) {
-    int tablet = OutputTablets.forRow(target.taskPartition(), rowCount, target.tablets());
+    place(OutputTablets.forRow(target.taskPartition(), rowCount, target.tablets()), row);
+  }
+
+  /**
+   * Takes the task's next row into the tablet the job chose for it ({@link ChosenOutputTablet}).
+   * The rows are numbered in the share whatever their tablets, so a replay of a share the session
+   * holds pushes nothing, as with {@link #write}; a row refused before this call fails the task,
+   * and {@link #abort} drops everything it pushed.
+   */
+  public void writeTo(int tablet, RowAtTablet row) {
+    place(ChosenOutputTablet.checkedForWriter(false, tablet, target.tablets()), row);
+  }
+
+  private void place(int tablet, RowAtTablet row) {
     rowsPerTablet[tablet]++;
     chunk.add(row.build(tablet));
     rowCount++;

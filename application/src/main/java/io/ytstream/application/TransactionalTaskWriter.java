@@ -1,10 +1,12 @@
 package io.ytstream.application;
 
+import io.ytstream.core.delivery.ChosenOutputTablet;
 import io.ytstream.core.delivery.OutputTablets;
 import io.ytstream.core.model.YPath;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TransactionId;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -12,13 +14,13 @@ import java.util.Objects;
 
 /**
  * One writer task of a transactional batch, a row at a time as an engine's writer gets them: row k
- * goes to the tablet {@link OutputTablets} names and is counted there; the rows are kept (by the
- * engine, in {@link KeptRows}) until the engine lets the attempt commit, then inserted into the
- * batch transaction chunk by chunk ({@link InsertIntoBatchTransaction}, which aborts it on a failed
- * insert). Once the task alone has more rows for one tablet than the transaction may hold, the
- * batch cannot commit whatever the other tasks bring: the rows are dropped and only counted, and
- * the commit inserts nothing and reports why, so the driver fails the batch with the counts instead
- * of the executor running out of memory.
+ * goes to the tablet {@link OutputTablets} names (or the one the job chose for it, {@link
+ * #writeTo}) and is counted there; the rows are kept (by the engine, in {@link KeptRows}) until the
+ * engine lets the attempt commit, then inserted into the batch transaction chunk by chunk ({@link
+ * InsertIntoBatchTransaction}, which aborts it on a failed insert). Once the task alone has more
+ * rows for one tablet than the transaction may hold, the batch cannot commit whatever the other
+ * tasks bring: the rows are dropped and only counted, and the commit inserts nothing and reports
+ * why, so the driver fails the batch with the counts instead of the executor running out of memory.
  *
  * @param <R> the engine's row, converted to an output row only chunk by chunk while inserting
  */
@@ -70,6 +72,7 @@ public final class TransactionalTaskWriter<R> {
   private final long[] rowsPerTablet;
   private final KeptRows<R> kept;
   private long rowCount;
+  private int[] tabletOfRow = new int[0];
 
   /**
    * @param tablets the output's tablets (a sorted output's rows are counted in one counter, spread
@@ -106,7 +109,23 @@ public final class TransactionalTaskWriter<R> {
 
   /** Takes the task's next row: counts it at its tablet and keeps it, or stops keeping rows. */
   public void write(R row) {
-    int tablet = tabletOf(rowCount);
+    place(sorted ? 0 : OutputTablets.forRow(taskPartition, rowCount, tablets), row);
+  }
+
+  /**
+   * Takes the task's next row for the ordered output's tablet the job chose for it ({@link
+   * ChosenOutputTablet}): counted and kept as {@link #write} does, and inserted there at the
+   * commit. A row refused before this call fails the task before its commit, so nothing of it
+   * reaches the batch transaction.
+   */
+  public void writeTo(int tablet, R row) {
+    place(ChosenOutputTablet.checkedForWriter(sorted, tablet, tablets), row);
+  }
+
+  private void place(int tablet, R row) {
+    if (kept.stoppedBecause() == null) {
+      rememberTablet(tablet);
+    }
     rowsPerTablet[tablet]++;
     rowCount++;
     if (rowsPerTablet[tablet] > limitPerCounter && kept.stoppedBecause() == null) {
@@ -141,6 +160,7 @@ public final class TransactionalTaskWriter<R> {
       inserts.insert(transaction, table, chunks(rows, toRow));
     } finally {
       kept.release();
+      tabletOfRow = new int[0];
     }
     return new WriterReport(epochId, transaction.value(), rowsPerTablet, null);
   }
@@ -148,6 +168,7 @@ public final class TransactionalTaskWriter<R> {
   /** The task failed: what it kept is dropped. */
   public void abort() {
     kept.release();
+    tabletOfRow = new int[0];
   }
 
   /** The rows the task handed in, per output tablet (one counter for a sorted output). */
@@ -155,8 +176,12 @@ public final class TransactionalTaskWriter<R> {
     return rowsPerTablet.clone();
   }
 
-  private int tabletOf(long rowNumber) {
-    return sorted ? 0 : OutputTablets.forRow(taskPartition, rowNumber, tablets);
+  /** Row k's tablet, remembered while its row is kept: the commit inserts it there. */
+  private void rememberTablet(int tablet) {
+    if (rowCount >= tabletOfRow.length) {
+      tabletOfRow = Arrays.copyOf(tabletOfRow, Math.max(16, tabletOfRow.length * 2));
+    }
+    tabletOfRow[(int) rowCount] = tablet;
   }
 
   /** The kept rows in chunks of {@code chunkSize}, converted one chunk at a time. */
@@ -178,7 +203,7 @@ public final class TransactionalTaskWriter<R> {
             int to = Math.min(rows.size(), from + chunkSize);
             List<Row> chunk = new ArrayList<>(to - from);
             for (int k = from; k < to; k++) {
-              chunk.add(toRow.convert(rows.get(k), tabletOf(k)));
+              chunk.add(toRow.convert(rows.get(k), tabletOfRow[k]));
             }
             from = to;
             return chunk;

@@ -43,6 +43,7 @@ public final class YtOptions {
   public static final String PARSING_TYPE_V3 = "parsing_type_v3";
   public static final String WRITE_TYPE_V3 = "write_type_v3";
   static final String PRODUCER_PATH = "producer_path";
+  public static final String OUTPUT_TABLET_KEY = "output_tablet_key";
   static final String PROXY = "proxy";
   static final String CHECKPOINT_LOCATION = "checkpointLocation";
 
@@ -67,7 +68,8 @@ public final class YtOptions {
           Map.entry(ENDING_TIMESTAMP, OptionScope.READ),
           Map.entry(PARSING_TYPE_V3, OptionScope.READ),
           Map.entry(WRITE_TYPE_V3, OptionScope.WRITE),
-          Map.entry(PRODUCER_PATH, OptionScope.WRITE));
+          Map.entry(PRODUCER_PATH, OptionScope.WRITE),
+          Map.entry(OUTPUT_TABLET_KEY, OptionScope.WRITE));
 
   /**
    * Options Spark itself puts into a source's or sink's map (Spark 4.2): {@code path} from {@code
@@ -83,7 +85,13 @@ public final class YtOptions {
    * user asked, or a producer sink that is only at least once.
    */
   private static final Set<String> BLANK_REFUSED =
-      Set.of(STARTING_OFFSETS, ENDING_OFFSETS, STARTING_TIMESTAMP, ENDING_TIMESTAMP, PRODUCER_PATH);
+      Set.of(
+          STARTING_OFFSETS,
+          ENDING_OFFSETS,
+          STARTING_TIMESTAMP,
+          ENDING_TIMESTAMP,
+          PRODUCER_PATH,
+          OUTPUT_TABLET_KEY);
 
   /** What Spark adds for {@code partitionBy(...)}, which the yt sink does not take. */
   private static final String PARTITION_COLUMNS = "__partition_columns";
@@ -237,6 +245,34 @@ public final class YtOptions {
    */
   public Optional<YPath> producerPath() {
     return get(PRODUCER_PATH).map(p -> ypath(PRODUCER_PATH, p));
+  }
+
+  /**
+   * The columns whose values choose each row's output tablet ({@code output_tablet_key}, comma
+   * separated), if given: every row of one key lands in one tablet of the ordered output.
+   */
+  public List<String> outputTabletKey() {
+    Optional<String> raw = get(OUTPUT_TABLET_KEY);
+    if (raw.isEmpty()) {
+      return List.of();
+    }
+    List<String> columns = new ArrayList<>();
+    for (String part : raw.get().split(",", -1)) {
+      String column = part.trim();
+      if (column.isEmpty() || columns.contains(column)) {
+        throw new IllegalArgumentException(
+            "option "
+                + OUTPUT_TABLET_KEY
+                + " = '"
+                + raw.get()
+                + "' has "
+                + (column.isEmpty() ? "an empty" : "a repeated")
+                + " column name: give the DataFrame's columns whose values choose the output"
+                + " tablet, comma separated, each once, e.g. \"user_id\" or \"region,user_id\"");
+      }
+      columns.add(column);
+    }
+    return columns;
   }
 
   public boolean includeServiceColumns() {

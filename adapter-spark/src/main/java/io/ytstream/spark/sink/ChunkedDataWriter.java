@@ -48,7 +48,11 @@ final class ChunkedDataWriter implements DataWriter<InternalRow> {
 
   @Override
   public void write(InternalRow record) {
-    writer.write(tablet -> rows.toYtRow(record, tablet));
+    if (rows.choosesTablet()) {
+      writer.writeTo(rows.chosenTablet(record), tablet -> rows.toYtRow(record, tablet));
+    } else {
+      writer.write(tablet -> rows.toYtRow(record, tablet));
+    }
   }
 
   @Override

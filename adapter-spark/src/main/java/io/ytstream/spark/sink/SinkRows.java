@@ -1,5 +1,6 @@
 package io.ytstream.spark.sink;
 
+import io.ytstream.core.delivery.ChosenOutputTablet;
 import io.ytstream.core.delivery.OutputTablets;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.RowLayout;
@@ -11,7 +12,9 @@ import org.apache.spark.sql.catalyst.InternalRow;
 
 /**
  * A writer task's rows in YTsaurus' form: the columns converted by type, and for an ordered output
- * the {@code $tablet_index} that {@link OutputTablets} gives row k of task partition p.
+ * the {@code $tablet_index} that {@link OutputTablets} gives row k of task partition p, or the one
+ * the job chose for the row ({@link ChosenOutputTablet}: the DataFrame's own {@code $tablet_index},
+ * or the hash of the {@code output_tablet_key} columns' values as written).
  */
 final class SinkRows {
 
@@ -31,6 +34,12 @@ final class SinkRows {
 
   /** Where {@code $tablet_index} goes in {@link #layout}; -1 for a sorted or static output. */
   private final int tabletPosition;
+
+  /** The DataFrame's {@code $tablet_index} column, when it names the tablet; else -1. */
+  private final int namedTabletColumn;
+
+  /** The {@code output_tablet_key} columns, by position in {@link #columns}; empty if none. */
+  private final int[] keyColumns;
 
   SinkRows(YtWriteSpec spec, int partitionId) {
     this.spec = spec;
@@ -58,6 +67,56 @@ final class SinkRows {
       this.tabletPosition = names.indexOf(TABLET_INDEX);
     }
     this.layout = RowLayout.of(names);
+    int named = -1;
+    if (spec.namedTablet()) {
+      for (int i = 0; i < columns.length; i++) {
+        if (columns[i].name().equals(TABLET_INDEX)) {
+          named = i;
+        }
+      }
+    }
+    this.namedTabletColumn = named;
+    List<String> key = spec.tabletKey();
+    this.keyColumns = new int[key.size()];
+    for (int k = 0; k < key.size(); k++) {
+      for (int i = 0; i < columns.length; i++) {
+        if (columns[i].name().equals(key.get(k)) && columns[i].isWritten()) {
+          keyColumns[k] = i;
+        }
+      }
+    }
+  }
+
+  /** Whether the job chooses each row's tablet ({@link #chosenTablet}), not round-robin. */
+  boolean choosesTablet() {
+    return namedTabletColumn >= 0 || keyColumns.length > 0;
+  }
+
+  /**
+   * The tablet the job chose for {@code record}.
+   *
+   * @throws IllegalArgumentException for a {@code $tablet_index} that is null or not one of the
+   *     output's tablets, naming the column, the value and the tablet count
+   */
+  int chosenTablet(InternalRow record) {
+    try {
+      if (namedTabletColumn >= 0) {
+        Object raw =
+            record.isNullAt(namedTabletColumn)
+                ? null
+                : getters[namedTabletColumn].get(record, namedTabletColumn);
+        return ChosenOutputTablet.named(TABLET_INDEX, raw, spec.tabletCount());
+      }
+      List<Object> values = new ArrayList<>(keyColumns.length);
+      for (int i : keyColumns) {
+        values.add(converted(record, i));
+      }
+      return ChosenOutputTablet.byKey(spec.tabletKey(), values, spec.tabletCount());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "task partition " + partitionId + " writing to " + spec.path() + ": " + e.getMessage(),
+          e);
+    }
   }
 
   /** The output tablet of the task's row {@code rowNumber} (0 for a sorted output: by key). */

@@ -81,7 +81,11 @@ final class TransactionalDataWriter implements DataWriter<InternalRow> {
   @Override
   public void write(InternalRow record) {
     rows.checkConvertible(record);
-    writer.write(record);
+    if (rows.choosesTablet()) {
+      writer.writeTo(rows.chosenTablet(record), record);
+    } else {
+      writer.write(record);
+    }
   }
 
   @Override

@@ -75,7 +75,8 @@ public final class YtWriteBuilder implements SupportsTruncate, SupportsStreaming
                 staticTable.get(),
                 info.schema(),
                 settings.dynBatchSize(),
-                TypeV3Options.writing(options));
+                TypeV3Options.writing(options),
+                options.outputTabletKey());
         return staticWrite(staticSpec);
       }
       TableDescription table;
@@ -89,7 +90,12 @@ public final class YtWriteBuilder implements SupportsTruncate, SupportsStreaming
       }
       spec =
           YtWriteSpec.check(
-              ref, table, info.schema(), settings.dynBatchSize(), TypeV3Options.writing(options));
+              ref,
+              table,
+              info.schema(),
+              settings.dynBatchSize(),
+              TypeV3Options.writing(options),
+              options.outputTabletKey());
     }
     return new Write() {
       @Override

@@ -36,6 +36,11 @@ abstract class TableForeachWriter extends ForeachWriter<org.apache.spark.sql.Row
   /** The output row for one input row; called in row order within a task. */
   abstract Row toOutput(org.apache.spark.sql.Row row);
 
+  /** The query's columns the subclass reads itself and does not write as data. */
+  Set<String> columnsNotWritten() {
+    return Set.of();
+  }
+
   /** Resets per-task state; called from {@link #open}. */
   void startTask() {}
 
@@ -64,7 +69,8 @@ abstract class TableForeachWriter extends ForeachWriter<org.apache.spark.sql.Row
       throw UserInputErrors.describeFailed(config.outputPath(), "output table (builder path)", e);
     }
     checkTable(table);
-    rowValues = new RowValues(table, getClass().getSimpleName(), config.path, "table", Set.of());
+    rowValues =
+        new RowValues(table, getClass().getSimpleName(), config.path, "table", columnsNotWritten());
     out =
         new BufferedTableWriter(
             cluster,
