@@ -24,10 +24,8 @@ import io.ytstream.simulation.check.CommitOutcome;
 import io.ytstream.simulation.check.ConsumerAheadOfOutput;
 import io.ytstream.simulation.check.DuplicateWrite;
 import io.ytstream.simulation.check.FalseDataLoss;
-import io.ytstream.simulation.check.GarbageWrite;
 import io.ytstream.simulation.check.Ledger;
 import io.ytstream.simulation.check.LostWrite;
-import io.ytstream.simulation.check.NonmonotonicSend;
 import io.ytstream.simulation.check.PollSkip;
 import io.ytstream.simulation.check.ProgressMisreported;
 import io.ytstream.simulation.check.SpuriousFailure;
@@ -342,9 +340,7 @@ final class Verifier {
       long[] before,
       String message) {
     if (message == null) {
-      out.add(
-          LostWrite.PROPERTY,
-          "batch " + batch + " committed though a task kept none of its rows (" + notKept + ")");
+      LostWrite.committedNotKept(out, batch, notKept);
       return;
     }
     if (!Arrays.equals(before, consumer())) {
@@ -461,20 +457,19 @@ final class Verifier {
   /** The end of the run: output against input, and progress. */
   void finish() {
     long[] c = consumer();
-    if (!ctx.stoppedWithReason()) {
-      for (int o = 0; o < c.length; o++) {
-        // A re-created queue's unread rows were dropped with it.
-        if (c[o] < ledger.produced(o) && !staleRead.recreated(o)) {
-          out.add(
-              Stuck.PROPERTY,
-              w.partitions().get(o)
-                  + " consumer at "
-                  + c[o]
-                  + " of "
-                  + ledger.produced(o)
-                  + " rows when the run ended");
-          break;
-        }
+    for (int o = 0; o < c.length; o++) {
+      // A re-created queue's unread rows were dropped with it.
+      if (c[o] < ledger.produced(o) && !staleRead.recreated(o)) {
+        Stuck.unconsumed(
+            out,
+            ctx.stoppedWithReason(),
+            w.partitions().get(o)
+                + " consumer at "
+                + c[o]
+                + " of "
+                + ledger.produced(o)
+                + " rows when the run ended");
+        break;
       }
     }
     checkOutput(c, true);
@@ -523,10 +518,7 @@ final class Verifier {
    * every check reports exactly what a scan of the whole table would.
    */
   private void checkOutput(long[] c, boolean last) {
-    outputs.apply(
-        cluster.readChanges(Workload.OUTPUT),
-        row -> out.add(GarbageWrite.PROPERTY, "output row " + row + " matches no input row"),
-        detail -> out.add(NonmonotonicSend.PROPERTY, detail));
+    outputs.apply(cluster.readChanges(Workload.OUTPUT), out);
     outputs.cover(c);
     if (sessions != null) {
       sessions.refresh();
@@ -556,73 +548,42 @@ final class Verifier {
 
   private void scanOutput(long[] c, boolean last) {
     long[] trimmed = null;
+    boolean exactlyOnce = w.mode().exactlyOnce();
     for (int o = 0; o < c.length; o++) {
       for (long r = 0; r < outputs.covered(o); r++) {
-        long v = ledger.value(o, r);
-        int copies = w.query().fanOut(v);
+        int copies = w.query().fanOut(ledger.value(o, r));
         for (int i = 0; i < copies; i++) {
-          int count = outputs.count(o, r, i);
+          int count = ledger.copies(o, r, i);
+          if (count == 1) {
+            continue;
+          }
+          String where = w.partitions().get(o) + " row " + r;
           // A row reported lost may still be in the output (read before the trim by an earlier
           // attempt); it only excuses absence.
           if (count == 0 && !ctx.isReportedLost(o, r)) {
-            String where = w.partitions().get(o) + " row " + r;
             if (trimmed == null) {
               trimmed = trimmed();
             }
-            if (!last && r < trimmed[o]) {
-              out.add(PollSkip.PROPERTY, where + " was trimmed, unread, unreported");
-            } else if (!last) {
-              out.add(
-                  ConsumerAheadOfOutput.PROPERTY,
-                  "consumer at " + c[o] + " but " + where + " is not in the output");
+            if (!last) {
+              ConsumerAheadOfOutput.passed(out, c[o], r, trimmed[o], false, where);
             } else {
               lost++;
-              if (r < trimmed[o]) {
-                out.add(PollSkip.PROPERTY, where + " was trimmed, unread, unreported");
-              } else {
-                out.add(LostWrite.PROPERTY, where + " (copy " + i + ") is not in the output");
-              }
+              LostWrite.missing(out, r, trimmed[o], where + " (copy " + i + ")");
             }
           }
-          if (count > 1) {
-            if (last) {
-              duplicated += count - 1;
-            }
-            if (w.mode().exactlyOnce()) {
-              out.add(
-                  DuplicateWrite.PROPERTY,
-                  w.partitions().get(o)
-                      + " row "
-                      + r
-                      + " copy "
-                      + i
-                      + " is in the output "
-                      + count
-                      + " times");
-            }
+          int extra = DuplicateWrite.copies(out, exactlyOnce, count, where + " copy " + i);
+          if (last) {
+            duplicated += extra;
           }
         }
       }
     }
     if (w.mode() == SimMode.TRANSACTIONAL && outputs.anyAhead()) {
-      // The first visible copy ahead of the consumer, in (partition, row, copy) order.
+      long[] behind = new long[c.length];
       for (int o = 0; o < c.length; o++) {
-        for (long r = outputs.covered(o); r < ledger.produced(o); r++) {
-          for (int i = 0; i < 4; i++) {
-            if (outputs.count(o, r, i) > 0) {
-              out.add(
-                  AbortedRead.PROPERTY,
-                  "row "
-                      + r
-                      + " of "
-                      + w.partitions().get(o)
-                      + " is visible but the consumer is at "
-                      + c[o]);
-              return;
-            }
-          }
-        }
+        behind[o] = outputs.covered(o);
       }
+      AbortedRead.visibleAhead(out, ledger, behind, c, o -> w.partitions().get(o).toString());
     }
   }
 
