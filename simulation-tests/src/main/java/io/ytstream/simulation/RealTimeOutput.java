@@ -11,7 +11,6 @@ import io.ytstream.simulation.check.ConsumerAheadOfOutput;
 import io.ytstream.simulation.check.DuplicateWrite;
 import io.ytstream.simulation.check.FalseDataLoss;
 import io.ytstream.simulation.check.GarbageWrite;
-import io.ytstream.simulation.check.Ledger;
 import io.ytstream.simulation.check.LostWrite;
 import io.ytstream.simulation.check.NonmonotonicOffsets;
 import io.ytstream.simulation.check.NonmonotonicSend;
@@ -23,8 +22,6 @@ import io.ytstream.simulation.check.SpuriousFailure;
 import io.ytstream.simulation.check.StaleRead;
 import io.ytstream.simulation.check.Stuck;
 import io.ytstream.simulation.check.TimerFlush;
-import io.ytstream.simulation.check.Violation;
-import io.ytstream.simulation.check.Violations;
 import java.util.List;
 import java.util.Optional;
 
@@ -34,12 +31,11 @@ import java.util.Optional;
  * written, the consumer and the committed ends, all read from the cluster's own state (the output
  * table or queue, the consumer, the checkpoint as stored), never from what a driver believes.
  */
-final class RealTimeOutput {
+final class RealTimeOutput extends RunChecks {
 
   private final RealTimeContext ctx;
   private final RealTimeWorkload w;
   private final QueryCheckpoint stored;
-  private final Ledger ledger;
 
   /** Per partition: every row below it is in the output. */
   private final long[] written;
@@ -49,7 +45,6 @@ final class RealTimeOutput {
   /** Producer: the order each partition's rows come into each output tablet. */
   private final NonmonotonicSend order;
 
-  private final Violations out;
   private final RedundantRead pulls = new RedundantRead();
   private long consumerStamp = Long.MIN_VALUE;
 
@@ -66,39 +61,29 @@ final class RealTimeOutput {
   long lost;
 
   RealTimeOutput(RealTimeContext ctx) {
+    super(
+        ctx.cluster,
+        List.of(ctx.workload.queue()),
+        ctx.workload.partitions(),
+        ctx.workload::ordinal,
+        ctx::trace);
     this.ctx = ctx;
     this.w = ctx.workload;
-    this.out = new Violations(ctx::trace);
     // The checkpoint as stored, read past the faulty ports: the truth, not a driver's belief.
     this.stored =
         new QueryCheckpoint(
             new StoreCheckpointFiles(
                 ctx.cluster.ports().checkpoints(), Workload.CHECKPOINT, "checker"));
     int n = w.partitions().size();
-    ledger = new Ledger(n);
     written = new long[n];
     committed = new long[n];
     order = new NonmonotonicSend(n);
   }
 
-  void recordInput(int ordinal, long value) {
-    ledger.produce(ordinal, value);
-  }
-
-  long inputCount(int ordinal) {
-    return ledger.produced(ordinal);
-  }
-
-  long rowsIn() {
-    return ledger.rowsIn();
-  }
-
+  /** The consumer as last read after a step (what the run's trims and its end look at). */
+  @Override
   long[] consumer() {
     return ledger.consumer();
-  }
-
-  List<Violation> violations() {
-    return out.all();
   }
 
   /** A driver wrote {@code commits/N}: the batch's rows must all be in the output. */
@@ -137,12 +122,8 @@ final class RealTimeOutput {
     }
     outputChanged = false;
     consumerStamp = stamp;
-    StreamOffsets now = ctx.cluster.ports().consumerOffsets().read(Workload.CONSUMER, w.queue());
-    long[] positions = new long[w.partitions().size()];
-    for (int o = 0; o < positions.length; o++) {
-      positions[o] = now.getOrDefault(w.partitions().get(o), 0);
-    }
-    ledger.consumerRead(positions, out, o -> w.partitions().get(o).toString());
+    long[] positions = super.consumer();
+    ledger.consumerRead(positions, out, this::name);
     Optional<StreamOffsets> end = Optional.empty();
     boolean endRead = false;
     for (int o = 0; o < positions.length; o++) {
@@ -263,14 +244,7 @@ final class RealTimeOutput {
       }
       if (w.mode() == RealTimeMode.PRODUCER) {
         Object t = row.get(IncrementalTableReader.TABLET);
-        order.arrived(
-            out,
-            o,
-            t instanceof Long l ? l : -1,
-            r,
-            0,
-            true,
-            x -> w.partitions().get(x).toString());
+        order.arrived(out, o, t instanceof Long l ? l : -1, r, 0, true, this::name);
       }
     }
     for (int o = 0; o < written.length; o++) {

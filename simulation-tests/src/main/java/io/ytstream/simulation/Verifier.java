@@ -24,7 +24,6 @@ import io.ytstream.simulation.check.CommitOutcome;
 import io.ytstream.simulation.check.ConsumerAheadOfOutput;
 import io.ytstream.simulation.check.DuplicateWrite;
 import io.ytstream.simulation.check.FalseDataLoss;
-import io.ytstream.simulation.check.Ledger;
 import io.ytstream.simulation.check.LostWrite;
 import io.ytstream.simulation.check.PollSkip;
 import io.ytstream.simulation.check.ProgressMisreported;
@@ -36,8 +35,6 @@ import io.ytstream.simulation.check.Stuck;
 import io.ytstream.simulation.check.TransactionLease;
 import io.ytstream.simulation.check.TransactionLeftOpen;
 import io.ytstream.simulation.check.TriggerPacing;
-import io.ytstream.simulation.check.Violation;
-import io.ytstream.simulation.check.Violations;
 import io.ytstream.simulation.check.WriterReport;
 import java.time.Duration;
 import java.util.Arrays;
@@ -52,7 +49,7 @@ import java.util.TreeMap;
  * consumed ({@link OutputLedger} for the output), and hands the facts to the checker of the
  * property they bear on, which names the violation after the anomaly it catches.
  */
-final class Verifier {
+final class Verifier extends RunChecks {
 
   static final String SRC_QUEUE = ServiceColumns.QUEUE;
   static final String SRC_TABLET = ServiceColumns.TABLET_INDEX;
@@ -62,15 +59,11 @@ final class Verifier {
   private final Workload w;
   private final SimCluster cluster;
 
-  private final Ledger ledger;
   private final OutputLedger outputs;
 
   /** Producer mode's session checks; null in the other modes. */
   private final ProducerSessions sessions;
 
-  private long[] consumerCache;
-  private long consumerCacheStamp;
-  private final Violations out;
   private final ProgressMisreported progress;
   private final BatchUnderfilled underfilled;
   long lost;
@@ -80,12 +73,15 @@ final class Verifier {
   private final StaleRead staleRead = new StaleRead();
 
   Verifier(SimContext ctx) {
+    super(
+        ctx.cluster,
+        ctx.workload.queues(),
+        ctx.workload.partitions(),
+        ctx.workload::ordinal,
+        ctx::trace);
     this.ctx = ctx;
     this.w = ctx.workload;
     this.cluster = ctx.cluster;
-    int n = w.partitions().size();
-    ledger = new Ledger(n);
-    out = new Violations(ctx::trace);
     underfilled = new BatchUnderfilled(cluster.ports().queueMetadata(), w.queues());
     progress =
         new ProgressMisreported(
@@ -102,33 +98,9 @@ final class Verifier {
     sessions = w.mode() == SimMode.PRODUCER ? new ProducerSessions(w, cluster, out) : null;
   }
 
-  void recordInput(int ordinal, long value) {
-    ledger.produce(ordinal, value);
-  }
-
-  long inputCount(int ordinal) {
-    return ledger.produced(ordinal);
-  }
-
-  long inputValue(int ordinal, long row) {
-    return ledger.value(ordinal, row);
-  }
-
-  long rowsIn() {
-    return ledger.rowsIn();
-  }
-
   /** The query reported row {@code row} of partition {@code ordinal} lost (first report only). */
   void onReportedLost(int ordinal, long row) {
     outputs.excuse(ordinal, row);
-  }
-
-  List<Violation> violations() {
-    return out.all();
-  }
-
-  boolean failed() {
-    return out.any();
   }
 
   /**
@@ -438,14 +410,14 @@ final class Verifier {
   void afterStep(Step.Kind kind, boolean mayHaveCommitted) {
     long[] c = consumer();
     boolean planning = kind == Step.Kind.PLAN || kind == Step.Kind.PLAN_TASKS;
-    staleRead.afterStep(out, c, planning, kind, o -> w.partitions().get(o).toString());
+    staleRead.afterStep(out, c, planning, kind, this::name);
     afterStep(mayHaveCommitted);
   }
 
   /** After every step: monotonic offsets, and the output checks when something may have moved. */
   void afterStep(boolean mayHaveCommitted) {
     long[] c = consumer();
-    boolean changed = ledger.consumerRead(c, out, o -> w.partitions().get(o).toString());
+    boolean changed = ledger.consumerRead(c, out, this::name);
     if (sessions != null) {
       changed |= sessions.refresh();
     }
@@ -473,33 +445,6 @@ final class Verifier {
       }
     }
     checkOutput(c, true);
-  }
-
-  /**
-   * The consumer's offsets by partition ordinal. Asked after most steps, so the last answer is kept
-   * until the consumer table is written again.
-   */
-  long[] consumer() {
-    long stamp = cluster.consumerStamp(Workload.CONSUMER);
-    if (consumerCache == null || stamp != consumerCacheStamp) {
-      consumerCache = readConsumer();
-      consumerCacheStamp = stamp;
-    }
-    return consumerCache.clone();
-  }
-
-  private long[] readConsumer() {
-    long[] c = new long[w.partitions().size()];
-    for (QueueId q : w.queues()) {
-      StreamOffsets offsets = cluster.ports().consumerOffsets().read(Workload.CONSUMER, q);
-      for (int i = 0; i < offsets.size(); i++) {
-        int o = w.ordinal(offsets.partitionAt(i));
-        if (o >= 0) {
-          c[o] = offsets.offsetAt(i);
-        }
-      }
-    }
-    return c;
   }
 
   private long[] trimmed() {
@@ -583,7 +528,7 @@ final class Verifier {
       for (int o = 0; o < c.length; o++) {
         behind[o] = outputs.covered(o);
       }
-      AbortedRead.visibleAhead(out, ledger, behind, c, o -> w.partitions().get(o).toString());
+      AbortedRead.visibleAhead(out, ledger, behind, c, this::name);
     }
   }
 
