@@ -3,9 +3,11 @@ package io.ytstream.simulation;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.ports.Row;
+import io.ytstream.simulation.check.GarbageWrite;
 import io.ytstream.simulation.check.Ledger;
+import io.ytstream.simulation.check.NonmonotonicSend;
+import io.ytstream.simulation.check.Violations;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.TreeMap;
@@ -36,12 +38,8 @@ final class OutputLedger {
   /** Per partition: rows below this are behind the consumer. */
   private final long[] covered;
 
-  /**
-   * Producer mode: per partition and output tablet, {@code row * 4 + copy} of its newest output row
-   * there (-1 for none). A partition's rows are spread over the output queue's tablets, and each
-   * tablet keeps them in push order, so in each tablet they come in source order.
-   */
-  private final long[][] newest;
+  /** Producer mode: the order each partition's rows come into each output tablet. */
+  private final NonmonotonicSend order;
 
   /** Rows that match no input row (yet): not counted, looked at again on every apply. */
   private final List<Row> unmatched = new ArrayList<>();
@@ -68,10 +66,7 @@ final class OutputLedger {
     }
     int n = w.partitions().size();
     covered = new long[n];
-    newest = new long[n][Math.max(1, w.outputTablets())];
-    for (long[] perTablet : newest) {
-      Arrays.fill(perTablet, -1);
-    }
+    order = new NonmonotonicSend(n);
   }
 
   long rows() {
@@ -84,11 +79,7 @@ final class OutputLedger {
 
   /** Producer mode: the row index of partition {@code ordinal}'s newest output row, or -1. */
   long newestRow(int ordinal) {
-    long max = -1;
-    for (long n : newest[ordinal]) {
-      max = Math.max(max, n);
-    }
-    return max < 0 ? -1 : max >>> 2;
+    return order.newestRow(ordinal);
   }
 
   int count(int ordinal, long row, int copy) {
@@ -121,14 +112,10 @@ final class OutputLedger {
   }
 
   /**
-   * Takes in a change of the table; each added row that matches no input row goes to {@code
-   * corrupt}, in table order; in producer mode, each added row new to the output that comes after a
-   * later row of its partition (in source order) goes to {@code outOfOrder}.
+   * Takes in a change of the table: each added row that matches no input row is a {@link
+   * GarbageWrite}; in producer mode each added row goes to {@link NonmonotonicSend}.
    */
-  void apply(
-      TableDelta delta,
-      java.util.function.Consumer<Row> corrupt,
-      java.util.function.Consumer<String> outOfOrder) {
+  void apply(TableDelta delta, Violations out) {
     rows = delta.rowCount();
     for (Row row : delta.removed()) {
       if (aggregate) {
@@ -146,6 +133,7 @@ final class OutputLedger {
         add((int) (key >>> 40), (key >>> 2) & ((1L << 38) - 1), (int) (key & 3), 1);
       }
     }
+    int tablets = Math.max(1, w.outputTablets());
     for (Row row : delta.added()) {
       if (aggregate) {
         addSum(row, 1);
@@ -154,38 +142,27 @@ final class OutputLedger {
       long key = position(row);
       if (key < 0) {
         unmatched.add(row);
-        corrupt.accept(row);
-      } else {
-        int o = (int) (key >>> 40);
-        long rowAndCopy = key & ((1L << 40) - 1);
-        if (w.mode() == SimMode.PRODUCER) {
-          // A copy new to its tablet after a later one is out of order; a repeat is a duplicate.
-          long[] perTablet = newest[o];
-          int t = tabletOf(row, perTablet.length);
-          if (rowAndCopy < perTablet[t] && count(o, rowAndCopy >>> 2, (int) (key & 3)) == 0) {
-            outOfOrder.accept(
-                w.partitions().get(o)
-                    + " row "
-                    + (rowAndCopy >>> 2)
-                    + " copy "
-                    + (rowAndCopy & 3)
-                    + " came into output tablet "
-                    + t
-                    + " after row "
-                    + (perTablet[t] >>> 2)
-                    + " copy "
-                    + (perTablet[t] & 3));
-          }
-          perTablet[t] = Math.max(perTablet[t], rowAndCopy);
-        }
-        add(o, rowAndCopy >>> 2, (int) (key & 3), 1);
+        GarbageWrite.unmatched(out, row);
+        continue;
       }
+      int o = (int) (key >>> 40);
+      long r = (key >>> 2) & ((1L << 38) - 1);
+      int copy = (int) (key & 3);
+      if (w.mode() == SimMode.PRODUCER) {
+        order.arrived(
+            out, o, tabletOf(row, tablets), r, copy, count(o, r, copy) == 0, this::partitionName);
+      }
+      add(o, r, copy, 1);
     }
   }
 
   private static int tabletOf(Row row, int tablets) {
     Object t = row.get(IncrementalTableReader.TABLET);
     return t instanceof Long l && l >= 0 && l < tablets ? l.intValue() : 0;
+  }
+
+  private String partitionName(int ordinal) {
+    return w.partitions().get(ordinal).toString();
   }
 
   /** Moves the consumer boundary of every partition to {@code min(consumer, rows produced)}. */
@@ -321,10 +298,14 @@ final class OutputLedger {
       r = (Long) row.get("r");
       copy = (Long) row.get("i");
     }
-    if (ordinal < 0
-        || r >= ledger.produced(ordinal)
-        || copy >= w.query().fanOut(ledger.value(ordinal, r))
-        || w.query().outputValue(ledger.value(ordinal, r), (int) copy) != (Long) row.get("v")) {
+    if (!GarbageWrite.matches(
+        ledger,
+        ordinal,
+        r,
+        copy,
+        v -> w.query().fanOut(v),
+        (v, i) -> w.query().outputValue(v, i),
+        (Long) row.get("v"))) {
       return -1;
     }
     return (long) ordinal << 40 | r << 2 | copy;

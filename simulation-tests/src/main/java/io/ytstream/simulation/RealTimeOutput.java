@@ -11,24 +11,19 @@ import io.ytstream.simulation.check.ConsumerAheadOfOutput;
 import io.ytstream.simulation.check.DuplicateWrite;
 import io.ytstream.simulation.check.FalseDataLoss;
 import io.ytstream.simulation.check.GarbageWrite;
-import io.ytstream.simulation.check.Ledger;
 import io.ytstream.simulation.check.LostWrite;
 import io.ytstream.simulation.check.NonmonotonicOffsets;
 import io.ytstream.simulation.check.NonmonotonicSend;
 import io.ytstream.simulation.check.PollSkip;
 import io.ytstream.simulation.check.PrematureCommit;
-import io.ytstream.simulation.check.Property;
 import io.ytstream.simulation.check.RedundantRead;
 import io.ytstream.simulation.check.SlotCheck;
 import io.ytstream.simulation.check.SpuriousFailure;
 import io.ytstream.simulation.check.StaleRead;
 import io.ytstream.simulation.check.Stuck;
 import io.ytstream.simulation.check.TimerFlush;
-import io.ytstream.simulation.check.Violation;
-import io.ytstream.simulation.check.Violations;
 import java.util.List;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * Real-time Mode's hooks into the checkers of {@code io.ytstream.simulation.check}, and its
@@ -36,22 +31,20 @@ import java.util.TreeMap;
  * written, the consumer and the committed ends, all read from the cluster's own state (the output
  * table or queue, the consumer, the checkpoint as stored), never from what a driver believes.
  */
-final class RealTimeOutput {
+final class RealTimeOutput extends RunChecks {
 
   private final RealTimeContext ctx;
   private final RealTimeWorkload w;
   private final QueryCheckpoint stored;
-  private final Ledger ledger;
 
   /** Per partition: every row below it is in the output. */
   private final long[] written;
 
   private final long[] committed;
 
-  /** Producer: per (output tablet, source partition), the last source row seen there. */
-  private final TreeMap<String, Long> lastInTablet = new TreeMap<>();
+  /** Producer: the order each partition's rows come into each output tablet. */
+  private final NonmonotonicSend order;
 
-  private final Violations out;
   private final RedundantRead pulls = new RedundantRead();
   private long consumerStamp = Long.MIN_VALUE;
 
@@ -68,38 +61,29 @@ final class RealTimeOutput {
   long lost;
 
   RealTimeOutput(RealTimeContext ctx) {
+    super(
+        ctx.cluster,
+        List.of(ctx.workload.queue()),
+        ctx.workload.partitions(),
+        ctx.workload::ordinal,
+        ctx::trace);
     this.ctx = ctx;
     this.w = ctx.workload;
-    this.out = new Violations(ctx::trace);
     // The checkpoint as stored, read past the faulty ports: the truth, not a driver's belief.
     this.stored =
         new QueryCheckpoint(
             new StoreCheckpointFiles(
                 ctx.cluster.ports().checkpoints(), Workload.CHECKPOINT, "checker"));
     int n = w.partitions().size();
-    ledger = new Ledger(n);
     written = new long[n];
     committed = new long[n];
+    order = new NonmonotonicSend(n);
   }
 
-  void recordInput(int ordinal, long value) {
-    ledger.produce(ordinal, value);
-  }
-
-  long inputCount(int ordinal) {
-    return ledger.produced(ordinal);
-  }
-
-  long rowsIn() {
-    return ledger.rowsIn();
-  }
-
+  /** The consumer as last read after a step (what the run's trims and its end look at). */
+  @Override
   long[] consumer() {
     return ledger.consumer();
-  }
-
-  List<Violation> violations() {
-    return out.all();
   }
 
   /** A driver wrote {@code commits/N}: the batch's rows must all be in the output. */
@@ -119,15 +103,11 @@ final class RealTimeOutput {
       }
       committed[o] = Math.max(committed[o], e);
       if (written[o] < e) {
-        out.add(
-            passedMissing(o, written[o], LostWrite.PROPERTY),
-            "batch committed to "
-                + p
-                + "@"
-                + e
-                + " but row "
-                + written[o]
-                + " of it is not in the output");
+        LostWrite.missing(
+            out,
+            written[o],
+            trimmedUnreported(o, written[o]),
+            "row " + written[o] + " of " + p + ", below the committed end " + e + ",");
       }
     }
   }
@@ -142,12 +122,8 @@ final class RealTimeOutput {
     }
     outputChanged = false;
     consumerStamp = stamp;
-    StreamOffsets now = ctx.cluster.ports().consumerOffsets().read(Workload.CONSUMER, w.queue());
-    long[] positions = new long[w.partitions().size()];
-    for (int o = 0; o < positions.length; o++) {
-      positions[o] = now.getOrDefault(w.partitions().get(o), 0);
-    }
-    ledger.consumerRead(positions, out, o -> w.partitions().get(o).toString());
+    long[] positions = super.consumer();
+    ledger.consumerRead(positions, out, this::name);
     Optional<StreamOffsets> end = Optional.empty();
     boolean endRead = false;
     for (int o = 0; o < positions.length; o++) {
@@ -157,21 +133,21 @@ final class RealTimeOutput {
         StaleRead.realTime(out, p.toString(), c, oldRows[o]);
       }
       if (c > written[o]) {
-        out.add(
-            passedMissing(o, written[o], ConsumerAheadOfOutput.PROPERTY),
-            "consumer of " + p + " at " + c + " but row " + written[o] + " is not in the output");
+        ConsumerAheadOfOutput.passed(
+            out,
+            c,
+            written[o],
+            trimmed(o),
+            ctx.isReportedLost(o, written[o]),
+            "row " + written[o] + " of " + p);
       }
       if (c > committed[o]) {
         if (!endRead) {
           end = committedEnd();
           endRead = true;
         }
-        long e = end.map(x -> x.getOrDefault(p, 0)).orElse(0L);
-        if (c > e) {
-          out.add(
-              PrematureCommit.PROPERTY,
-              "consumer of " + p + " at " + c + ", past the last committed end " + e);
-        }
+        PrematureCommit.consumer(
+            out, p.toString(), c, end.map(x -> x.getOrDefault(p, 0)).orElse(0L));
       }
     }
   }
@@ -198,9 +174,7 @@ final class RealTimeOutput {
           if (r < trimmed(o)) {
             // Trimmed unread: silent loss if the query passed it, else a tail it never reached.
             if (r < committed[o] || r < consumer) {
-              out.add(
-                  PollSkip.PROPERTY,
-                  "row " + r + " of " + w.partitions().get(o) + " was trimmed, unread, unreported");
+              PollSkip.trimmedUnread(out, "row " + r + " of " + w.partitions().get(o));
             }
             continue;
           }
@@ -208,10 +182,8 @@ final class RealTimeOutput {
         }
       }
     }
-    if (!consumedAll && !stoppedWithReason) {
-      out.add(Stuck.PROPERTY, "rows were produced that the query never consumed");
-    } else if (!consumedAll) {
-      ctx.trace("the query stopped with a reason; rows left unconsumed are not STUCK");
+    if (!consumedAll) {
+      Stuck.unconsumed(out, stoppedWithReason, "rows were produced that the query never consumed");
     } else if (lost > 0) {
       out.add(LostWrite.PROPERTY, lost + " source rows consumed but not in the output");
     }
@@ -255,42 +227,24 @@ final class RealTimeOutput {
     for (Row row : delta.added()) {
       int o = ordinalOf(row);
       long r = rowOf(row);
-      long v = (Long) row.get("v");
-      if (o < 0 || r < 0 || r >= ledger.produced(o)) {
-        out.add(GarbageWrite.PROPERTY, "an output row names no source row: " + row);
-        continue;
+      if (!GarbageWrite.matches(ledger, o, r, 0, v -> 1, (v, i) -> v, (Long) row.get("v"))) {
+        GarbageWrite.unmatched(out, row);
+        if (o < 0 || r < 0 || r >= ledger.produced(o)) {
+          continue;
+        }
       }
       rowsOut++;
-      if (ledger.value(o, r) != v) {
-        out.add(
-            GarbageWrite.PROPERTY,
-            "row " + r + " of " + w.partitions().get(o) + " has value " + v + ": " + row);
-      }
       int n = ledger.addCopy(o, r, 0, 1) + 1;
       if (n > 1) {
-        if (w.mode().exactlyOnce()) {
-          out.add(
-              DuplicateWrite.PROPERTY,
-              "row " + r + " of " + w.partitions().get(o) + " is in the output " + n + " times");
-        } else {
+        String where = "row " + r + " of " + w.partitions().get(o);
+        if (DuplicateWrite.copies(out, w.mode().exactlyOnce(), n, where) > 0
+            && !w.mode().exactlyOnce()) {
           duplicated++;
         }
       }
       if (w.mode() == RealTimeMode.PRODUCER) {
-        String key = row.get(IncrementalTableReader.TABLET) + "/" + o;
-        Long before = lastInTablet.put(key, r);
-        if (before != null && r < before) {
-          out.add(
-              NonmonotonicSend.PROPERTY,
-              "row "
-                  + r
-                  + " of "
-                  + w.partitions().get(o)
-                  + " came into tablet "
-                  + row.get(IncrementalTableReader.TABLET)
-                  + " after row "
-                  + before);
-        }
+        Object t = row.get(IncrementalTableReader.TABLET);
+        order.arrived(out, o, t instanceof Long l ? l : -1, r, 0, true, this::name);
       }
     }
     for (int o = 0; o < written.length; o++) {
@@ -329,11 +283,9 @@ final class RealTimeOutput {
     return 0;
   }
 
-  /** A row passed but not in the output: trimmed unread and unreported, or a lost write. */
-  private Property passedMissing(int ordinal, long row, Property otherwise) {
-    return row < trimmed(ordinal) && !ctx.isReportedLost(ordinal, row)
-        ? PollSkip.PROPERTY
-        : otherwise;
+  /** The first untrimmed row of the partition, or 0 when {@code row} was reported lost. */
+  private long trimmedUnreported(int ordinal, long row) {
+    return ctx.isReportedLost(ordinal, row) ? 0 : trimmed(ordinal);
   }
 
   /**
@@ -430,11 +382,7 @@ final class RealTimeOutput {
         fits &= e == 0;
       }
     }
-    if (!stopped && !fits) {
-      out.add(
-          Stuck.PROPERTY,
-          "the queue was re-created and the query still runs on the old queue's positions");
-    }
+    Stuck.afterRecreation(out, stopped, fits);
   }
 
   private int ordinalOf(Row row) {

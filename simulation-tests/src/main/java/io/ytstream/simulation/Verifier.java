@@ -24,10 +24,7 @@ import io.ytstream.simulation.check.CommitOutcome;
 import io.ytstream.simulation.check.ConsumerAheadOfOutput;
 import io.ytstream.simulation.check.DuplicateWrite;
 import io.ytstream.simulation.check.FalseDataLoss;
-import io.ytstream.simulation.check.GarbageWrite;
-import io.ytstream.simulation.check.Ledger;
 import io.ytstream.simulation.check.LostWrite;
-import io.ytstream.simulation.check.NonmonotonicSend;
 import io.ytstream.simulation.check.PollSkip;
 import io.ytstream.simulation.check.ProgressMisreported;
 import io.ytstream.simulation.check.SpuriousFailure;
@@ -38,8 +35,6 @@ import io.ytstream.simulation.check.Stuck;
 import io.ytstream.simulation.check.TransactionLease;
 import io.ytstream.simulation.check.TransactionLeftOpen;
 import io.ytstream.simulation.check.TriggerPacing;
-import io.ytstream.simulation.check.Violation;
-import io.ytstream.simulation.check.Violations;
 import io.ytstream.simulation.check.WriterReport;
 import java.time.Duration;
 import java.util.Arrays;
@@ -54,7 +49,7 @@ import java.util.TreeMap;
  * consumed ({@link OutputLedger} for the output), and hands the facts to the checker of the
  * property they bear on, which names the violation after the anomaly it catches.
  */
-final class Verifier {
+final class Verifier extends RunChecks {
 
   static final String SRC_QUEUE = ServiceColumns.QUEUE;
   static final String SRC_TABLET = ServiceColumns.TABLET_INDEX;
@@ -64,15 +59,11 @@ final class Verifier {
   private final Workload w;
   private final SimCluster cluster;
 
-  private final Ledger ledger;
   private final OutputLedger outputs;
 
   /** Producer mode's session checks; null in the other modes. */
   private final ProducerSessions sessions;
 
-  private long[] consumerCache;
-  private long consumerCacheStamp;
-  private final Violations out;
   private final ProgressMisreported progress;
   private final BatchUnderfilled underfilled;
   long lost;
@@ -82,12 +73,15 @@ final class Verifier {
   private final StaleRead staleRead = new StaleRead();
 
   Verifier(SimContext ctx) {
+    super(
+        ctx.cluster,
+        ctx.workload.queues(),
+        ctx.workload.partitions(),
+        ctx.workload::ordinal,
+        ctx::trace);
     this.ctx = ctx;
     this.w = ctx.workload;
     this.cluster = ctx.cluster;
-    int n = w.partitions().size();
-    ledger = new Ledger(n);
-    out = new Violations(ctx::trace);
     underfilled = new BatchUnderfilled(cluster.ports().queueMetadata(), w.queues());
     progress =
         new ProgressMisreported(
@@ -104,33 +98,9 @@ final class Verifier {
     sessions = w.mode() == SimMode.PRODUCER ? new ProducerSessions(w, cluster, out) : null;
   }
 
-  void recordInput(int ordinal, long value) {
-    ledger.produce(ordinal, value);
-  }
-
-  long inputCount(int ordinal) {
-    return ledger.produced(ordinal);
-  }
-
-  long inputValue(int ordinal, long row) {
-    return ledger.value(ordinal, row);
-  }
-
-  long rowsIn() {
-    return ledger.rowsIn();
-  }
-
   /** The query reported row {@code row} of partition {@code ordinal} lost (first report only). */
   void onReportedLost(int ordinal, long row) {
     outputs.excuse(ordinal, row);
-  }
-
-  List<Violation> violations() {
-    return out.all();
-  }
-
-  boolean failed() {
-    return out.any();
   }
 
   /**
@@ -342,9 +312,7 @@ final class Verifier {
       long[] before,
       String message) {
     if (message == null) {
-      out.add(
-          LostWrite.PROPERTY,
-          "batch " + batch + " committed though a task kept none of its rows (" + notKept + ")");
+      LostWrite.committedNotKept(out, batch, notKept);
       return;
     }
     if (!Arrays.equals(before, consumer())) {
@@ -442,14 +410,14 @@ final class Verifier {
   void afterStep(Step.Kind kind, boolean mayHaveCommitted) {
     long[] c = consumer();
     boolean planning = kind == Step.Kind.PLAN || kind == Step.Kind.PLAN_TASKS;
-    staleRead.afterStep(out, c, planning, kind, o -> w.partitions().get(o).toString());
+    staleRead.afterStep(out, c, planning, kind, this::name);
     afterStep(mayHaveCommitted);
   }
 
   /** After every step: monotonic offsets, and the output checks when something may have moved. */
   void afterStep(boolean mayHaveCommitted) {
     long[] c = consumer();
-    boolean changed = ledger.consumerRead(c, out, o -> w.partitions().get(o).toString());
+    boolean changed = ledger.consumerRead(c, out, this::name);
     if (sessions != null) {
       changed |= sessions.refresh();
     }
@@ -461,50 +429,22 @@ final class Verifier {
   /** The end of the run: output against input, and progress. */
   void finish() {
     long[] c = consumer();
-    if (!ctx.stoppedWithReason()) {
-      for (int o = 0; o < c.length; o++) {
-        // A re-created queue's unread rows were dropped with it.
-        if (c[o] < ledger.produced(o) && !staleRead.recreated(o)) {
-          out.add(
-              Stuck.PROPERTY,
-              w.partitions().get(o)
-                  + " consumer at "
-                  + c[o]
-                  + " of "
-                  + ledger.produced(o)
-                  + " rows when the run ended");
-          break;
-        }
+    for (int o = 0; o < c.length; o++) {
+      // A re-created queue's unread rows were dropped with it.
+      if (c[o] < ledger.produced(o) && !staleRead.recreated(o)) {
+        Stuck.unconsumed(
+            out,
+            ctx.stoppedWithReason(),
+            w.partitions().get(o)
+                + " consumer at "
+                + c[o]
+                + " of "
+                + ledger.produced(o)
+                + " rows when the run ended");
+        break;
       }
     }
     checkOutput(c, true);
-  }
-
-  /**
-   * The consumer's offsets by partition ordinal. Asked after most steps, so the last answer is kept
-   * until the consumer table is written again.
-   */
-  long[] consumer() {
-    long stamp = cluster.consumerStamp(Workload.CONSUMER);
-    if (consumerCache == null || stamp != consumerCacheStamp) {
-      consumerCache = readConsumer();
-      consumerCacheStamp = stamp;
-    }
-    return consumerCache.clone();
-  }
-
-  private long[] readConsumer() {
-    long[] c = new long[w.partitions().size()];
-    for (QueueId q : w.queues()) {
-      StreamOffsets offsets = cluster.ports().consumerOffsets().read(Workload.CONSUMER, q);
-      for (int i = 0; i < offsets.size(); i++) {
-        int o = w.ordinal(offsets.partitionAt(i));
-        if (o >= 0) {
-          c[o] = offsets.offsetAt(i);
-        }
-      }
-    }
-    return c;
   }
 
   private long[] trimmed() {
@@ -523,10 +463,7 @@ final class Verifier {
    * every check reports exactly what a scan of the whole table would.
    */
   private void checkOutput(long[] c, boolean last) {
-    outputs.apply(
-        cluster.readChanges(Workload.OUTPUT),
-        row -> out.add(GarbageWrite.PROPERTY, "output row " + row + " matches no input row"),
-        detail -> out.add(NonmonotonicSend.PROPERTY, detail));
+    outputs.apply(cluster.readChanges(Workload.OUTPUT), out);
     outputs.cover(c);
     if (sessions != null) {
       sessions.refresh();
@@ -556,73 +493,42 @@ final class Verifier {
 
   private void scanOutput(long[] c, boolean last) {
     long[] trimmed = null;
+    boolean exactlyOnce = w.mode().exactlyOnce();
     for (int o = 0; o < c.length; o++) {
       for (long r = 0; r < outputs.covered(o); r++) {
-        long v = ledger.value(o, r);
-        int copies = w.query().fanOut(v);
+        int copies = w.query().fanOut(ledger.value(o, r));
         for (int i = 0; i < copies; i++) {
-          int count = outputs.count(o, r, i);
+          int count = ledger.copies(o, r, i);
+          if (count == 1) {
+            continue;
+          }
+          String where = w.partitions().get(o) + " row " + r;
           // A row reported lost may still be in the output (read before the trim by an earlier
           // attempt); it only excuses absence.
           if (count == 0 && !ctx.isReportedLost(o, r)) {
-            String where = w.partitions().get(o) + " row " + r;
             if (trimmed == null) {
               trimmed = trimmed();
             }
-            if (!last && r < trimmed[o]) {
-              out.add(PollSkip.PROPERTY, where + " was trimmed, unread, unreported");
-            } else if (!last) {
-              out.add(
-                  ConsumerAheadOfOutput.PROPERTY,
-                  "consumer at " + c[o] + " but " + where + " is not in the output");
+            if (!last) {
+              ConsumerAheadOfOutput.passed(out, c[o], r, trimmed[o], false, where);
             } else {
               lost++;
-              if (r < trimmed[o]) {
-                out.add(PollSkip.PROPERTY, where + " was trimmed, unread, unreported");
-              } else {
-                out.add(LostWrite.PROPERTY, where + " (copy " + i + ") is not in the output");
-              }
+              LostWrite.missing(out, r, trimmed[o], where + " (copy " + i + ")");
             }
           }
-          if (count > 1) {
-            if (last) {
-              duplicated += count - 1;
-            }
-            if (w.mode().exactlyOnce()) {
-              out.add(
-                  DuplicateWrite.PROPERTY,
-                  w.partitions().get(o)
-                      + " row "
-                      + r
-                      + " copy "
-                      + i
-                      + " is in the output "
-                      + count
-                      + " times");
-            }
+          int extra = DuplicateWrite.copies(out, exactlyOnce, count, where + " copy " + i);
+          if (last) {
+            duplicated += extra;
           }
         }
       }
     }
     if (w.mode() == SimMode.TRANSACTIONAL && outputs.anyAhead()) {
-      // The first visible copy ahead of the consumer, in (partition, row, copy) order.
+      long[] behind = new long[c.length];
       for (int o = 0; o < c.length; o++) {
-        for (long r = outputs.covered(o); r < ledger.produced(o); r++) {
-          for (int i = 0; i < 4; i++) {
-            if (outputs.count(o, r, i) > 0) {
-              out.add(
-                  AbortedRead.PROPERTY,
-                  "row "
-                      + r
-                      + " of "
-                      + w.partitions().get(o)
-                      + " is visible but the consumer is at "
-                      + c[o]);
-              return;
-            }
-          }
-        }
+        behind[o] = outputs.covered(o);
       }
+      AbortedRead.visibleAhead(out, ledger, behind, c, this::name);
     }
   }
 
