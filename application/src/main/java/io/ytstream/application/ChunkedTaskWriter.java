@@ -7,6 +7,7 @@ import io.ytstream.ports.Row;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.OptionalInt;
 
 /**
  * One writer task's rows outside a batch transaction (at-least-once, idempotent receiver, static
@@ -53,6 +54,18 @@ public final class ChunkedTaskWriter {
     this.tablets = tablets;
     this.chunkSize = chunkSize;
     this.rowsPerTablet = new long[sorted ? 1 : tablets];
+  }
+
+  /**
+   * Takes the task's next row: into the tablet the job chose for it when {@code chosen} holds one
+   * ({@link #writeTo}), else into the next tablet in turn ({@link #write(RowAtTablet)}).
+   */
+  public void write(OptionalInt chosen, RowAtTablet row) {
+    if (chosen.isPresent()) {
+      writeTo(chosen.getAsInt(), row);
+    } else {
+      write(row);
+    }
   }
 
   /** Takes the task's next row; a full chunk is written before this returns. */

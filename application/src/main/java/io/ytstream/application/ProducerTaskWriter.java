@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Supplier;
 
 /**
@@ -82,6 +83,18 @@ public final class ProducerTaskWriter {
     this.target = Objects.requireNonNull(target, "target");
     this.rowsPerTablet = new long[target.tablets()];
     this.chunk = new ArrayList<>(Math.min(target.chunkSize(), 1 << 16));
+  }
+
+  /**
+   * Takes the task's next row: into the tablet the job chose for it when {@code chosen} holds one
+   * ({@link #writeTo}), else into the next tablet in turn ({@link #write(RowAtTablet)}).
+   */
+  public void write(OptionalInt chosen, RowAtTablet row) {
+    if (chosen.isPresent()) {
+      writeTo(chosen.getAsInt(), row);
+    } else {
+      write(row);
+    }
   }
 
   /**

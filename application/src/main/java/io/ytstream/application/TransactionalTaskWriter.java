@@ -11,6 +11,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Objects;
+import java.util.OptionalInt;
 
 /**
  * One writer task of a transactional batch, a row at a time as an engine's writer gets them: row k
@@ -105,6 +106,18 @@ public final class TransactionalTaskWriter<R> {
     this.chunkSize = chunkSize;
     this.rowsPerTablet = new long[sorted ? 1 : tablets];
     this.limitPerCounter = sorted ? saturatedProduct(maxRowsPerTablet, tablets) : maxRowsPerTablet;
+  }
+
+  /**
+   * Takes the task's next row: into the tablet the job chose for it when {@code chosen} holds one
+   * ({@link #writeTo}), else into the next tablet in turn ({@link #write(Object)}).
+   */
+  public void write(OptionalInt chosen, R row) {
+    if (chosen.isPresent()) {
+      writeTo(chosen.getAsInt(), row);
+    } else {
+      write(row);
+    }
   }
 
   /** Takes the task's next row: counts it at its tablet and keeps it, or stops keeping rows. */

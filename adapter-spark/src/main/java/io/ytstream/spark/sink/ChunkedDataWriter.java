@@ -48,11 +48,7 @@ final class ChunkedDataWriter implements DataWriter<InternalRow> {
 
   @Override
   public void write(InternalRow record) {
-    if (rows.choosesTablet()) {
-      writer.writeTo(rows.chosenTablet(record), tablet -> rows.toYtRow(record, tablet));
-    } else {
-      writer.write(tablet -> rows.toYtRow(record, tablet));
-    }
+    writer.write(rows.chosenTablet(record), tablet -> rows.toYtRow(record, tablet));
   }
 
   @Override

@@ -8,6 +8,7 @@ import io.ytstream.spark.types.CatalystGetter;
 import io.ytstream.spark.types.ColumnSpec;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 import org.apache.spark.sql.catalyst.InternalRow;
 
 /**
@@ -93,25 +94,28 @@ final class SinkRows {
   }
 
   /**
-   * The tablet the job chose for {@code record}.
+   * The tablet the job chose for {@code record}; empty when the job chooses none (round-robin).
    *
    * @throws IllegalArgumentException for a {@code $tablet_index} that is null or not one of the
    *     output's tablets, naming the column, the value and the tablet count
    */
-  int chosenTablet(InternalRow record) {
+  OptionalInt chosenTablet(InternalRow record) {
+    if (!choosesTablet()) {
+      return OptionalInt.empty();
+    }
     try {
       if (namedTabletColumn >= 0) {
         Object raw =
             record.isNullAt(namedTabletColumn)
                 ? null
                 : getters[namedTabletColumn].get(record, namedTabletColumn);
-        return ChosenOutputTablet.named(TABLET_INDEX, raw, spec.tabletCount());
+        return OptionalInt.of(ChosenOutputTablet.named(TABLET_INDEX, raw, spec.tabletCount()));
       }
       List<Object> values = new ArrayList<>(keyColumns.length);
       for (int i : keyColumns) {
         values.add(converted(record, i));
       }
-      return ChosenOutputTablet.byKey(spec.tabletKey(), values, spec.tabletCount());
+      return OptionalInt.of(ChosenOutputTablet.byKey(spec.tabletKey(), values, spec.tabletCount()));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
           "task partition " + partitionId + " writing to " + spec.path() + ": " + e.getMessage(),

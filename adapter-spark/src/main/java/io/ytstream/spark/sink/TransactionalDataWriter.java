@@ -81,11 +81,7 @@ final class TransactionalDataWriter implements DataWriter<InternalRow> {
   @Override
   public void write(InternalRow record) {
     rows.checkConvertible(record);
-    if (rows.choosesTablet()) {
-      writer.writeTo(rows.chosenTablet(record), record);
-    } else {
-      writer.write(record);
-    }
+    writer.write(rows.chosenTablet(record), record);
   }
 
   @Override

@@ -62,11 +62,7 @@ final class YtProducerDataWriter implements DataWriter<InternalRow> {
   @Override
   public void write(InternalRow record) {
     try {
-      if (rows.choosesTablet()) {
-        writer.writeTo(rows.chosenTablet(record), tablet -> rows.toYtRow(record, tablet));
-      } else {
-        writer.write(tablet -> rows.toYtRow(record, tablet));
-      }
+      writer.write(rows.chosenTablet(record), tablet -> rows.toYtRow(record, tablet));
     } catch (BatchShareTooLargeException e) {
       throw tooManyRows(e.tablet(), e.rows(), e);
     } catch (BatchShareNotCommittedException e) {
