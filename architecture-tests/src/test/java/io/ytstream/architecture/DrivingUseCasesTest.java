@@ -40,11 +40,11 @@ class DrivingUseCasesTest {
                   + " stateful query yet (tested by UpsertKeysTest and, on Spark 4.3, the Python"
                   + " SIGKILL tests)",
               APPLICATION + ".CommitStaticTableSink",
-                  "the static table sink has no delivery mode in the simulation yet",
+              "the static table sink has no delivery mode in the simulation yet",
               APPLICATION + ".StaticTableTaskWriter",
-                  "the static table sink has no delivery mode in the simulation yet",
+              "the static table sink has no delivery mode in the simulation yet",
               APPLICATION + ".MasterTransactionLease",
-                  "the static table sink has no delivery mode in the simulation yet"));
+              "the static table sink has no delivery mode in the simulation yet"));
 
   private static JavaClasses production;
 
