@@ -2,6 +2,7 @@ package io.ytstream.spark.sink;
 
 import io.ytstream.application.CommitStaticTableSink;
 import io.ytstream.application.Interruptions;
+import io.ytstream.application.MasterTransactionLease;
 import io.ytstream.application.StaticTableTaskReport;
 import io.ytstream.application.checkpoint.QueryCheckpoint;
 import io.ytstream.ports.spi.YtCluster;
@@ -21,9 +22,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The driver side of a stream into a static table, exactly once. The factory call is {@link
  * CommitStaticTableSink#openBatch} (the batch's master transaction, renewed by a {@link
- * MasterTransactionPinger}; whether the table already records the batch); the write job is tagged
- * with the transaction's id ({@link BatchWriteJobListener}), and {@link #commit} waits for the
- * listener's word that no task attempt may have committed its rows behind a retry before {@link
+ * LeasePinger}; whether the table already records the batch); the write job is tagged with the
+ * transaction's id ({@link BatchWriteJobListener}), and {@link #commit} waits for the listener's
+ * word that no task attempt may have committed its rows behind a retry before {@link
  * CommitStaticTableSink#commit} records the batch and commits. {@link #abort} aborts.
  */
 final class StaticTableStreamingWrite implements StreamingWrite {
@@ -35,7 +36,7 @@ final class StaticTableStreamingWrite implements StreamingWrite {
   private final YtCluster cluster;
   private final BatchWriteJobListener writeJobs;
   private final CommitStaticTableSink sink;
-  private final MasterTransactionPinger pinger;
+  private final LeasePinger pinger;
   private CommitStaticTableSink.OpenBatch open;
 
   StaticTableStreamingWrite(
@@ -48,7 +49,8 @@ final class StaticTableStreamingWrite implements StreamingWrite {
     this.spec = spec;
     this.settings = settings;
     this.writeJobs = writeJobs;
-    this.pinger = new MasterTransactionPinger(settings.transactionTimeout());
+    this.pinger =
+        new LeasePinger(settings.transactionTimeout(), "ytstream-master-transaction-pinger");
     this.cluster = spec.cluster().connect();
     this.sink =
         new CommitStaticTableSink(
@@ -64,7 +66,7 @@ final class StaticTableStreamingWrite implements StreamingWrite {
       PhysicalWriteInfo info) {
     finishOpen("a new batch started");
     open = sink.openBatch();
-    pinger.start(open.transaction());
+    pinger.start(open.transaction().id(), new MasterTransactionLease(open.transaction())::renew);
     writeJobs.tagJobsOf(open.transaction().id().value());
     if (!open.writes()) {
       LOG.info(

@@ -4,6 +4,7 @@ import io.ytstream.application.CommitTransactionalBatch;
 import io.ytstream.application.CommitTransactionalSink;
 import io.ytstream.application.Interruptions;
 import io.ytstream.application.OutputTarget;
+import io.ytstream.application.TransactionLease;
 import io.ytstream.application.WriterReport;
 import io.ytstream.application.checkpoint.QueryCheckpoint;
 import io.ytstream.ports.TabletTransaction;
@@ -26,8 +27,8 @@ import org.slf4j.LoggerFactory;
  * for the writer factory, runs the tasks, then calls {@link #commit} or {@link #abort}.
  *
  * <p>The factory call opens the batch's tablet transaction and owns its lease (a {@link
- * TransactionLease} renewed by a {@link BatchTransactionPinger}; executors attach and never ping),
- * puts its id into the factory that ships to executors and tags the write job with it ({@link
+ * TransactionLease} renewed by a {@link LeasePinger}; executors attach and never ping), puts its id
+ * into the factory that ships to executors and tags the write job with it ({@link
  * BatchWriteJobListener}). {@link #commit} first waits for the listener's word that no task attempt
  * may have left rows in the transaction behind a retry (a lost executor), then hands the
  * transaction and the writers' reports to the application's {@link CommitTransactionalSink}; {@link
@@ -44,7 +45,7 @@ final class TransactionalStreamingWrite implements StreamingWrite {
   private final CommitTransactionalSink committer;
 
   private TabletTransaction open;
-  private final BatchTransactionPinger pinger;
+  private final LeasePinger pinger;
 
   TransactionalStreamingWrite(
       YtWriteSpec spec,
@@ -55,7 +56,7 @@ final class TransactionalStreamingWrite implements StreamingWrite {
     this.spec = spec;
     this.settings = settings;
     this.writeJobs = writeJobs;
-    this.pinger = new BatchTransactionPinger(settings.transactionTimeout());
+    this.pinger = new LeasePinger(settings.transactionTimeout(), "ytstream-transaction-pinger");
     this.cluster = spec.cluster().connect();
     this.committer =
         new CommitTransactionalSink(
@@ -72,7 +73,7 @@ final class TransactionalStreamingWrite implements StreamingWrite {
       PhysicalWriteInfo info) {
     finishOpen("a new batch started");
     open = committer.openBatch();
-    pinger.start(open);
+    pinger.start(open.id(), new TransactionLease(open)::renew);
     writeJobs.tagJobsOf(open.id().value());
     LOG.debug("batch transaction {} opened", open.id());
     return YtDataWriterFactory.inTransaction(
