@@ -163,6 +163,36 @@ class StaticTableSinkOverHttpTest {
     assertTrue(message.contains("schema mismatch") && message.contains("'payload'"), message);
   }
 
+  @Test
+  void aTabletChoiceForAStaticTableIsRefusedNamingTheOptionAndWritesNothing(YtEmulator emulator) {
+    EmulatorCluster c = cluster(emulator);
+    c.produce(QUEUE, 0, 0, 10);
+    Exception e =
+        assertThrows(
+            Exception.class,
+            () ->
+                spark
+                    .readStream()
+                    .format("yt")
+                    .option("consumer_path", CONSUMER)
+                    .load(QUEUE)
+                    .writeStream()
+                    .format("yt")
+                    .option("path", OUT)
+                    .option("output_tablet_key", "id")
+                    .option("checkpointLocation", "yt:///ckpt/tablet-key")
+                    .trigger(Trigger.ProcessingTime(0))
+                    .start()
+                    .processAllAvailable());
+    String message = rootMessage(e);
+    assertTrue(
+        message.contains("option output_tablet_key = 'id'")
+            && message.contains("static table, which has no tablets")
+            && message.contains("Drop the option"),
+        message);
+    assertEquals(List.of(), staticIds(c));
+  }
+
   private static String rootMessage(Throwable e) {
     StringBuilder all = new StringBuilder();
     for (Throwable t = e; t != null; t = t.getCause()) {
