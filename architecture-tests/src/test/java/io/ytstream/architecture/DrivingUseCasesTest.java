@@ -35,10 +35,6 @@ class DrivingUseCasesTest {
   private static final Map<String, String> NOT_YET_SIMULATED =
       new TreeMap<>(
           Map.of(
-              APPLICATION + ".UpsertKeys",
-              "the upsert ForeachWriter of stateful Real-time queries: the simulation runs no"
-                  + " stateful query yet (tested by UpsertKeysTest and, on Spark 4.3, the Python"
-                  + " SIGKILL tests)",
               APPLICATION + ".CommitStaticTableSink",
               "the static table sink has no delivery mode in the simulation yet",
               APPLICATION + ".StaticTableTaskWriter",

@@ -4,6 +4,8 @@ import io.ytstream.application.realtime.RowsCarriedToNextTask;
 import io.ytstream.core.plan.DataLoss;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * What outlives a real-time driver in one run: the cluster (with the checkpoint store), the fault
@@ -16,6 +18,14 @@ final class RealTimeContext {
   final FaultClock faults;
   final FaultyPorts io;
   final RowsCarriedToNextTask carried = new RowsCarriedToNextTask();
+
+  /**
+   * The stateful query's state store in the checkpoint, by version (batch id + 1) and the run that
+   * wrote it ({@code "5/run-3"}): Spark's checkpoint format v2, where each run writes versions of
+   * its own and the commit log names the one to restore.
+   */
+  final TreeMap<String, SortedMap<Long, Long>> stateVersions = new TreeMap<>();
+
   private final StringBuilder trace;
 
   RealTimeOutput checker;

@@ -104,6 +104,9 @@ final class RealTimeDriver {
   private Batch batch;
   private Kind lastKind;
 
+  /** The stateful query's state after this run's last batch (restored at {@link Kind#INIT}). */
+  private SortedMap<Long, Long> state = new TreeMap<>();
+
   /** The tasks {@code prepareForRealTimeMode} named for the slot check; null once checked. */
   private List<? extends java.util.Set<PartitionId>> slotTasks;
 
@@ -120,6 +123,9 @@ final class RealTimeDriver {
     final StreamOffsets start;
     final List<Task> tasks = new ArrayList<>();
     StreamOffsets end;
+
+    /** The stateful query's operator and writers (the stateful mode only). */
+    StatefulCount stateful;
 
     Batch(long id, StreamOffsets start) {
       this.id = id;
@@ -272,13 +278,24 @@ final class RealTimeDriver {
       case WRITE_OFFSETS ->
           writeLog("offsets/" + batch.id, OffsetLogEntry.of(batch.end), "offsets");
       case WRITE_COMMITS -> {
-        writeLog("commits/" + batch.id, "v1\n{\"nextBatchWatermarkMs\":0}", "commits");
+        // Checkpoint format v2 (Spark 4's CommitLog): the commit names the state this run wrote.
+        writeLog(
+            "commits/" + batch.id,
+            batch.stateful == null
+                ? "v1\n{\"nextBatchWatermarkMs\":0}"
+                : "v2\n{\"nextBatchWatermarkMs\":0,\"stateUniqueIds\":{\"0\":[[\""
+                    + readId
+                    + "\"]]}}",
+            "commits");
         ctx.batchesCommitted++;
         ctx.checker.onCommitted();
       }
       case BATCH_END -> {
         nextStart = batch.end;
         nextBatchId = batch.id + 1;
+        if (batch.stateful != null) {
+          state = batch.stateful.counts();
+        }
         batch = null;
       }
     }
@@ -325,11 +342,38 @@ final class RealTimeDriver {
     if (lastCommit >= 0) {
       nextBatchId = lastCommit + 1;
       nextStart = checkpoint.batchEnd(lastCommit).get(0);
+      if (w.mode() == RealTimeMode.STATEFUL) {
+        state = restoreState(lastCommit);
+      }
     } else {
       nextBatchId = 0;
       nextStart = null;
     }
     ctx.trace("d" + id + " resumes at batch " + nextBatchId + " from " + nextStart);
+  }
+
+  /**
+   * The state version {@code lastCommit + 1} that {@code commits/lastCommit} names: what the
+   * stateful operator's tasks of the committed run wrote at the batch's end. A version another run
+   * wrote (a run that died before its commit, or lost the race to it) is never read.
+   */
+  private SortedMap<Long, Long> restoreState(long lastCommit) {
+    String commit =
+        new String(
+            new StoreCheckpointFiles(ctx.io, Workload.CHECKPOINT, "d" + id)
+                .read("commits/" + lastCommit)
+                .orElseThrow(),
+            StandardCharsets.UTF_8);
+    int from = commit.indexOf("[[\"") + 3;
+    String run = commit.substring(from, commit.indexOf('"', from));
+    SortedMap<Long, Long> restored = ctx.stateVersions.get((lastCommit + 1) + "/" + run);
+    if (restored == null) {
+      throw new IllegalStateException(
+          "state version " + (lastCommit + 1) + " of " + run + " is gone");
+    }
+    ctx.trace(
+        "d" + id + " restores state version " + (lastCommit + 1) + " of " + run + ": " + restored);
+    return new TreeMap<>(restored);
   }
 
   private void latestOffset() {
@@ -366,6 +410,11 @@ final class RealTimeDriver {
       }
       slotTasks = null;
     }
+    if (w.mode() == RealTimeMode.STATEFUL) {
+      batch.stateful =
+          new StatefulCount(
+              w, ctx.io, ctx.cluster.ports().tableMetadata().describe(Workload.OUTPUT), state);
+    }
     for (int t = 0; t < tasks.size(); t++) {
       batch.tasks.add(new Task(t, tasks.get(t)));
       for (int s = 0; s < w.taskSteps() + 2; s++) {
@@ -396,6 +445,11 @@ final class RealTimeDriver {
     }
     batch.end = source.mergeRealTimeEnds(ends);
     ctx.trace("d" + id + " b" + batch.id + " " + batch.start + " -> " + batch.end);
+    if (batch.stateful != null) {
+      // The stateful tasks end with the batch: their writers flush, their state version is written.
+      batch.stateful.close();
+      ctx.stateVersions.put((batch.id + 1) + "/" + readId, new TreeMap<>(batch.stateful.counts()));
+    }
   }
 
   private void writeLog(String path, String content, String log) {
@@ -498,8 +552,9 @@ final class RealTimeDriver {
                   }
                 });
       }
-      // ForeachWriter.open(partitionId, epochId): the task's index and the batch id.
-      writer = RealTimeForeachWriter.open(w, ctx.io, index);
+      // ForeachWriter.open(partitionId, epochId): the task's index and the batch id. A stateful
+      // query's source tasks hand their rows to the shuffle instead.
+      writer = batch.stateful == null ? RealTimeForeachWriter.open(w, ctx.io, index) : null;
     }
 
     private void read() {
@@ -516,6 +571,10 @@ final class RealTimeDriver {
             break;
           }
           QueueRow row = next.get().row();
+          if (writer == null) {
+            batch.stateful.process(row);
+            continue;
+          }
           writer.process(row);
           afterWriterCall();
           handed.add(
@@ -523,18 +582,28 @@ final class RealTimeDriver {
                 w.ordinal(new PartitionId(w.queue(), row.tabletIndex())), row.rowIndex()
               });
         }
-        if (w.flushEverySteps() > 0 && stepsTaken % w.flushEverySteps() == 0) {
+        if (w.flushEverySteps() > 0 && stepsTaken % w.flushEverySteps() == 0 && writer == null) {
+          batch.stateful.timer();
+        } else if (w.flushEverySteps() > 0 && stepsTaken % w.flushEverySteps() == 0) {
           writer.timer();
           tickLeftRows = !ctx.checker.inOutput(handed);
         }
       } catch (InterruptedIOException e) {
-        writer.closeAfterError();
+        closeAfterError();
         read.close();
         throw new QueryFailure("task " + index + " was interrupted: " + e, false, null);
       } catch (RuntimeException e) {
-        writer.closeAfterError();
+        closeAfterError();
         read.close();
         throw new QueryFailure("task " + index + " failed: " + e, false, e);
+      }
+    }
+
+    private void closeAfterError() {
+      if (writer != null) {
+        writer.closeAfterError();
+      } else {
+        batch.stateful.drop();
       }
     }
 
@@ -550,7 +619,9 @@ final class RealTimeDriver {
     private void close() {
       time.startStep();
       try {
-        writer.closeAfterRows();
+        if (writer != null) {
+          writer.closeAfterRows();
+        }
         afterWriterCall();
       } catch (RuntimeException e) {
         read.close();

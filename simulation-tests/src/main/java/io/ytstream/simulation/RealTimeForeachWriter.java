@@ -42,6 +42,8 @@ abstract class RealTimeForeachWriter {
           case UPSERT -> new Table(w, io, partitionId, true);
           case APPEND -> new Table(w, io, partitionId, false);
           case PRODUCER -> new Producer(w, io, partitionId);
+          case STATEFUL ->
+              throw new IllegalStateException("the stateful query writes in StatefulCount");
         };
     writer.buffer =
         new ForeachWriterBuffer(

@@ -21,7 +21,12 @@ public enum RealTimeMode implements RunMode {
    * {@code YtProducerForeachWriter}: pushes into an output queue through producer sessions, one per
    * source partition, numbered by source row index ({@code PushRowsBySourcePosition}).
    */
-  PRODUCER(true);
+  PRODUCER(true),
+  /**
+   * {@code YtUpsertForeachWriter} behind the stateful query {@code groupBy(k).count()} in update
+   * mode ({@link StatefulCount}): each key's count upserted by key into a sorted table.
+   */
+  STATEFUL(true);
 
   private final boolean exactlyOnce;
 
@@ -35,7 +40,7 @@ public enum RealTimeMode implements RunMode {
     return exactlyOnce;
   }
 
-  /** {@code realtime-upsert}, {@code realtime-append} or {@code realtime-producer}. */
+  /** {@code realtime-upsert}, {@code realtime-append}, {@code realtime-producer}, ... */
   @Override
   public String cliName() {
     return "realtime-" + name().toLowerCase(Locale.ROOT);
@@ -54,7 +59,7 @@ public enum RealTimeMode implements RunMode {
     throw new IllegalArgumentException(
         "unknown mode '"
             + name
-            + "': use realtime-upsert, realtime-append or realtime-producer (or a micro-batch"
-            + " mode)");
+            + "': use realtime-upsert, realtime-append, realtime-producer or realtime-stateful"
+            + " (or a micro-batch mode)");
   }
 }

@@ -56,6 +56,9 @@ final class RealTimeOutput extends RunChecks {
 
   private boolean outputChanged;
 
+  /** The stateful query's output model (null for the other writers). */
+  private final StatefulOutput stateful;
+
   long rowsOut;
   long duplicated;
   long lost;
@@ -78,6 +81,10 @@ final class RealTimeOutput extends RunChecks {
     written = new long[n];
     committed = new long[n];
     order = new NonmonotonicSend(n);
+    stateful =
+        w.mode() == RealTimeMode.STATEFUL
+            ? new StatefulOutput(ledger, out, (o, r) -> ctx.isReportedLost(o, r))
+            : null;
   }
 
   /** The consumer as last read after a step (what the run's trims and its end look at). */
@@ -102,13 +109,16 @@ final class RealTimeOutput extends RunChecks {
             "the committed end of " + p + " went back from " + committed[o] + " to " + e);
       }
       committed[o] = Math.max(committed[o], e);
-      if (written[o] < e) {
+      if (written[o] < e && stateful == null) {
         LostWrite.missing(
             out,
             written[o],
             trimmedUnreported(o, written[o]),
             "row " + written[o] + " of " + p + ", below the committed end " + e + ",");
       }
+    }
+    if (stateful != null) {
+      stateful.committed(committed);
     }
   }
 
@@ -132,7 +142,7 @@ final class RealTimeOutput extends RunChecks {
       if (oldRows != null) {
         StaleRead.realTime(out, p.toString(), c, oldRows[o]);
       }
-      if (c > written[o]) {
+      if (c > written[o] && stateful == null) {
         ConsumerAheadOfOutput.passed(
             out,
             c,
@@ -164,7 +174,14 @@ final class RealTimeOutput extends RunChecks {
   void finish(boolean consumedAll, boolean stoppedWithReason) {
     readOutput();
     afterStep();
-    for (int o = 0; o < w.partitions().size(); o++) {
+    if (stateful != null) {
+      // The stateful table counts rows: a key's count, not a row's copies, says what was written.
+      if (consumedAll && !stoppedWithReason && oldRows == null) {
+        stateful.finish();
+      }
+      rowsOut = stateful.rowsOut();
+    }
+    for (int o = 0; o < w.partitions().size() && stateful == null; o++) {
       long consumer = ledger.consumer(o);
       for (int r = 0; r < ledger.produced(o); r++) {
         if (ledger.copies(o, r, 0) == 0 && !ctx.isReportedLost(o, r)) {
@@ -216,6 +233,10 @@ final class RealTimeOutput extends RunChecks {
       return;
     }
     outputChanged = true;
+    if (stateful != null) {
+      stateful.read(delta);
+      return;
+    }
     for (Row row : delta.removed()) {
       int o = ordinalOf(row);
       long r = rowOf(row);
@@ -312,6 +333,9 @@ final class RealTimeOutput extends RunChecks {
 
   /** A task of run {@code readId} pulled {@code rows} of {@code partition}. */
   void onPulled(String readId, PartitionId partition, List<QueueRow> rows) {
+    if (stateful != null && !rows.isEmpty()) {
+      stateful.pulled(w.ordinal(partition), rows);
+    }
     if (!rows.isEmpty()) {
       pulls.pulled(
           out, readId, partition, rows.get(0).rowIndex(), rows.get(rows.size() - 1).rowIndex());

@@ -96,6 +96,14 @@ final class RealTimeRun {
           new FaultSchedule.Fault(
               SimFault.QUEUE_RECREATED, 40 + recreations.nextInt(300), recreations.nextInt(16)));
     }
+    if (mode == RealTimeMode.STATEFUL) {
+      // Two live runs of a stateful query break what its upserted table promises: a stalled run's
+      // tasks upsert counts older than the checkpoint its successor committed, and no upsert can
+      // refuse them (YTsaurus has no conditional write); RealTimeSeedsTest shows it. The
+      // schedule keeps one live run, restarted after every kill.
+      faults.removeIf(
+          f -> f.kind() == SimFault.ZOMBIE_DRIVER || f.kind() == SimFault.STALLED_ADVANCE);
+    }
     return new FaultSchedule(faults);
   }
 
@@ -136,7 +144,7 @@ final class RealTimeRun {
         List<Row> rows = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
           long v = value++;
-          rows.add(Row.of("q", 0L, "k", v % 5, "v", v));
+          rows.add(Row.of("q", 0L, "k", keyOf(v), "v", v));
           checker.recordInput(o, v);
         }
         cluster.append(p.queue(), p.index(), rows);
@@ -399,6 +407,11 @@ final class RealTimeRun {
     }
   }
 
+  /** The key of the row of value {@code v} (the stateful query groups by it). */
+  static long keyOf(long v) {
+    return v % 5;
+  }
+
   private static boolean allConsumed(RealTimeContext ctx) {
     long[] c = ctx.checker.consumer();
     for (int o = 0; o < c.length; o++) {
@@ -436,6 +449,7 @@ final class RealTimeRun {
       case APPEND ->
           cluster.createOutputQueue(
               Workload.OUTPUT, List.of("p", "r", "i", "v"), w.outputTablets());
+      case STATEFUL -> cluster.createSortedTable(Workload.OUTPUT, List.of("k"), List.of("count"));
       case PRODUCER -> {
         cluster.createOutputQueue(Workload.OUTPUT, List.of("p", "r", "i", "v"), w.outputTablets());
         cluster.createQueueProducer(Workload.PRODUCER);

@@ -12,7 +12,7 @@ import java.util.SplittableRandom;
  * real-time tasks of 1–3 partitions each ({@code real_time_partitions_per_task}), pulls of 1–5
  * rows, a writer that buffers 1–6 rows and flushes on a timer every few steps (or writes every row
  * at once), batches whose tasks run 3–12 steps before Spark's deadline, and an output of 1–3
- * tablets (append and producer writers).
+ * tablets (append and producer writers) or 1–3 shuffle partitions (the stateful query).
  */
 record RealTimeWorkload(
     long seed,
