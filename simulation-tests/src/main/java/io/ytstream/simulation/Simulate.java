@@ -13,8 +13,8 @@ import java.util.Locale;
  * <pre>
  * simulate --mode transactional|idempotent|at-least-once|producer --seeds N [--partitions P]
  *          [--mutant NAME|all] [--replay SEED [--schedule TEXT]] [--batches B] [--first-seed S]
- * simulate --mode realtime-upsert|realtime-append|realtime-producer --seeds N [--first-seed S]
- *          [--partitions P] [--replay SEED [--schedule TEXT]]
+ * simulate --mode realtime-upsert|realtime-append|realtime-producer|realtime-stateful --seeds N
+ *          [--first-seed S] [--partitions P] [--replay SEED [--schedule TEXT]]
  * </pre>
  *
  * The mode is data ({@link RunMode}): one loop runs, shrinks and replays either kind. Prints a
