@@ -582,11 +582,13 @@ final class RealTimeDriver {
                 w.ordinal(new PartitionId(w.queue(), row.tabletIndex())), row.rowIndex()
               });
         }
-        if (w.flushEverySteps() > 0 && stepsTaken % w.flushEverySteps() == 0 && writer == null) {
-          batch.stateful.timer();
-        } else if (w.flushEverySteps() > 0 && stepsTaken % w.flushEverySteps() == 0) {
-          writer.timer();
-          tickLeftRows = !ctx.checker.inOutput(handed);
+        if (w.flushEverySteps() > 0 && stepsTaken % w.flushEverySteps() == 0) {
+          if (writer == null) {
+            batch.stateful.timer();
+          } else {
+            writer.timer();
+            tickLeftRows = !ctx.checker.inOutput(handed);
+          }
         }
       } catch (InterruptedIOException e) {
         closeAfterError();
