@@ -62,12 +62,8 @@ public final class ChildProcessStore implements LatencyStore {
   }
 
   @Override
-  public void createOutput(YPath table, boolean sortedBySourcePosition, int partitions) {
-    call(
-        "output "
-            + table.value()
-            + (sortedBySourcePosition ? " sorted " : " ordered ")
-            + partitions);
+  public void createOutput(YPath table, OutputTable kind, int partitions) {
+    call("output " + table.value() + " " + kind.word + " " + partitions);
   }
 
   @Override

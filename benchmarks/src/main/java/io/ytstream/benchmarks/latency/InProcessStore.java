@@ -53,17 +53,24 @@ final class InProcessStore implements LatencyStore {
   }
 
   @Override
-  public void createOutput(YPath table, boolean sortedBySourcePosition, int partitions) {
-    if (sortedBySourcePosition) {
-      cluster.createSortedTable(
-          table,
-          List.of(
-              new Column(LatencyBench.TABLET_INDEX, "int64", true, true),
-              new Column(LatencyBench.ROW_INDEX, "int64", true, true),
-              new Column("id", "int64", false, false),
-              new Column(LatencyRecorder.SENT_COLUMN, "int64", false, false)));
-    } else {
-      cluster.createOrderedTable(table, QUEUE_COLUMNS, partitions);
+  public void createOutput(YPath table, OutputTable kind, int partitions) {
+    switch (kind) {
+      case ORDERED -> cluster.createOrderedTable(table, QUEUE_COLUMNS, partitions);
+      case BY_SOURCE_POSITION ->
+          cluster.createSortedTable(
+              table,
+              List.of(
+                  new Column(LatencyBench.TABLET_INDEX, "int64", true, true),
+                  new Column(LatencyBench.ROW_INDEX, "int64", true, true),
+                  new Column("id", "int64", false, false),
+                  new Column(LatencyRecorder.SENT_COLUMN, "int64", false, false)));
+      case BY_KEY ->
+          cluster.createSortedTable(
+              table,
+              List.of(
+                  new Column(LatencyBench.KEY_COLUMN, "int64", true, true),
+                  new Column(LatencyBench.COUNT_COLUMN, "int64", false, false),
+                  new Column(LatencyRecorder.SENT_COLUMN, "int64", false, false)));
     }
   }
 

@@ -1,7 +1,10 @@
 package io.ytstream.benchmarks.latency;
 
 import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.from_json;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.max;
 
 import io.ytstream.benchmarks.spark.KafkaBroker;
 import io.ytstream.core.model.YPath;
@@ -9,6 +12,7 @@ import io.ytstream.emulator.EmulatorOptions;
 import io.ytstream.emulator.YtEmulator;
 import io.ytstream.spark.writers.YtAppendForeachWriter;
 import io.ytstream.spark.writers.YtExactlyOnceForeachWriter;
+import io.ytstream.spark.writers.YtUpsertForeachWriter;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -49,6 +53,18 @@ public final class LatencyBench {
   static final String MIN_BATCH = "spark.sql.streaming.realTimeMode.minBatchDuration";
   static final String TABLET_INDEX = "__spyt_streaming_src_tablet_index";
   static final String ROW_INDEX = "__spyt_streaming_src_row_index";
+
+  /** The stateful variants' grouping column ({@code id % --keys}) and their count. */
+  static final String KEY_COLUMN = "key";
+
+  static final String COUNT_COLUMN = "count";
+
+  /**
+   * Shuffle partitions of every query: a stateful real-time query runs one task per shuffle
+   * partition beside the source's tasks (a pipelined shuffle), each on a slot of its own.
+   */
+  static final int SHUFFLE_PARTITIONS = 2;
+
   private static final long FIRST_ROW_TIMEOUT_MS = 180_000;
   private static final long DRAIN_TIMEOUT_MS = 30_000;
   private static final long WINDOW_LEAD_MICROS = 100_000;
@@ -168,6 +184,14 @@ public final class LatencyBench {
       return;
     }
     SparkSession spark = session(options.cores());
+    try {
+      checkSparkVersion(options.variants(), spark.version());
+    } catch (IllegalArgumentException e) {
+      out.println(e.getMessage());
+      spark.stop();
+      System.exit(2);
+      return;
+    }
     int code = 0;
     try {
       LatencyBench bench = new LatencyBench(spark, options, out);
@@ -196,9 +220,33 @@ public final class LatencyBench {
         .config("spark.ui.enabled", "false")
         .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.driver.host", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.sql.shuffle.partitions", Integer.toString(SHUFFLE_PARTITIONS))
         .config("spark.sql.adaptive.enabled", "false")
         .getOrCreate();
+  }
+
+  /**
+   * Refuses stateful variants on a Spark before 4.3, whose Real-time Mode rejects aggregations
+   * ({@code STREAMING_REAL_TIME_MODE}) only after the first query started.
+   */
+  static void checkSparkVersion(List<Variant> variants, String sparkVersion) {
+    List<String> stateful = variants.stream().filter(Variant::stateful).map(v -> v.key).toList();
+    if (stateful.isEmpty()) {
+      return;
+    }
+    String[] parts = sparkVersion.split("[.-]");
+    int major = Integer.parseInt(parts[0]);
+    int minor = parts.length > 1 ? Integer.parseInt(parts[1]) : 0;
+    if (major < 4 || (major == 4 && minor < 3)) {
+      throw new IllegalArgumentException(
+          "option --variants names "
+              + String.join(",", stateful)
+              + ", which need Spark 4.3 or newer (Real-time Mode runs aggregations from 4.3 on),"
+              + " but this JVM runs Spark "
+              + sparkVersion
+              + "; run them with Spark 4.3's jars on the class path (benchmarks/run-all --only"
+              + " latency-stateful) or leave them out");
+    }
   }
 
   void runAll() throws Exception {
@@ -290,7 +338,7 @@ public final class LatencyBench {
     String output = "//latency/" + id + "/out";
     String checkpoint = "yt:///latency/" + id + "/checkpoint";
     int partitions = options.partitions();
-    store.createOutput(YPath.of(output), v.exactlyOnce(), partitions);
+    store.createOutput(YPath.of(output), v.output(), partitions);
     LatencyRecorder recorder = LatencyRecorder.of(output);
     if (v.floor()) {
       return runFloor(v, store, "//latency/" + id, output, rate, triggerMs, window, recorder);
@@ -323,11 +371,18 @@ public final class LatencyBench {
               .option("real_time_partitions_per_task", v.partitionsPerTask(partitions))
               .load(queue);
     }
+    if (v.stateful()) {
+      rows = counts(rows, options.keys());
+    }
     DataStreamWriter<Row> writer =
         rows.writeStream()
             .queryName("latency_" + id.replace('-', '_'))
-            .foreach(writer(v, "timed:" + store.address(), output))
+            .foreach(writer(v, "timed:" + store.address(), output, rows.schema()))
             .option("checkpointLocation", checkpoint);
+    if (v.stateful() && !v.kafka()) {
+      // Our source's requirement on Spark 4.3 (docs/spark-adapter.md, Requirements).
+      writer = writer.option("asyncProgressTrackingEnabled", "false");
+    }
     writer =
         v.realTime()
             ? writer.outputMode("update").trigger(Trigger.RealTime(triggerMs))
@@ -369,6 +424,21 @@ public final class LatencyBench {
   }
 
   /**
+   * {@code groupBy(key).count()} over {@code id % keys}, with the latest send time counted: each
+   * update row's {@code sent_us} is the send time of the row that made it, so the sink's latency is
+   * that row's. Exact because a key's rows all come from one partition, in the order sent: row g
+   * goes to partition {@code g % partitions}, and {@code keys} is a multiple of the partitions.
+   */
+  static Dataset<Row> counts(Dataset<Row> rows, int keys) {
+    return rows.select(
+            col("id").mod(lit((long) keys)).alias(KEY_COLUMN), col(LatencyRecorder.SENT_COLUMN))
+        .groupBy(KEY_COLUMN)
+        .agg(
+            count(lit(1)).alias(COUNT_COLUMN),
+            max(LatencyRecorder.SENT_COLUMN).alias(LatencyRecorder.SENT_COLUMN));
+  }
+
+  /**
    * The control ({@link WriterFloor}): the variant's writer fed directly at {@code rate}, a writer
    * per partition, a new epoch every {@code triggerMs}, measured as the query's rows are.
    */
@@ -385,7 +455,11 @@ public final class LatencyBench {
     String proxy = "timed:" + store.address();
     WriterFloor feeders =
         new WriterFloor(
-            () -> writer(v, proxy, output), v.exactlyOnce(), options.partitions(), rate, triggerMs);
+            () -> writer(v, proxy, output, null),
+            v.exactlyOnce(),
+            options.partitions(),
+            rate,
+            triggerMs);
     try {
       long deadline = System.currentTimeMillis() + FIRST_ROW_TIMEOUT_MS;
       while (recorder.writes() == 0) {
@@ -426,11 +500,19 @@ public final class LatencyBench {
     }
   }
 
-  private ForeachWriter<Row> writer(Variant v, String proxy, String output) {
+  private ForeachWriter<Row> writer(Variant v, String proxy, String output, StructType rowSchema) {
     if (v.handoff()) {
       return new HandoffWriter(output);
     }
     Duration flush = Duration.ofMillis(options.flushMs());
+    if (v.stateful()) {
+      return YtUpsertForeachWriter.builder()
+          .proxy(proxy)
+          .path(output)
+          .flushInterval(flush)
+          .rowSchema(rowSchema)
+          .build();
+    }
     return v.exactlyOnce()
         ? YtExactlyOnceForeachWriter.builder()
             .proxy(proxy)
@@ -472,7 +554,7 @@ public final class LatencyBench {
 
   /** Writes the table and the results file's rows to {@code --out}; returns the table. */
   String writeReport() throws IOException {
-    String table = LatencyReport.table(groups, options);
+    String table = LatencyReport.table(groups, options, spark.version());
     Files.createDirectories(options.out());
     Files.writeString(options.out().resolve("latency-table.md"), table, StandardCharsets.UTF_8);
     Files.writeString(

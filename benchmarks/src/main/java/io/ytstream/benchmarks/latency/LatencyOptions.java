@@ -21,6 +21,7 @@ record LatencyOptions(
     int primeSeconds,
     int repeat,
     boolean emulatorOwnJvm,
+    int keys,
     Path out) {
 
   static final List<String> BACKENDS = List.of("inmemory", "emulator");
@@ -42,7 +43,9 @@ record LatencyOptions(
           "                            rt-append,rt-append-2-tasks: 8 on 8 slots beside 8 on 2;",
           "                            floor-append, floor-exactly-once: the control, the writer",
           "                            fed directly (no source); rt-handoff, kafka-rt-handoff: the",
-          "                            source alone, timed as Spark hands each row over (no write)",
+          "                            source alone, timed as Spark hands each row over (no write);",
+          "                            rt-count, kafka-rt-count (Spark 4.3 only): groupBy(key).count()",
+          "                            of each source, every update upserted by YtUpsertForeachWriter",
           "  --window S                seconds measured per variant (0 = 2 x trigger + 2; default 0)",
           "  --warmup S                seconds after the first row reached the sink (default 2)",
           "  --partitions N            queue partitions = real-time tasks but for rt-append-2-tasks",
@@ -60,6 +63,8 @@ record LatencyOptions(
           "  --emulator-jvm shared|own the emulator in this JVM (default), or in a JVM of its own with",
           "                            the producers (the queue's and Kafka's), as a cluster runs",
           "                            apart from Spark",
+          "  --keys N                  the stateful variants' keys, id % N: a multiple of --partitions,",
+          "                            so that a key's rows come from one partition (default 100)",
           "  --out DIR                 latency-table.md and targets.md (default target/latency)");
 
   static LatencyOptions defaults() {
@@ -76,6 +81,7 @@ record LatencyOptions(
         0,
         1,
         false,
+        100,
         Path.of("target/latency"));
   }
 
@@ -93,6 +99,7 @@ record LatencyOptions(
     int prime = d.primeSeconds;
     int repeat = d.repeat;
     boolean emulatorOwnJvm = d.emulatorOwnJvm;
+    int keys = d.keys;
     Path out = d.out;
     for (int i = 0; i < args.length; i++) {
       String name = args[i];
@@ -116,14 +123,38 @@ record LatencyOptions(
         case "--prime" -> prime = positiveInt(name, v, 0);
         case "--repeat" -> repeat = positiveInt(name, v, 1);
         case "--emulator-jvm" -> emulatorOwnJvm = either(name, v, "shared", "own");
+        case "--keys" -> keys = positiveInt(name, v, 1);
         case "--out" -> out = Path.of(v);
         default ->
             throw new IllegalArgumentException("unknown option " + name + " " + v + "\n" + USAGE);
       }
     }
     int tasks = 0;
+    boolean stateful = false;
     for (Variant v : variants) {
       tasks = Math.max(tasks, v.tasks(partitions));
+      stateful |= v.stateful();
+    }
+    if (stateful && cores < partitions + LatencyBench.SHUFFLE_PARTITIONS) {
+      throw new IllegalArgumentException(
+          "--cores "
+              + cores
+              + " is below the "
+              + (partitions + LatencyBench.SHUFFLE_PARTITIONS)
+              + " tasks of a stateful variant at --partitions "
+              + partitions
+              + ": Real-time Mode runs the "
+              + LatencyBench.SHUFFLE_PARTITIONS
+              + " shuffle partitions' tasks beside the source's, one slot each; raise --cores");
+    }
+    if (stateful && keys % partitions != 0) {
+      throw new IllegalArgumentException(
+          "option --keys takes a multiple of --partitions "
+              + partitions
+              + " with a stateful variant (so that a key's rows all come from one partition, in"
+              + " order), got '"
+              + keys
+              + "'");
     }
     if (cores < tasks) {
       throw new IllegalArgumentException(
@@ -148,6 +179,7 @@ record LatencyOptions(
         prime,
         repeat,
         emulatorOwnJvm,
+        keys,
         out);
   }
 

@@ -15,18 +15,30 @@ final class LatencyReport {
 
   private LatencyReport() {}
 
-  static String table(List<LatencyBench.Group> groups, LatencyOptions options) {
+  static String table(
+      List<LatencyBench.Group> groups, LatencyOptions options, String sparkVersion) {
     StringBuilder s = new StringBuilder();
     s.append(
         String.format(
             Locale.ROOT,
-            "local[%d], %d partitions, writers' flushInterval %d ms, %d run(s) per variant"
+            "Spark %s, local[%d], %d partitions, writers' flushInterval %d ms, %d run(s) per variant"
                 + " (percentiles over the rows of all runs, max = the median of the runs' maxima);"
                 + " latency = send time to the return of the writer's append/upsert; ms%n",
+            sparkVersion,
             options.cores(),
             options.partitions(),
             options.flushMs(),
             options.repeat()));
+    if (options.variants().stream().anyMatch(Variant::stateful)) {
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "Stateful variants: groupBy(id %% %d).count() with the latest sent_us counted,"
+                  + " %d shuffle partitions; each update row is timed from the send of the row"
+                  + " that made it to the return of YtUpsertForeachWriter's upsert%n",
+              options.keys(),
+              LatencyBench.SHUFFLE_PARTITIONS));
+    }
     for (LatencyBench.Group g : groups) {
       s.append(String.format(Locale.ROOT, "%n#### %s%n", g.title()));
       s.append(
@@ -60,8 +72,16 @@ final class LatencyReport {
     return s.toString();
   }
 
-  /** Our writers, each held against Kafka's source with the append writer. */
+  /** Our writers, each held against Kafka's source with the append writer: the targets' rows. */
   static final List<Variant> OURS = List.of(Variant.RT_APPEND, Variant.RT_EXACTLY_ONCE);
+
+  /**
+   * Every variant of ours held against Kafka's source doing the same work ({@link
+   * Variant#kafkaPeer}) in the table: the writers, and the stateful count beside Kafka's (reported,
+   * no target).
+   */
+  static final List<Variant> COMPARED =
+      List.of(Variant.RT_APPEND, Variant.RT_EXACTLY_ONCE, Variant.RT_COUNT);
 
   /** Targets: our p50 at most this share of Kafka's, our p99 at most Kafka's. */
   static final double P50_BOUND = 0.75;
@@ -91,35 +111,34 @@ final class LatencyReport {
         });
   }
 
-  /** Each real-time variant of ours against Kafka's, when both ran. */
+  /** Each real-time variant of ours against Kafka's doing the same work, when both ran. */
   private static void ratios(StringBuilder s, LatencyBench.Group g) {
     Map<Variant, LatencyStats> stats = g.stats();
-    LatencyStats kafka = stats.get(Variant.KAFKA_RT_APPEND);
-    if (kafka != null) {
-      boolean header = false;
-      for (Variant ours : OURS) {
-        LatencyStats st = stats.get(ours);
-        if (st == null) {
-          continue;
-        }
-        if (!header) {
-          s.append(
-              "\n| ours ÷ Kafka's | p50, pooled | p50, per run | p99, pooled | p99, per run |\n"
-                  + "|---|---:|---:|---:|---:|\n");
-          header = true;
-        }
-        s.append(
-            String.format(
-                Locale.ROOT,
-                "| %s ÷ %s | %.2f | %s | %.2f | %s |%n",
-                ours.key,
-                Variant.KAFKA_RT_APPEND.key,
-                st.p50 / kafka.p50,
-                spread(perRunRatios(g, ours, true)),
-                st.p99 / kafka.p99,
-                spread(perRunRatios(g, ours, false))));
+    boolean header = false;
+    for (Variant ours : COMPARED) {
+      LatencyStats st = stats.get(ours);
+      LatencyStats peer = stats.get(ours.kafkaPeer());
+      if (st == null || peer == null) {
+        continue;
       }
+      if (!header) {
+        s.append(
+            "\n| ours ÷ Kafka's | p50, pooled | p50, per run | p99, pooled | p99, per run |\n"
+                + "|---|---:|---:|---:|---:|\n");
+        header = true;
+      }
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "| %s ÷ %s | %.2f | %s | %.2f | %s |%n",
+              ours.key,
+              ours.kafkaPeer().key,
+              st.p50 / peer.p50,
+              spread(perRunRatios(g, ours, true)),
+              st.p99 / peer.p99,
+              spread(perRunRatios(g, ours, false))));
     }
+    LatencyStats kafka = stats.get(Variant.KAFKA_RT_APPEND);
     if (kafka != null) {
       controls(s, g, kafka);
     }
@@ -174,7 +193,7 @@ final class LatencyReport {
     for (Map.Entry<Variant, LatencyStats> e : stats.entrySet()) {
       Variant v = e.getKey();
       LatencyStats control = controlOf(g, v);
-      if (v.floor() || v.handoff() || control == null) {
+      if (v.floor() || v.handoff() || v.stateful() || control == null) {
         continue;
       }
       parts.append(
@@ -214,11 +233,12 @@ final class LatencyReport {
   }
 
   /**
-   * Run i of {@code ours} over run i of Kafka's (the same round), p50 or p99; as many as both ran.
+   * Run i of {@code ours} over run i of Kafka's doing the same work (the same round), p50 or p99;
+   * as many as both ran.
    */
   static double[] perRunRatios(LatencyBench.Group g, Variant ours, boolean p50) {
     List<LatencyStats> o = g.runs().get(ours);
-    List<LatencyStats> k = g.runs().get(Variant.KAFKA_RT_APPEND);
+    List<LatencyStats> k = g.runs().get(ours.kafkaPeer());
     if (o == null || k == null) {
       return new double[0];
     }

@@ -15,8 +15,8 @@ interface LatencyStore extends AutoCloseable {
   /** Creates the queue (an ordered table {@code (id, sent_us)}) and a vital consumer of it. */
   void createQueue(YPath queue, YPath consumer, int partitions);
 
-  /** Creates an output table: sorted by source position for the exactly-once writer, or ordered. */
-  void createOutput(YPath table, boolean sortedBySourcePosition, int partitions);
+  /** Creates an output table of {@code kind}; an ordered one with {@code partitions} tablets. */
+  void createOutput(YPath table, OutputTable kind, int partitions);
 
   /** Starts appending rows {@code (id, sent_us)} to {@code queue} at {@code rate} rows/s. */
   Producer startProducer(YPath queue, int partitions, int rate);

@@ -16,10 +16,10 @@ import java.nio.charset.StandardCharsets;
  * their own, driven by one-line commands on stdin, each answered by one line on stdout ({@code ok
  * [value]} or {@code error <message>}). The first line is the token the emulator requires (never on
  * the command line, where {@code ps} shows it); the answer is {@code ok <url>}. Commands: {@code
- * queue <queue> <consumer> <partitions>}, {@code output <table> sorted|ordered <partitions>},
- * {@code produce <queue> <partitions> <rate>}, {@code produce-kafka <bootstrap> <topic>
- * <partitions> <rate>}, {@code window <fromMicros> <toMicros>}, {@code stop} (answers the rows sent
- * in the window), {@code forget <directory>}, {@code backlog <queue> <partitions>
+ * queue <queue> <consumer> <partitions>}, {@code output <table> ordered|sorted|by-key
+ * <partitions>}, {@code produce <queue> <partitions> <rate>}, {@code produce-kafka <bootstrap>
+ * <topic> <partitions> <rate>}, {@code window <fromMicros> <toMicros>}, {@code stop} (answers the
+ * rows sent in the window), {@code forget <directory>}, {@code backlog <queue> <partitions>
  * <rowsPerPartition>} (the peer benchmark's rows, {@link PeerRows}), {@code consumer <queue>
  * <consumer>}, {@code output-queue <queue> <tablets> <producer>} and {@code sorted-by-id <table>}
  * (the end-to-end benchmark's outputs), {@code tx-limit <rows>} (the rows one tablet transaction
@@ -57,7 +57,8 @@ public final class StoreMain {
             case "queue" ->
                 store.createQueue(YPath.of(w[1]), YPath.of(w[2]), Integer.parseInt(w[3]));
             case "output" ->
-                store.createOutput(YPath.of(w[1]), w[2].equals("sorted"), Integer.parseInt(w[3]));
+                store.createOutput(
+                    YPath.of(w[1]), OutputTable.ofWord(w[2]), Integer.parseInt(w[3]));
             case "produce" ->
                 producer =
                     store.startProducer(

@@ -26,7 +26,14 @@ enum Variant {
       "Control, no source: rows stamped in Spark's JVM and handed straight to"
           + " YtAppendForeachWriter, one writer per partition, at the same rate and batches"),
   FLOOR_EXACTLY_ONCE(
-      "floor-exactly-once", "Control, no source: as floor-append, with YtExactlyOnceForeachWriter");
+      "floor-exactly-once", "Control, no source: as floor-append, with YtExactlyOnceForeachWriter"),
+  RT_COUNT(
+      "rt-count",
+      "Real-time, yt source, groupBy(key).count() (Spark 4.3), each updated count upserted by"
+          + " YtUpsertForeachWriter into a table sorted by key"),
+  KAFKA_RT_COUNT(
+      "kafka-rt-count",
+      "Real-time, Spark's kafka source (from_json), the same aggregation and writer as rt-count");
 
   final String key;
   final String description;
@@ -57,12 +64,34 @@ enum Variant {
           FLOOR_APPEND;
       case RT_EXACTLY_ONCE, FLOOR_EXACTLY_ONCE -> FLOOR_EXACTLY_ONCE;
       case KAFKA_RT_APPEND -> FLOOR_APPEND;
+      case RT_COUNT, KAFKA_RT_COUNT -> null;
     };
   }
 
   /** Reads a Kafka topic through Spark's own source instead of a YTsaurus queue. */
   boolean kafka() {
-    return this == KAFKA_RT_APPEND || this == KAFKA_RT_HANDOFF;
+    return this == KAFKA_RT_APPEND || this == KAFKA_RT_HANDOFF || this == KAFKA_RT_COUNT;
+  }
+
+  /**
+   * Counts rows per key ({@code groupBy(key).count()}, a pipelined shuffle into a stateful
+   * operator), which Real-time Mode runs from Spark 4.3 on; each update upserted by key.
+   */
+  boolean stateful() {
+    return this == RT_COUNT || this == KAFKA_RT_COUNT;
+  }
+
+  /** Spark's Kafka source doing the same work as this variant of ours: the bar it is held to. */
+  Variant kafkaPeer() {
+    return stateful() ? KAFKA_RT_COUNT : KAFKA_RT_APPEND;
+  }
+
+  /** The output table this variant's writer needs. */
+  OutputTable output() {
+    if (exactlyOnce()) {
+      return OutputTable.BY_SOURCE_POSITION;
+    }
+    return stateful() ? OutputTable.BY_KEY : OutputTable.ORDERED;
   }
 
   /** Times rows as Spark hands them to the writer, which writes nothing ({@link HandoffWriter}). */
@@ -93,11 +122,12 @@ enum Variant {
   /**
    * The variants a run measures unless {@code --variants} names others: all of them but {@link
    * #RT_APPEND_TWO_TASKS}, which only means something beside {@code rt-append} at several
-   * partitions per task, and the controls, which {@code run-all} names beside Kafka's.
+   * partitions per task, the controls, which {@code run-all} names beside Kafka's, and the stateful
+   * ones, which need Spark 4.3.
    */
   static List<Variant> standard() {
     return Arrays.stream(values())
-        .filter(v -> v != RT_APPEND_TWO_TASKS && !v.floor() && !v.handoff())
+        .filter(v -> v != RT_APPEND_TWO_TASKS && !v.floor() && !v.handoff() && !v.stateful())
         .toList();
   }
 

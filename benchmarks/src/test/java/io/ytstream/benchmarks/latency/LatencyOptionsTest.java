@@ -1,6 +1,7 @@
 package io.ytstream.benchmarks.latency;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -94,6 +95,47 @@ class LatencyOptionsTest {
     IllegalArgumentException rate =
         assertThrows(IllegalArgumentException.class, () -> LatencyOptions.parse("--rates", "0"));
     assertTrue(rate.getMessage().contains("'0'"), rate.getMessage());
+  }
+
+  @Test
+  void aStatefulVariantNeedsSlotsForTheShuffleAndKeysThatStayInOnePartition() {
+    IllegalArgumentException slots =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> LatencyOptions.parse("--variants", "rt-count", "--cores", "3"));
+    assertTrue(
+        slots.getMessage().contains("--cores 3 is below the 4 tasks of a stateful variant"),
+        slots.getMessage());
+    // The same slots serve the stateless variants: one task per partition.
+    assertEquals(3, LatencyOptions.parse("--variants", "rt-append", "--cores", "3").cores());
+    IllegalArgumentException keys =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> LatencyOptions.parse("--variants", "kafka-rt-count", "--keys", "7"));
+    assertTrue(
+        keys.getMessage().contains("--keys takes a multiple of --partitions 2")
+            && keys.getMessage().contains("'7'"),
+        keys.getMessage());
+    assertEquals(7, LatencyOptions.parse("--variants", "rt-append", "--keys", "7").keys());
+    assertFalse(Variant.standard().contains(Variant.RT_COUNT), "Spark 4.3 only: named, not run");
+  }
+
+  @Test
+  void statefulVariantsAreRefusedBeforeSpark43NamingTheVariantsAndTheWayToRunThem() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                LatencyBench.checkSparkVersion(
+                    List.of(Variant.RT_APPEND, Variant.RT_COUNT, Variant.KAFKA_RT_COUNT), "4.2.0"));
+    assertTrue(
+        e.getMessage().contains("--variants names rt-count,kafka-rt-count")
+            && e.getMessage().contains("Spark 4.2.0")
+            && e.getMessage().contains("--only latency-stateful"),
+        e.getMessage());
+    LatencyBench.checkSparkVersion(List.of(Variant.RT_COUNT), "4.3.0");
+    LatencyBench.checkSparkVersion(List.of(Variant.RT_COUNT), "5.0.0-preview1");
+    LatencyBench.checkSparkVersion(List.of(Variant.RT_APPEND), "4.1.1");
   }
 
   @Test

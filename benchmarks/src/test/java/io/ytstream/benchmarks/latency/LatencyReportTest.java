@@ -30,13 +30,33 @@ class LatencyReportTest {
     stats.put(Variant.RT_APPEND, scaled(1));
     stats.put(Variant.KAFKA_RT_APPEND, scaled(2));
 
-    String table = LatencyReport.table(groups(stats), LatencyOptions.parse());
+    String table = LatencyReport.table(groups(stats), LatencyOptions.parse(), "4.2.0");
 
     assertTrue(
         table.contains("| rt-append ÷ kafka-rt-append | 0.50 | 0.50 | 0.50 | 0.50 |"), table);
     assertTrue(
         table.contains("| rt-exactly-once ÷ kafka-rt-append | 1.50 | 1.50 | 1.50 | 1.50 |"), table);
     assertFalse(table.contains("Each run:"), "one run: the pooled table is the run's");
+  }
+
+  @Test
+  void theStatefulCountIsHeldAgainstKafkasStatefulCountNotItsAppendAndSetsNoTarget() {
+    Map<Variant, LatencyStats> stats = new LinkedHashMap<>();
+    stats.put(Variant.RT_COUNT, scaled(3));
+    stats.put(Variant.KAFKA_RT_COUNT, scaled(4));
+    stats.put(Variant.KAFKA_RT_APPEND, scaled(1));
+
+    String table =
+        LatencyReport.table(
+            groups(stats),
+            LatencyOptions.parse("--variants", "rt-count,kafka-rt-count", "--keys", "10"),
+            "4.3.0");
+
+    assertTrue(table.startsWith("Spark 4.3.0, local[4]"), table);
+    assertTrue(table.contains("groupBy(id % 10).count()"), table);
+    assertTrue(table.contains("| rt-count ÷ kafka-rt-count | 0.75 | 0.75 | 0.75 | 0.75 |"), table);
+    assertFalse(table.contains("rt-count ÷ kafka-rt-append"), table);
+    assertEquals("", LatencyReport.targets(groups(stats)), "the stateful pair has no target");
   }
 
   @Test
@@ -80,7 +100,7 @@ class LatencyReportTest {
     List<LatencyBench.Group> g =
         List.of(LatencyBench.Group.of("emulator", 1000, 5, 60, "0", "0", runs));
 
-    String table = LatencyReport.table(g, LatencyOptions.parse("--repeat", "3"));
+    String table = LatencyReport.table(g, LatencyOptions.parse("--repeat", "3"), "4.2.0");
     List<String> rows = LatencyReport.targets(g).lines().toList();
 
     assertTrue(table.contains("| rt-append | 3 | 100 / 100 | 100 | 198 | 200 |"), table);
@@ -105,7 +125,7 @@ class LatencyReportTest {
     stats.put(Variant.FLOOR_APPEND, scaled(8));
 
     List<String> rows = LatencyReport.targets(groups(stats)).lines().toList();
-    String table = LatencyReport.table(groups(stats), LatencyOptions.parse());
+    String table = LatencyReport.table(groups(stats), LatencyOptions.parse(), "4.2.0");
 
     assertTrue(
         rows.get(0)
