@@ -39,12 +39,10 @@ class DrivingUseCasesTest {
               "the upsert ForeachWriter of stateful Real-time queries: the simulation runs no"
                   + " stateful query yet (tested by UpsertKeysTest and, on Spark 4.3, the Python"
                   + " SIGKILL tests)",
-              APPLICATION + ".CommitStaticTableSink",
-              "the static table sink has no delivery mode in the simulation yet",
-              APPLICATION + ".StaticTableTaskWriter",
-              "the static table sink has no delivery mode in the simulation yet",
               APPLICATION + ".MasterTransactionLease",
-              "the static table sink has no delivery mode in the simulation yet"));
+              "the static table mode's batch transaction is not renewed in the simulation: no"
+                  + " simulated fault lets a master transaction's lease run out (tested by"
+                  + " LeasePingerTest and the emulator's lease conformance)"));
 
   private static JavaClasses production;
 
