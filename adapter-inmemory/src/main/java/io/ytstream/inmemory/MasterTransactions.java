@@ -143,6 +143,18 @@ public final class MasterTransactions {
     }
   }
 
+  /**
+   * Whether {@code id} is held and its lease has not run out, without renewing it (a look from
+   * outside, as a test's; any use renews).
+   */
+  public boolean live(String id) {
+    synchronized (lock) {
+      Transaction transaction = active.get(id);
+      return transaction != null
+          && clock.nowMillis() - transaction.leaseStartMillis < transaction.timeoutMillis;
+    }
+  }
+
   /** The transaction, its lease renewed; 11000 when it is unknown, finished or expired. */
   public Transaction get(String id) {
     synchronized (lock) {

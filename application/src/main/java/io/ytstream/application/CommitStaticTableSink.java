@@ -127,6 +127,11 @@ public final class CommitStaticTableSink {
     } catch (CommitOutcomeUnknownException e) {
       return resolve(epochId, e);
     } catch (RuntimeException e) {
+      if (Interruptions.isInterruption(e)) {
+        // The query is stopping: Spark must see the stop; the restart reads the record, and the
+        // transaction expires if the commit did not land.
+        throw e;
+      }
       abortQuietly(tx);
       throw new BatchNotCommittedException(
           CommitOutcome.FAILED,
@@ -146,6 +151,9 @@ public final class CommitStaticTableSink {
       recorded = recorded(appends.attribute(table, ATTR));
     } catch (RuntimeException e) {
       e.addSuppressed(unknown);
+      if (Interruptions.isInterruption(e)) {
+        throw e; // the query is stopping: the restart reads the record
+      }
       throw new BatchNotCommittedException(
           CommitOutcome.UNKNOWN,
           "the commit of batch "

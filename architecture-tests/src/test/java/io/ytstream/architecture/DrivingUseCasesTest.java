@@ -32,15 +32,7 @@ class DrivingUseCasesTest {
   private static final String SIMULATION = "io.ytstream.simulation";
 
   /** Driving use cases the simulation does not make calls of yet, and why. */
-  private static final Map<String, String> NOT_YET_SIMULATED =
-      new TreeMap<>(
-          Map.of(
-              APPLICATION + ".CommitStaticTableSink",
-              "the static table sink has no delivery mode in the simulation yet",
-              APPLICATION + ".StaticTableTaskWriter",
-              "the static table sink has no delivery mode in the simulation yet",
-              APPLICATION + ".MasterTransactionLease",
-              "the static table sink has no delivery mode in the simulation yet"));
+  private static final Map<String, String> NOT_YET_SIMULATED = new TreeMap<>(Map.of());
 
   private static JavaClasses production;
 

@@ -1,6 +1,8 @@
 package io.ytstream.simulation;
 
 import io.ytstream.application.BatchWriteJob;
+import io.ytstream.application.CommitStaticTableSink;
+import io.ytstream.application.StaticTableTaskReport;
 import io.ytstream.application.WriterReport;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.model.YPath;
@@ -26,6 +28,10 @@ final class BatchInFlight {
   YPath tmp;
   boolean commitsWritten;
   TabletTransaction tx;
+
+  /** Static table mode: the batch's master transaction and whether its rows are written. */
+  CommitStaticTableSink.OpenBatch staticBatch;
+
   SimTransactionPinger pinger;
   Optional<StreamOffsets> sourceEnd = Optional.empty();
   boolean[] done;
@@ -33,6 +39,7 @@ final class BatchInFlight {
   int[] attempts;
   int[][] authorized;
   WriterReport[] reports;
+  StaticTableTaskReport[] staticReports;
   List<TreeMap<Long, Long>> mapOutputs;
 
   /** The write job's task ends as the driver hears them (the sink's job listener). */
@@ -55,6 +62,7 @@ final class BatchInFlight {
     Arrays.fill(authorized[0], -1);
     Arrays.fill(authorized[1], -1);
     reports = new WriterReport[2 * n];
+    staticReports = new StaticTableTaskReport[2 * n];
     mapOutputs = new ArrayList<>();
     for (int i = 0; i < tasks.size(); i++) {
       mapOutputs.add(null);

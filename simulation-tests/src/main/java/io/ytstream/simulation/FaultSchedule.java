@@ -60,11 +60,11 @@ public final class FaultSchedule {
    * run of {@code batches} batches. About one seed in eight has no fault at all. A {@link
    * SimFault#STALLED_ADVANCE} is drawn apart from the mix, from a stream of its own, in about one
    * seed in four of the others: its frequency is its own, and whether a seed stalls leaves the mix
-   * of the other kinds as it is. {@link SimFault#QUEUE_RECREATED}, {@link SimFault#COMMIT_LOST} and
-   * (transactional mode) {@link SimFault#SLOW_TASK} and {@link SimFault#EXECUTOR_MEMORY}, and
-   * {@link SimFault#QUERY_STOPPED}, {@link SimFault#RESULT_LOST}, (transactional mode) {@link
-   * SimFault#EXECUTOR_LOST} and (producer mode) {@link SimFault#TASK_KILLED} are drawn the same
-   * way, each from a stream of its own.
+   * of the other kinds as it is. {@link SimFault#QUEUE_RECREATED}, {@link SimFault#COMMIT_LOST},
+   * (transactional and static table modes) {@link SimFault#SLOW_TASK}, (transactional mode) {@link
+   * SimFault#EXECUTOR_MEMORY}, {@link SimFault#QUERY_STOPPED}, {@link SimFault#RESULT_LOST},
+   * (transactional and static table modes) {@link SimFault#EXECUTOR_LOST} and (producer mode)
+   * {@link SimFault#TASK_KILLED} are drawn the same way, each from a stream of its own.
    */
   public static FaultSchedule generate(long seed, int batches, SimMode mode) {
     SplittableRandom random = new SplittableRandom(seed ^ 0x5DEECE66DL);
@@ -116,7 +116,8 @@ public final class FaultSchedule {
               lostCommits.nextInt(16)));
     }
     SplittableRandom slowTasks = new SplittableRandom(seed ^ 0x6A09E667F3BCC909L);
-    if (mode == SimMode.TRANSACTIONAL && slowTasks.nextInt(4) == 0) {
+    if ((mode == SimMode.TRANSACTIONAL || mode == SimMode.STATIC_TABLE)
+        && slowTasks.nextInt(4) == 0) {
       // From a stream of its own, as above; only the batch transaction has a lease to renew.
       faults.add(
           new Fault(SimFault.SLOW_TASK, slowTasks.nextInt(batches * 3), slowTasks.nextInt(16)));
@@ -134,7 +135,8 @@ public final class FaultSchedule {
       faults.add(new Fault(SimFault.QUERY_STOPPED, stops.nextInt(batches * 12), stops.nextInt(16)));
     }
     SplittableRandom lostExecutors = new SplittableRandom(seed ^ 0x510E527FADE682D1L);
-    if (mode == SimMode.TRANSACTIONAL && lostExecutors.nextInt(4) == 0) {
+    if ((mode == SimMode.TRANSACTIONAL || mode == SimMode.STATIC_TABLE)
+        && lostExecutors.nextInt(4) == 0) {
       // From a stream of its own, as above; only a batch transaction outlives a lost executor.
       faults.add(
           new Fault(

@@ -11,6 +11,7 @@ import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.model.YPath;
 import io.ytstream.ports.CheckpointStore;
 import io.ytstream.ports.ConsumerOffsets;
+import io.ytstream.ports.MasterTransaction;
 import io.ytstream.ports.NodeStatus;
 import io.ytstream.ports.OutputTables;
 import io.ytstream.ports.ProducerPush;
@@ -22,6 +23,8 @@ import io.ytstream.ports.QueuePartitionReader;
 import io.ytstream.ports.QueueProducers;
 import io.ytstream.ports.QueueRow;
 import io.ytstream.ports.Row;
+import io.ytstream.ports.StaticTableAppends;
+import io.ytstream.ports.TableNodeSchema;
 import io.ytstream.ports.TabletTransaction;
 import io.ytstream.ports.TabletTransactions;
 import io.ytstream.ports.TransactionId;
@@ -29,6 +32,7 @@ import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -47,9 +51,11 @@ import java.util.function.Supplier;
  * share's transaction an answer lost after the push landed, and both two of their own: the request
  * lost before it reached the server (nothing applied, outcome unknown to the writer), and another
  * writer creating the session just before the push, so the server fences it (3102) or, inside a
- * transaction started earlier, the commit meets the session row's lock (1700). Wrapping keeps the
- * in-memory cluster's own semantics untouched: every producer error the writer sees is the
- * cluster's answer, or a transport failure.
+ * transaction started earlier, the commit meets the session row's lock (1700). Master transactions
+ * ({@link #staticTables}) get the transient errors on every call and, at a commit, the request lost
+ * (nothing applied) or the answer lost (applied). Wrapping keeps the in-memory cluster's own
+ * semantics untouched: every producer error the writer sees is the cluster's answer, or a transport
+ * failure.
  */
 final class FaultyPorts
     implements QueuePartitionReader,
@@ -100,9 +106,19 @@ final class FaultyPorts
     void run(int arg, String request);
   }
 
+  private final StaticTableAppends staticTables = new StaticTables();
+
   FaultyPorts(SimCluster cluster, FaultClock faults) {
     this.cluster = cluster;
     this.faults = faults;
+  }
+
+  /**
+   * The static table appends, faulty as the rest (a separate object: its {@code start} and {@code
+   * attach} return master transactions, the tablet ones' tablet transactions).
+   */
+  StaticTableAppends staticTables() {
+    return staticTables;
   }
 
   /**
@@ -535,6 +551,115 @@ final class FaultyPorts
         }
         throw e;
       }
+      if (unknown) {
+        throw new CommitOutcomeUnknownException(
+            "simulated lost commit response (the commit was applied)", null);
+      }
+    }
+
+    @Override
+    public void abort() {
+      abortAsked.add(delegate.id().value());
+      refuseIfInterrupted("abort_transaction");
+      delegate.abort();
+    }
+  }
+
+  private final class StaticTables implements StaticTableAppends {
+    @Override
+    public MasterTransaction start(Duration timeout) {
+      call("start_transaction");
+      return new MasterTx(cluster.ports().staticTableAppends().start(timeout));
+    }
+
+    @Override
+    public MasterTransaction attach(TransactionId id) {
+      return new MasterTx(cluster.ports().staticTableAppends().attach(id));
+    }
+
+    @Override
+    public Optional<Object> attribute(YPath table, String name) {
+      call("get");
+      return cluster.ports().staticTableAppends().attribute(table, name);
+    }
+
+    @Override
+    public List<Row> readAll(YPath table) {
+      call("read_table");
+      return cluster.ports().staticTableAppends().readAll(table);
+    }
+
+    @Override
+    public TableNodeSchema describe(YPath table) {
+      call("get");
+      return cluster.ports().staticTableAppends().describe(table);
+    }
+  }
+
+  /** A master transaction whose calls can fail, and whose commit can be lost either way. */
+  private final class MasterTx implements MasterTransaction {
+    private final MasterTransaction delegate;
+
+    MasterTx(MasterTransaction delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public TransactionId id() {
+      return delegate.id();
+    }
+
+    @Override
+    public MasterTransaction startNested(Duration timeout) {
+      call("start_transaction");
+      return new MasterTx(delegate.startNested(timeout));
+    }
+
+    @Override
+    public void append(YPath table, Iterator<Row> rows) {
+      call("write_table");
+      List<Row> chunk = new ArrayList<>();
+      rows.forEachRemaining(chunk::add);
+      if (table.equals(Workload.OUTPUT)) {
+        onWrite.accept("write_table", chunk.size());
+      }
+      delegate.append(table, chunk.iterator());
+    }
+
+    @Override
+    public List<Row> readAll(YPath table) {
+      call("read_table");
+      return delegate.readAll(table);
+    }
+
+    @Override
+    public Optional<Object> attribute(YPath table, String name) {
+      call("get");
+      return delegate.attribute(table, name);
+    }
+
+    @Override
+    public void setAttribute(YPath table, String name, Object value) {
+      call("set");
+      delegate.setAttribute(table, name, value);
+    }
+
+    @Override
+    public void ping() {
+      call("ping_transaction");
+      delegate.ping();
+    }
+
+    @Override
+    public void commit() {
+      call("commit_transaction");
+      if (faults.fires(SimFault.COMMIT_LOST)) {
+        throw new CommitOutcomeUnknownException(
+            "simulated connection reset while sending commit_transaction (nothing was applied)",
+            null);
+      }
+      boolean unknown = faults.fires(SimFault.COMMIT_UNKNOWN);
+      delegate.commit();
       if (unknown) {
         throw new CommitOutcomeUnknownException(
             "simulated lost commit response (the commit was applied)", null);

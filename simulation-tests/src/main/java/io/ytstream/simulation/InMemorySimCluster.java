@@ -111,6 +111,16 @@ final class InMemorySimCluster implements SimCluster {
   }
 
   @Override
+  public void createStaticTable(YPath table, List<String> columns) {
+    List<Column> schema = new ArrayList<>();
+    for (String c : columns) {
+      schema.add(new Column(c, "int64", false, false));
+    }
+    cluster.createStaticTable(table, schema);
+    readers.put(table, IncrementalTableReader.ofStaticTable(cluster, table));
+  }
+
+  @Override
   public void append(QueueId queue, int partition, List<Row> rows) {
     cluster.appendToTablet(queue.path(), partition, rows);
   }
@@ -151,6 +161,7 @@ final class InMemorySimCluster implements SimCluster {
 
   @Override
   public boolean transactionLive(TransactionId transaction) {
-    return cluster.liveTransactions().contains(transaction);
+    return cluster.liveTransactions().contains(transaction)
+        || cluster.masterTransactions().live(transaction.value());
   }
 }

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -17,13 +18,15 @@ import java.util.Set;
  * last call: re-reading the whole output after every consumer move made checking quadratic in the
  * length of a run. Ordered tables: rows appended per tablet, rows trimmed. Sorted tables: rows
  * whose newest version is newer than the last look; a row count that disagrees with what is held
- * means a key was deleted, and then the table is read whole once.
+ * means a key was deleted, and then the table is read whole once. Static tables: rows appended at
+ * the end by committed master transactions.
  */
 final class IncrementalTableReader {
 
   private final InMemoryCluster cluster;
   private final YPath table;
-  private final List<String> keyColumns; // empty for an ordered table
+  private final List<String> keyColumns; // empty for an ordered or static table
+  private final boolean staticTable;
 
   /** Ordered: the rows held per tablet, and the index of the first one. */
   private final List<List<Row>> held = new ArrayList<>();
@@ -35,17 +38,41 @@ final class IncrementalTableReader {
 
   private long asOf;
 
+  /** Static: the committed rows read so far. */
+  private int staticRows;
+
   IncrementalTableReader(InMemoryCluster cluster, YPath table, List<String> keyColumns) {
+    this(cluster, table, keyColumns, false);
+  }
+
+  private IncrementalTableReader(
+      InMemoryCluster cluster, YPath table, List<String> keyColumns, boolean staticTable) {
     this.cluster = cluster;
     this.table = table;
     this.keyColumns = List.copyOf(keyColumns);
+    this.staticTable = staticTable;
+  }
+
+  /** Follows a static table, which only ever grows at its end (appends, never trims). */
+  static IncrementalTableReader ofStaticTable(InMemoryCluster cluster, YPath table) {
+    return new IncrementalTableReader(cluster, table, List.of(), true);
   }
 
   /** The tablet an added row of an ordered table is in. */
   static final String TABLET = "$tablet_index";
 
   TableDelta read() {
+    if (staticTable) {
+      return readStatic();
+    }
     return keyColumns.isEmpty() ? readOrdered() : readSorted();
+  }
+
+  private TableDelta readStatic() {
+    List<Row> rows = cluster.readStaticTable(table, Optional.empty());
+    List<Row> added = new ArrayList<>(rows.subList(staticRows, rows.size()));
+    staticRows = rows.size();
+    return new TableDelta(List.of(), added, rows.size());
   }
 
   private TableDelta readOrdered() {

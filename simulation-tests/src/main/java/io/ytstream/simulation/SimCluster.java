@@ -40,6 +40,9 @@ interface SimCluster {
 
   void createSortedTable(YPath table, List<String> keyColumns, List<String> valueColumns);
 
+  /** A static table ({@code dynamic=false}) of int64 columns. */
+  void createStaticTable(YPath table, List<String> columns);
+
   /** Appends rows to one queue partition (a producer outside the query). */
   void append(QueueId queue, int partition, List<Row> rows);
 
@@ -62,7 +65,7 @@ interface SimCluster {
    */
   TableDelta readChanges(YPath table);
 
-  /** For the checker: whether a tablet transaction is still open on the cluster. */
+  /** For the checker: whether a tablet or master transaction is still open on the cluster. */
   boolean transactionLive(TransactionId transaction);
 
   /** A stamp that changes whenever the consumer's offsets may have (a write to its table). */

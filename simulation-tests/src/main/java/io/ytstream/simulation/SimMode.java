@@ -14,7 +14,12 @@ public enum SimMode implements RunMode {
    * Pushes into an output queue through queue producer sessions, which the server deduplicates by
    * sequence number; the consumer advances as in at-least-once.
    */
-  PRODUCER(true);
+  PRODUCER(true),
+  /**
+   * Appends into a static table, each batch in one master transaction that also records the batch
+   * on the table; the consumer advances as in at-least-once.
+   */
+  STATIC_TABLE(true);
 
   private final boolean exactlyOnce;
 
@@ -27,7 +32,10 @@ public enum SimMode implements RunMode {
     return exactlyOnce;
   }
 
-  /** {@code transactional}, {@code idempotent}, {@code at-least-once} or {@code producer}. */
+  /**
+   * {@code transactional}, {@code idempotent}, {@code at-least-once}, {@code producer} or {@code
+   * static-table}.
+   */
   @Override
   public String cliName() {
     return name().toLowerCase(Locale.ROOT).replace('_', '-');
@@ -40,6 +48,8 @@ public enum SimMode implements RunMode {
       }
     }
     throw new IllegalArgumentException(
-        "unknown mode '" + name + "': use transactional, idempotent, at-least-once or producer");
+        "unknown mode '"
+            + name
+            + "': use transactional, idempotent, at-least-once, producer or static-table");
   }
 }

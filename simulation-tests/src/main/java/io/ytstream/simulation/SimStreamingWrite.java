@@ -2,10 +2,14 @@ package io.ytstream.simulation;
 
 import io.ytstream.application.BatchNotCommittedException;
 import io.ytstream.application.BatchTooLargeException;
+import io.ytstream.application.CommitStaticTableSink;
 import io.ytstream.application.CommitTransactionalBatch;
 import io.ytstream.application.CommitTransactionalSink;
 import io.ytstream.application.ConsumerFencedException;
+import io.ytstream.application.MasterTransactionLease;
 import io.ytstream.application.OutputTarget;
+import io.ytstream.application.StaticTableTaskReport;
+import io.ytstream.application.TransactionLease;
 import io.ytstream.application.WriterReport;
 import io.ytstream.application.checkpoint.BatchEnd;
 import io.ytstream.application.checkpoint.QueryCheckpoint;
@@ -23,8 +27,10 @@ import java.util.List;
  * {@code offsets/N} for the sessions' user_meta (producer); {@code commit(epochId, messages)} asks
  * the batch's {@link io.ytstream.application.BatchWriteJob} whether a task attempt may have left
  * rows behind a retry's (then it aborts the transaction and the query fails), and runs {@link
- * CommitTransactionalSink} on the writers' reports. In the other modes the writers have flushed
- * their own chunks and the commit does nothing.
+ * CommitTransactionalSink} on the writers' reports. Static table mode is {@code
+ * StaticTableStreamingWrite}'s: the factory is {@link CommitStaticTableSink#openBatch}, the commit
+ * the write job's word and then {@link CommitStaticTableSink#commit}. In the other modes the
+ * writers have flushed their own chunks and the commit does nothing.
  */
 final class SimStreamingWrite {
 
@@ -37,6 +43,7 @@ final class SimStreamingWrite {
   private final QueryCheckpoint checkpoint;
   private final long maxRowsPerTablet;
   private final CommitTransactionalSink sink;
+  private final CommitStaticTableSink staticSink;
 
   SimStreamingWrite(
       SimContext ctx, int driverId, QueryCheckpoint checkpoint, long maxRowsPerTablet) {
@@ -53,6 +60,13 @@ final class SimStreamingWrite {
             checkpoint,
             new OutputTarget(Workload.OUTPUT, false, ctx.workload.outputTablets()),
             maxRowsPerTablet);
+    this.staticSink =
+        new CommitStaticTableSink(
+            ctx.io.staticTables(),
+            TRANSACTION_TIMEOUT,
+            checkpoint,
+            Workload.OUTPUT,
+            Driver.QUERY_ID);
   }
 
   /** {@code createStreamingWriterFactory}. */
@@ -61,9 +75,20 @@ final class SimStreamingWrite {
       batch.tx = sink.openBatch();
       batch.pinger =
           new SimTransactionPinger(
-              batch.tx, TRANSACTION_TIMEOUT, ctx.cluster.ports().time().nowMillis());
+              batch.tx.id(),
+              new TransactionLease(batch.tx)::renew,
+              TRANSACTION_TIMEOUT,
+              ctx.cluster.ports().time().nowMillis());
     } else if (mode == SimMode.PRODUCER) {
       batch.sourceEnd = checkpoint.latestBatchEnd().map(BatchEnd::offsets);
+    } else if (mode == SimMode.STATIC_TABLE) {
+      batch.staticBatch = staticSink.openBatch();
+      batch.pinger =
+          new SimTransactionPinger(
+              batch.staticBatch.transaction().id(),
+              new MasterTransactionLease(batch.staticBatch.transaction())::renew,
+              TRANSACTION_TIMEOUT,
+              ctx.cluster.ports().time().nowMillis());
     }
   }
 
@@ -72,6 +97,10 @@ final class SimStreamingWrite {
    * and runs again after the restart.
    */
   void commit(BatchInFlight batch, boolean zombie) {
+    if (mode == SimMode.STATIC_TABLE) {
+      commitStatic(batch);
+      return;
+    }
     if (mode != SimMode.TRANSACTIONAL) {
       return;
     }
@@ -140,6 +169,34 @@ final class SimStreamingWrite {
         throw new QueryFailure(e.getMessage(), false, e);
       }
       throw e;
+    }
+  }
+
+  /**
+   * Static table mode's {@code commit(epochId, messages)}: the write job's word first (a task
+   * attempt that may have committed its rows behind a retry's aborts the batch), then {@link
+   * CommitStaticTableSink#commit}. A batch that does not commit fails the query.
+   */
+  private void commitStatic(BatchInFlight batch) {
+    CommitStaticTableSink.OpenBatch open = batch.staticBatch;
+    List<StaticTableTaskReport> reports = new ArrayList<>();
+    for (StaticTableTaskReport r : batch.staticReports) {
+      if (r != null) {
+        reports.add(r);
+      }
+    }
+    try {
+      batch.writeJob.checkCommittable(batch.id, open.transaction().id().value());
+    } catch (IllegalStateException tainted) {
+      CommitStaticTableSink.abort(open);
+      ctx.trace("d" + driverId + " batch " + batch.id + " tainted: " + tainted.getMessage());
+      throw new QueryFailure(tainted.getMessage(), false, tainted);
+    }
+    try {
+      CommitStaticTableSink.Result result = staticSink.commit(batch.id, open, reports);
+      ctx.trace("d" + driverId + " batch " + batch.id + " " + result);
+    } catch (BatchNotCommittedException e) {
+      throw new QueryFailure(e.getMessage(), false, e);
     }
   }
 

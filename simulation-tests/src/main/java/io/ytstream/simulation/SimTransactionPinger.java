@@ -1,14 +1,16 @@
 package io.ytstream.simulation;
 
 import io.ytstream.application.TransactionLease;
-import io.ytstream.ports.TabletTransaction;
+import io.ytstream.ports.TransactionId;
 import java.time.Duration;
+import java.util.function.BooleanSupplier;
 
 /**
- * The driver's pinger of the open batch transaction, as the Spark adapter's {@code
- * TransactionalStreamingWrite} runs it: a {@link TransactionLease} renewed at a fixed rate of
- * {@link TransactionLease#renewalPeriod} from the transaction's start, missed runs caught up one
- * after another (as {@code ScheduledExecutorService.scheduleAtFixedRate} does).
+ * The driver's pinger of the open batch transaction, as the Spark adapter's {@code LeasePinger}
+ * runs it for both sinks: a lease ({@link TransactionLease} of a tablet transaction, {@link
+ * io.ytstream.application.MasterTransactionLease} of a static table batch's) renewed at a fixed
+ * rate of {@link TransactionLease#renewalPeriod} from the transaction's start, missed runs caught
+ * up one after another (as {@code ScheduledExecutorService.scheduleAtFixedRate} does).
  *
  * <p>The pinger is a thread of the driver's process: it runs while the driver waits on its tasks
  * ({@link SimFault#SLOW_TASK}) and not while the whole driver is paused ({@link
@@ -17,15 +19,19 @@ import java.time.Duration;
  */
 final class SimTransactionPinger {
 
-  private final TransactionLease lease;
+  private final TransactionId transaction;
+  private final BooleanSupplier renew;
   private final long startedAtMs;
   private final long periodMs;
   private long runs;
   private int failedInARow;
   private int mostFailedInARow;
 
-  SimTransactionPinger(TabletTransaction transaction, Duration timeout, long nowMs) {
-    this.lease = new TransactionLease(transaction);
+  /** {@code renew}: the lease's renewal, true when the ping succeeded. */
+  SimTransactionPinger(
+      TransactionId transaction, BooleanSupplier renew, Duration timeout, long nowMs) {
+    this.transaction = transaction;
+    this.renew = renew;
     this.startedAtMs = nowMs;
     this.periodMs = TransactionLease.renewalPeriod(timeout).toMillis();
   }
@@ -35,7 +41,7 @@ final class SimTransactionPinger {
     long due = periodMs <= 0 ? 0 : (nowMs - startedAtMs) / periodMs;
     while (runs < due) {
       runs++;
-      if (lease.renew()) {
+      if (renew.getAsBoolean()) {
         failedInARow = 0;
       } else {
         mostFailedInARow = Math.max(mostFailedInARow, ++failedInARow);
@@ -43,8 +49,8 @@ final class SimTransactionPinger {
     }
   }
 
-  TabletTransaction transaction() {
-    return lease.transaction();
+  TransactionId transaction() {
+    return transaction;
   }
 
   /** The renewals run so far. */

@@ -11,7 +11,8 @@ import java.util.Locale;
  * The command line:
  *
  * <pre>
- * simulate --mode transactional|idempotent|at-least-once|producer --seeds N [--partitions P]
+ * simulate --mode transactional|idempotent|at-least-once|producer|static-table --seeds N
+ *          [--partitions P]
  *          [--mutant NAME|all] [--replay SEED [--schedule TEXT]] [--batches B] [--first-seed S]
  * simulate --mode realtime-upsert|realtime-append|realtime-producer|realtime-stateful --seeds N
  *          [--first-seed S] [--partitions P] [--replay SEED [--schedule TEXT]]

@@ -454,7 +454,9 @@ final class SimulationRun {
       cluster.createQueue(q, w.initialPartitions(q));
     }
     cluster.createConsumer(Workload.CONSUMER, w.queues());
-    if (w.query() == QueryKind.AGGREGATE) {
+    if (w.mode() == SimMode.STATIC_TABLE) {
+      cluster.createStaticTable(Workload.OUTPUT, List.of("p", "r", "i", "v"));
+    } else if (w.query() == QueryKind.AGGREGATE) {
       cluster.createOrderedTable(Workload.OUTPUT, List.of("k", "n"));
     } else if (w.mode() == SimMode.PRODUCER) {
       cluster.createOutputQueue(Workload.OUTPUT, List.of("p", "r", "i", "v"), w.outputTablets());

@@ -5,17 +5,18 @@ import io.ytstream.ports.TransactionId;
 import java.time.Duration;
 
 /**
- * {@link SimFault#SLOW_TASK}: a task of a transactional batch runs for longer than the batch
- * transaction's timeout (a slow executor, a long pull) while the driver lives. The clock moves in
- * slices, and between them the driver's pinger runs what is due; the batch transaction must still
- * be open at the end, or the batch, run again, would expire again and the query never get past it.
+ * {@link SimFault#SLOW_TASK}: a task of a transactional or static table batch runs for longer than
+ * the batch transaction's timeout (a slow executor, a long pull) while the driver lives. The clock
+ * moves in slices, and between them the driver's pinger runs what is due; the batch transaction
+ * must still be open at the end, or the batch, run again, would expire again and the query never
+ * get past it.
  */
 final class SlowTask {
 
   private SlowTask() {}
 
   static void run(SimContext ctx, SimTransactionPinger pinger, Duration timeout, int arg) {
-    TransactionId tx = pinger.transaction().id();
+    TransactionId tx = pinger.transaction();
     boolean liveBefore = live(ctx.cluster, tx);
     long startMs = ctx.cluster.ports().time().nowMillis();
     // 1.5 to 2.5 timeouts, in slices of 0.5 to 2.75 seconds.

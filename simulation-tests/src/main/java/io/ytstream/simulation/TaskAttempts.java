@@ -6,6 +6,7 @@ import io.ytstream.application.InsertIntoBatchTransaction;
 import io.ytstream.application.ProducerTaskWriter;
 import io.ytstream.application.PushBatchShare;
 import io.ytstream.application.ReadRanges;
+import io.ytstream.application.StaticTableTaskWriter;
 import io.ytstream.application.TransactionalTaskWriter;
 import io.ytstream.application.WriteChunk;
 import io.ytstream.application.WriterReport;
@@ -159,6 +160,10 @@ final class TaskAttempts {
       writeInTransaction(batch, out, failArg, stage, task, attempt);
       return;
     }
+    if (w.mode() == SimMode.STATIC_TABLE) {
+      appendToStaticTable(batch, out, failArg, stage, task, attempt);
+      return;
+    }
     if (w.mode() == SimMode.PRODUCER) {
       pushShare(batch, out, failArg, task, zombie);
     } else {
@@ -247,6 +252,66 @@ final class TaskAttempts {
   }
 
   /**
+   * Static table mode's DataWriter, as {@code StaticTableDataWriter} makes the calls: a row at a
+   * time into {@link StaticTableTaskWriter}, which appends chunk by chunk in a master transaction
+   * nested in the batch's; then, for the attempt the commit coordinator authorizes, its commit into
+   * the batch's. A failed commit may have landed (its answer lost): the listener hears it as a
+   * failure after the inserts began, as the shipped writer marks it.
+   */
+  private void appendToStaticTable(
+      BatchInFlight batch, List<Row> out, int failArg, int stage, int task, int attempt) {
+    StaticTableTaskWriter writer =
+        new StaticTableTaskWriter(
+            ctx.io.staticTables(),
+            batch.staticBatch.transaction().id(),
+            batch.id,
+            batch.staticBatch.writes(),
+            Workload.OUTPUT,
+            SimStreamingWrite.TRANSACTION_TIMEOUT,
+            w.writeChunk(),
+            ctx.cluster.ports().time());
+    try {
+      for (Row row : out) {
+        writer.write(row);
+      }
+      if (failArg >= 0) {
+        throw new IllegalStateException("simulated task failure before commit");
+      }
+    } catch (RuntimeException e) {
+      writer.abort(); // Spark calls the writer's abort when the task fails
+      if (!(e instanceof SimulatedCrash)) {
+        ended(batch, task, attempt, Outcome.FAILED_BEFORE_INSERT);
+      }
+      throw e;
+    }
+    if (!batch.authorize(stage, task, attempt)) {
+      ctx.trace("d" + id + " commit denied to attempt " + attempt + " of task " + task);
+      writer.abort();
+      ended(batch, task, attempt, Outcome.COMMIT_DENIED);
+      return;
+    }
+    try {
+      batch.staticReports[batch.slot(stage, task)] = writer.commit();
+    } catch (RuntimeException e) {
+      batch.authorizedAttemptFailed(stage, task);
+      if (!(e instanceof SimulatedCrash)) {
+        ended(batch, task, attempt, Outcome.FAILED_AFTER_INSERT);
+      }
+      throw e;
+    }
+    if (!out.isEmpty() && ctx.faults.tick(SimFault.EXECUTOR_LOST) >= 0) {
+      // The nested transaction committed into the batch's, and the executor is gone before its
+      // result reached the driver: Spark runs the task again.
+      ctx.trace("d" + id + " executor of attempt " + attempt + " of task " + task + " lost");
+      batch.staticReports[batch.slot(stage, task)] = null;
+      batch.authorizedAttemptFailed(stage, task);
+      ended(batch, task, attempt, Outcome.EXECUTOR_LOST);
+      throw new IllegalStateException("simulated executor lost after the task's commit");
+    }
+    resultReachesDriver(batch, stage, task, attempt, true);
+  }
+
+  /**
    * The attempt finished: its result reaches the driver, or ({@link SimFault#RESULT_LOST}) it does
    * not, and Spark runs the task again.
    */
@@ -256,6 +321,7 @@ final class TaskAttempts {
       ctx.trace("d" + id + " result of attempt " + attempt + " of task " + task + " lost");
       if (authorized) {
         batch.reports[batch.slot(stage, task)] = null;
+        batch.staticReports[batch.slot(stage, task)] = null;
         batch.authorizedAttemptFailed(stage, task);
       }
       ended(batch, task, attempt, Outcome.RESULT_LOST);

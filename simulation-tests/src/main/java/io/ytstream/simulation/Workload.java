@@ -81,7 +81,9 @@ record Workload(
     QueryKind query =
         switch (mode) {
           case IDEMPOTENT -> random.nextBoolean() ? QueryKind.MAP : QueryKind.FILTER;
-          case AT_LEAST_ONCE, PRODUCER ->
+          // Static table mode too: the aggregate's checker expects the consumer to move with the
+          // output, as only transactional mode's does.
+          case AT_LEAST_ONCE, PRODUCER, STATIC_TABLE ->
               new QueryKind[] {QueryKind.MAP, QueryKind.FILTER, QueryKind.FLAT_MAP}
                   [random.nextInt(3)];
           case TRANSACTIONAL -> QueryKind.values()[random.nextInt(QueryKind.values().length)];

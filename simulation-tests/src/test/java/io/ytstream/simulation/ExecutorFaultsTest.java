@@ -32,6 +32,17 @@ class ExecutorFaultsTest {
   }
 
   @Test
+  void aStaticTableTaskLostAfterItsNestedCommitKeepsTheBatchFromCommittingAndTheRetryWritesOnce() {
+    RunResult r = run("static-table", 3, 3, "EXECUTOR_LOST@2:3");
+    assertEquals(1, r.fired(SimFault.EXECUTOR_LOST));
+    assertEquals(List.of(), r.violations());
+    assertTrue(r.trace().contains("executor of attempt"), "the executor was lost");
+    assertTrue(r.trace().contains("tainted: batch"), "the sink refused the batch");
+    assertEquals(0, r.duplicated());
+    assertTrue(r.queryFailures() > 0, "the query failed and ran the batch again");
+  }
+
+  @Test
   void aResultLostAfterAnInsertIsAsALostExecutorForTheTransactionalBatch() {
     RunResult r = run("transactional", 3, 3, "RESULT_LOST@0:0");
     assertEquals(1, r.fired(SimFault.RESULT_LOST));
@@ -41,6 +52,7 @@ class ExecutorFaultsTest {
 
   @Test
   void aResultLostInTheOtherModesRunsTheTaskAgainWithoutLosingARow() {
+    // Static table mode's lost result taints its batch as a lost executor does (above).
     for (String mode : List.of("at-least-once", "idempotent", "producer")) {
       RunResult r = run(mode, 3, 3, "RESULT_LOST@0:0");
       assertEquals(1, r.fired(SimFault.RESULT_LOST), mode);

@@ -38,6 +38,20 @@ class QueryStoppedTest {
   }
 
   /**
+   * A static table batch whose master transaction commit is stopped: the sink must throw the
+   * interruption, not its own not-committed error around it, or Spark ends the stopped query
+   * failed.
+   */
+  @Test
+  void aStopDuringAStaticTableBatchCommitEndsAsAStop() {
+    RunResult r = run("static-table", 30, 85, "ZOMBIE_DRIVER@150:0,QUERY_STOPPED@330:3");
+    assertEquals(List.of(), r.violations());
+    assertTrue(
+        r.trace().contains("stopped by the user during SINK_COMMIT"),
+        "the stop falls inside the sink's commit");
+  }
+
+  /**
    * A batch commit answered as unknown, then stopped during the consumer read that resolves it: the
    * batch must throw the interruption (Spark then ends the stop cleanly), not its own not-committed
    * error around the lost answer, and leave the thread's interrupt flag set.

@@ -4,16 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ytstream.application.MasterTransactionLease;
+import io.ytstream.application.TransactionLease;
+import io.ytstream.ports.MasterTransaction;
 import io.ytstream.ports.TabletTransaction;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * {@link SimFault#SLOW_TASK}: a batch slower than its transaction's timeout commits because the
  * driver's pinger renews the lease ({@link SimTransactionPinger} over the application's {@code
- * TransactionLease}); without the renewals the emulated cluster expires the transaction.
+ * TransactionLease}, or {@code MasterTransactionLease} for a static table batch); without the
+ * renewals the emulated cluster expires the transaction.
  */
 class SlowTaskLeaseTest {
 
@@ -24,7 +30,8 @@ class SlowTaskLeaseTest {
     InMemorySimCluster cluster = new InMemorySimCluster();
     TabletTransaction tx = cluster.ports().transactions().start(TIMEOUT);
     SimTransactionPinger pinger =
-        new SimTransactionPinger(tx, TIMEOUT, cluster.ports().time().nowMillis());
+        new SimTransactionPinger(
+            tx.id(), new TransactionLease(tx)::renew, TIMEOUT, cluster.ports().time().nowMillis());
     for (int s = 0; s < 60; s++) {
       cluster.advanceClock(1_000);
       pinger.runUntil(cluster.ports().time().nowMillis());
@@ -45,9 +52,30 @@ class SlowTaskLeaseTest {
   }
 
   @Test
-  void transactionalSeedsWithASlowTaskKeepTheInvariants() {
-    SimulationRun.Options options =
-        new SimulationRun.Options(SimMode.TRANSACTIONAL, 0, Mutant.NONE, 30, false);
+  void aStaticTableBatchsMasterTransactionLivesOnlyWhileRenewed() {
+    InMemorySimCluster cluster = new InMemorySimCluster();
+    MasterTransaction renewed = cluster.ports().staticTableAppends().start(TIMEOUT);
+    MasterTransaction left = cluster.ports().staticTableAppends().start(TIMEOUT);
+    SimTransactionPinger pinger =
+        new SimTransactionPinger(
+            renewed.id(),
+            new MasterTransactionLease(renewed)::renew,
+            TIMEOUT,
+            cluster.ports().time().nowMillis());
+    for (int s = 0; s < 60; s++) {
+      cluster.advanceClock(1_000);
+      pinger.runUntil(cluster.ports().time().nowMillis());
+    }
+    assertTrue(cluster.transactionLive(renewed.id()), "renewed every 10 s, open after 60 s");
+    assertFalse(cluster.transactionLive(left.id()), "not renewed: expired after 30 s");
+  }
+
+  @ParameterizedTest
+  @EnumSource(
+      value = SimMode.class,
+      names = {"TRANSACTIONAL", "STATIC_TABLE"})
+  void seedsWithASlowTaskKeepTheInvariants(SimMode mode) {
+    SimulationRun.Options options = new SimulationRun.Options(mode, 0, Mutant.NONE, 30, false);
     int slow = 0;
     List<String> failures = new ArrayList<>();
     for (long seed = 1; seed <= 60; seed++) {
