@@ -19,6 +19,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import org.apache.spark.sql.spytlike.SpytLikeYtSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -100,9 +103,81 @@ class SparkSubmitIT {
         "Spark warns that it chose: " + result.output());
   }
 
-  /** Sets up a queue of 50 rows in 2 partitions, submits the job and checks what it wrote. */
+  /**
+   * A static table as the output: every row once, and the table's record of the query's batch
+   * written with them.
+   */
+  @Test
+  void theJarStreamsIntoAStaticTable() throws Exception {
+    SparkDistribution spark = SparkDistribution.fromBuild("current");
+    String root = "//home/static";
+    runQueueToTable(
+        spark,
+        "static",
+        "yt",
+        List.of(),
+        List.of(),
+        output -> emulator.cluster().createStaticTable(output, COLUMNS),
+        output -> emulator.cluster().readStaticTable(output, Optional.empty()));
+    Object record =
+        emulator
+            .cluster()
+            .staticTableAppends()
+            .attribute(YPath.of(root + "/output"), "ytstream_batches")
+            .orElseThrow();
+    assertTrue(
+        record instanceof Map<?, ?> m && m.size() == 1,
+        "one query's batches recorded on the table: " + record);
+  }
+
+  /** A {@code $tablet_index} column chosen by the job: each row in the tablet it names. */
+  @Test
+  void theJobChoosesEachRowsTabletThroughTheJar() throws Exception {
+    SparkDistribution spark = SparkDistribution.fromBuild("current");
+    YPath output = YPath.of("//home/tablets/output");
+    runQueueToTable(
+        spark,
+        "tablets",
+        "yt",
+        List.of(),
+        List.of("select:id", "select:payload", "select:CAST(id % 3 AS BIGINT) AS `$tablet_index`"),
+        table -> emulator.cluster().createOrderedTable(table, COLUMNS, 3),
+        table -> emulator.cluster().outputTables().readAll(table));
+    for (int tablet = 0; tablet < 3; tablet++) {
+      List<Row> rows = emulator.cluster().rows(output, tablet, 0);
+      assertFalse(rows.isEmpty(), "tablet " + tablet + " got rows");
+      for (Row row : rows) {
+        assertEquals(tablet, (Long) row.get("id") % 3, "row " + row + " in tablet " + tablet);
+      }
+    }
+  }
+
   private static SparkSubmitRun.Result runQueueToTable(
       SparkDistribution spark, String name, String format, List<Path> moreJars) throws Exception {
+    return runQueueToTable(
+        spark,
+        name,
+        format,
+        moreJars,
+        List.of(),
+        output -> emulator.cluster().createOrderedTable(output, COLUMNS, 2),
+        output -> emulator.cluster().outputTables().readAll(output));
+  }
+
+  /**
+   * Sets up a queue of 50 rows in 2 partitions, submits the job (with {@code jobArgs} after the
+   * five it always takes) and checks what it wrote into the output {@code create} made, read back
+   * by {@code read}.
+   */
+  private static SparkSubmitRun.Result runQueueToTable(
+      SparkDistribution spark,
+      String name,
+      String format,
+      List<Path> moreJars,
+      List<String> jobArgs,
+      Consumer<YPath> create,
+      Function<YPath, List<Row>> read)
+      throws Exception {
     InMemoryCluster cluster = emulator.cluster();
     String root = "//home/" + name;
     YPath queue = YPath.of(root + "/queue");
@@ -111,7 +186,7 @@ class SparkSubmitIT {
     cluster.createOrderedTable(queue, COLUMNS, 2);
     cluster.createConsumer(consumer);
     cluster.registerConsumer(queue, consumer, true);
-    cluster.createOrderedTable(output, COLUMNS, 2);
+    create.accept(output);
     List<Long> expected = new ArrayList<>();
     for (int tablet = 0; tablet < 2; tablet++) {
       List<Row> rows = new ArrayList<>();
@@ -141,12 +216,14 @@ class SparkSubmitIT {
             jars,
             QueueToTableJob.class.getName(),
             jobJar,
-            List.of(
-                format,
-                queue.toString(),
-                consumer.toString(),
-                output.toString(),
-                "yt://" + root.substring(1) + "/checkpoint"),
+            args(
+                List.of(
+                    format,
+                    queue.toString(),
+                    consumer.toString(),
+                    output.toString(),
+                    "yt://" + root.substring(1) + "/checkpoint"),
+                jobArgs),
             work.resolve(name + ".log"),
             Duration.ofMinutes(3));
     System.out.printf(
@@ -161,7 +238,7 @@ class SparkSubmitIT {
         "the yt provider came from the one jar");
     assertEquals("50", result.job("input rows").orElseThrow());
     List<Long> written = new ArrayList<>();
-    for (Row row : cluster.outputTables().readAll(output)) {
+    for (Row row : read.apply(output)) {
       written.add((Long) row.get("id"));
     }
     written.sort(Long::compare);
@@ -176,6 +253,12 @@ class SparkSubmitIT {
     assertTrue(cluster.exists(YPath.of(root + "/checkpoint/commits/0")), "checkpoint in Cypress");
     assertFalse(result.output().contains(TOKEN), "the token is not in spark-submit's output");
     return result;
+  }
+
+  private static List<String> args(List<String> first, List<String> more) {
+    List<String> all = new ArrayList<>(first);
+    all.addAll(more);
+    return all;
   }
 
   private static Path connectorJar() {

@@ -1,6 +1,12 @@
 package io.ytstream.connector.job;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.StreamingQueryProgress;
@@ -12,8 +18,9 @@ import org.apache.spark.sql.streaming.Trigger;
  * found by name. Prints {@code job: key=value} lines for the test that submits it.
  *
  * <p>Arguments: format (the short name {@code yt}, or a provider's class name), queue, consumer,
- * output table, checkpoint location. With a class name it first shows what {@code format("yt")}
- * does.
+ * output table, checkpoint location, then optionally {@code select:<SQL expression>} (the written
+ * columns, in order, by {@code selectExpr}) and {@code sink:<option>=<value>} (the sink's options),
+ * each as often as needed. With a class name it first shows what {@code format("yt")} does.
  */
 public final class QueueToTableJob {
 
@@ -35,14 +42,33 @@ public final class QueueToTableJob {
         System.out.println("job: short name=" + e.getMessage().replace('\n', ' '));
       }
     }
+    List<String> columns = new ArrayList<>();
+    Map<String, String> sinkOptions = new TreeMap<>();
+    for (int i = 5; i < args.length; i++) {
+      if (args[i].startsWith("select:")) {
+        columns.add(args[i].substring("select:".length()));
+      } else if (args[i].startsWith("sink:") && args[i].contains("=")) {
+        String option = args[i].substring("sink:".length());
+        sinkOptions.put(
+            option.substring(0, option.indexOf('=')), option.substring(option.indexOf('=') + 1));
+      } else {
+        throw new IllegalArgumentException(
+            "argument "
+                + (i + 1)
+                + " '"
+                + args[i]
+                + "': use select:<expr> or sink:<option>=<value>");
+      }
+    }
+    Dataset<Row> rows =
+        spark.readStream().format(format).option("consumer_path", consumer).load(queue);
+    if (!columns.isEmpty()) {
+      rows = rows.selectExpr(columns.toArray(String[]::new));
+    }
     StreamingQuery query =
-        spark
-            .readStream()
+        rows.writeStream()
             .format(format)
-            .option("consumer_path", consumer)
-            .load(queue)
-            .writeStream()
-            .format(format)
+            .options(sinkOptions)
             .option("path", output)
             .option("checkpointLocation", checkpoint)
             .trigger(Trigger.AvailableNow())
