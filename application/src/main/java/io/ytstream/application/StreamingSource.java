@@ -75,6 +75,7 @@ public final class StreamingSource {
   private volatile RealTimeBatchBoundary realTime;
   private volatile MeasureLag lag;
   private volatile MeasureLag.Lag lastLag;
+  private volatile boolean recorded;
 
   /** Where {@link #initialOffset} took the start from, for the engine's log. */
   public enum StartedFrom {
@@ -138,6 +139,7 @@ public final class StreamingSource {
             stored.map(r -> new ResumeOrStartQuery.Recorded(r.consumer(), r.initial())),
             starting,
             where);
+    recorded = true;
     if (stored.isPresent()) {
       return new Start(start, StartedFrom.CHECKPOINT);
     }
@@ -177,6 +179,7 @@ public final class StreamingSource {
       bounds = planning.bounds();
       consumerNow = planning.consumer();
     }
+    recordIfMissing(start);
     lastBounds = bounds;
     Optional<QueueBounds> target = availableNowTarget;
     QueueBounds planBounds = target.map(t -> bounds.cappedAt(t)).orElse(bounds);
@@ -196,7 +199,23 @@ public final class StreamingSource {
       PlanMicroBatch.checkPositions(end, bounds);
       lastBounds = bounds;
     }
+    recordIfMissing(start);
     return TaskAssigner.oneTaskPerRange(RangesBetween.of(start, end));
+  }
+
+  /**
+   * A checkpoint Spark resumes without asking {@link #initialOffset} may lack this source's record:
+   * one SPYT started holds Spark's logs only. The first batch this source plans records the
+   * consumer and that batch's start, as a new checkpoint records its first, so the sinks find the
+   * consumer of every queue read.
+   */
+  private void recordIfMissing(StreamOffsets start) {
+    if (!recorded) {
+      if (checkpoint.source(sourceIndex).isEmpty()) {
+        checkpoint.recordSourceIfAbsent(sourceIndex, new SourceRecord(consumer, start));
+      }
+      recorded = true;
+    }
   }
 
   /** Spark's {@code commit(end)}: the batch ending at {@code end} is logged done. */

@@ -185,7 +185,13 @@ final class Driver {
       case INIT -> init();
       case PLAN -> plan();
       case WRITE_OFFSETS_TMP ->
-          batch.tmp = logs.writeTmp(offsetsDir, batch.id, OffsetLogEntry.of(batch.end));
+          batch.tmp =
+              logs.writeTmp(
+                  offsetsDir,
+                  batch.id,
+                  batch.id < w.spytLoggedBatches()
+                      ? SpytOffsetLog.entry(batch.end)
+                      : OffsetLogEntry.of(batch.end));
       case RENAME_OFFSETS -> logs.publish(offsetsDir, batch.id, batch.tmp);
       case COMMIT_SOURCES -> source.commit(SparkRecovery.loggedEnd(checkpoint, batch.id - 1));
       case PLAN_TASKS ->

@@ -1,6 +1,6 @@
 package io.ytstream.simulation;
 
-import io.ytstream.application.offsets.OffsetsJson;
+import io.ytstream.application.offsets.LoggedOffsets;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.model.YPath;
 import io.ytstream.ports.Row;
@@ -56,6 +56,8 @@ final class ProducerSessions {
     }
     String text = new String(cluster.ports().checkpoints().readFile(log), StandardCharsets.UTF_8);
     String[] lines = text.split("\n");
-    return lines.length < 3 ? Optional.empty() : Optional.of(OffsetsJson.parse(lines[2]));
+    return lines.length < 3
+        ? Optional.empty()
+        : Optional.of(LoggedOffsets.read(lines[2]).offsets());
   }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ytstream.connector.job.QueueToTableJob;
 import io.ytstream.core.model.ConsumerId;
+import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
 import io.ytstream.core.model.YPath;
 import io.ytstream.emulator.EmulatorOptions;
@@ -13,6 +14,7 @@ import io.ytstream.emulator.YtEmulator;
 import io.ytstream.inmemory.InMemoryCluster;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription.Column;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,6 +22,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.spark.sql.spytlike.SpytLikeYtSource;
@@ -150,6 +154,136 @@ class SparkSubmitIT {
         assertEquals(tablet, (Long) row.get("id") % 3, "row " + row + " in tablet " + tablet);
       }
     }
+  }
+
+  /**
+   * A query SPYT ran moves over: its checkpoint in Cypress holds Spark's logs with SPYT's offsets
+   * (two batches, the last row read of each partition), its consumer lags one batch (SPYT advances
+   * it when the next batch starts), and the output holds what SPYT wrote. The job with the one jar
+   * reads on from the row after the last one SPYT read: every queue row once in the output.
+   */
+  @Test
+  void aQuerySpytRanResumesFromItsCheckpoint() throws Exception {
+    SparkDistribution spark = SparkDistribution.fromBuild("current");
+    InMemoryCluster cluster = emulator.cluster();
+    String root = "//home/spyt";
+    YPath queue = YPath.of(root + "/queue");
+    YPath consumer = YPath.of(root + "/consumer");
+    YPath output = YPath.of(root + "/output");
+    cluster.createOrderedTable(queue, COLUMNS, 2);
+    cluster.createConsumer(consumer);
+    cluster.registerConsumer(queue, consumer, true);
+    cluster.createOrderedTable(output, COLUMNS, 2);
+    // SPYT's batch 0 read rows 0..9 of partition 0 and 0..4 of partition 1; batch 1 up to 14, 9.
+    long[] lastReadBySpyt = {14, 9};
+    List<Long> expected = new ArrayList<>();
+    for (int tablet = 0; tablet < 2; tablet++) {
+      List<Row> rows = new ArrayList<>();
+      List<Row> written = new ArrayList<>();
+      for (long i = 0; i < 25; i++) {
+        long id = tablet * 100L + i;
+        rows.add(Row.of("$tablet_index", (long) tablet, "id", id, "payload", "p" + id));
+        if (i <= lastReadBySpyt[tablet]) {
+          written.add(Row.of("$tablet_index", (long) tablet, "id", id, "payload", "p" + id));
+        }
+        expected.add(id);
+      }
+      cluster.outputTables().append(queue, rows);
+      cluster.outputTables().append(output, written);
+    }
+    ConsumerId consumerId = new ConsumerId(cluster.name(), consumer);
+    QueueId queueId = new QueueId(cluster.name(), queue);
+    cluster
+        .consumerOffsets()
+        .advance(consumerId, new PartitionId(queueId, 0), OptionalLong.empty(), 10);
+    cluster
+        .consumerOffsets()
+        .advance(consumerId, new PartitionId(queueId, 1), OptionalLong.empty(), 5);
+    YPath checkpoint = YPath.of(root + "/checkpoint");
+    String spark3Meta =
+        "{\"batchWatermarkMs\":0,\"batchTimestampMs\":1700000000000,\"conf\":"
+            + "{\"spark.sql.shuffle.partitions\":\"200\"}}";
+    writeFile(cluster, checkpoint, "metadata", "{\"id\":\"" + UUID.randomUUID() + "\"}");
+    writeFile(
+        cluster, checkpoint, "offsets/0", "v1\n" + spark3Meta + "\n" + spytOffsets(queue, 9, 4));
+    writeFile(cluster, checkpoint, "commits/0", "v1\n{\"nextBatchWatermarkMs\":0}");
+    writeFile(
+        cluster, checkpoint, "offsets/1", "v1\n" + spark3Meta + "\n" + spytOffsets(queue, 14, 9));
+    writeFile(cluster, checkpoint, "commits/1", "v1\n{\"nextBatchWatermarkMs\":0}");
+
+    SparkSubmitRun.Result result =
+        SparkSubmitRun.submit(
+            spark,
+            Map.of(
+                "spark.hadoop.yt.proxy",
+                emulator.url(),
+                "spark.hadoop.yt.token",
+                TOKEN,
+                "spark.ui.enabled",
+                "false",
+                "spark.local.dir",
+                work.resolve("local").toString()),
+            List.of(connectorJar()),
+            QueueToTableJob.class.getName(),
+            jobJar,
+            List.of(
+                "yt",
+                queue.toString(),
+                consumer.toString(),
+                output.toString(),
+                "yt://" + checkpoint.value().substring(1)),
+            work.resolve("spyt.log"),
+            Duration.ofMinutes(3));
+
+    assertEquals(0, result.exitCode(), "spark-submit failed; its output: " + result.output());
+    assertEquals("25", result.job("input rows").orElseThrow(), "the rows SPYT had not read");
+    assertEquals(
+        1,
+        result
+            .output()
+            .lines()
+            .filter(l -> l.contains("resumes from a checkpoint SPYT wrote"))
+            .count(),
+        "the conversion is logged once: " + result.output());
+    List<Long> written = new ArrayList<>();
+    for (Row row : cluster.outputTables().readAll(output)) {
+      written.add((Long) row.get("id"));
+    }
+    written.sort(Long::compare);
+    assertEquals(expected, written, "every queue row once: SPYT's rows and ours");
+    assertEquals(
+        50,
+        cluster.consumerOffsets().read(consumerId, queueId).total(),
+        "the consumer moved to the end");
+    assertTrue(
+        cluster.exists(YPath.of(checkpoint.value() + "/commits/2")), "the next batch is logged");
+    assertTrue(
+        new String(
+                cluster.checkpoints().readFile(YPath.of(checkpoint.value() + "/offsets/2")),
+                StandardCharsets.UTF_8)
+            .contains("{\"version\":1,\"queues\""),
+        "the batches after SPYT's are logged in ytstream's form");
+  }
+
+  /** SPYT's offset of a queue of two partitions: the last row read of each. */
+  private static String spytOffsets(YPath queue, long lastRead0, long lastRead1) {
+    return "{\"cluster\":\""
+        + emulator.cluster().name()
+        + "\",\"path\":\""
+        + queue
+        + "\",\"partitions\":{\"0\":"
+        + lastRead0
+        + ",\"1\":"
+        + lastRead1
+        + "}}";
+  }
+
+  private static void writeFile(InMemoryCluster cluster, YPath root, String name, String text) {
+    YPath file = YPath.of(root.value() + "/" + name);
+    cluster
+        .checkpoints()
+        .createDirectories(YPath.of(file.value().substring(0, file.value().lastIndexOf('/'))));
+    cluster.checkpoints().writeFile(file, text.getBytes(StandardCharsets.UTF_8), false);
   }
 
   private static SparkSubmitRun.Result runQueueToTable(

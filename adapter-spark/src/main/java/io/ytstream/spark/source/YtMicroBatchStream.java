@@ -4,6 +4,7 @@ import io.ytstream.application.RealTimeBatchBoundary;
 import io.ytstream.application.SourcePorts;
 import io.ytstream.application.StreamingSource;
 import io.ytstream.application.checkpoint.QueryCheckpoint;
+import io.ytstream.application.offsets.LoggedOffsets;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.plan.QueueBounds;
@@ -29,6 +30,7 @@ import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.SparkContext;
@@ -77,6 +79,10 @@ public final class YtMicroBatchStream
   private final long lagSource = LagBoard.newSource();
 
   private volatile boolean realTime;
+
+  /** Whether SPYT's offsets were logged as converted: Spark deserializes a start more than once. */
+  private final AtomicBoolean spytConversionLogged = new AtomicBoolean();
+
   private volatile BackgroundConsumerAdvance background;
   private volatile PrefetchedBounds prefetched;
 
@@ -126,7 +132,16 @@ public final class YtMicroBatchStream
 
   @Override
   public Offset deserializeOffset(String json) {
-    return YtOffset.parse(json);
+    LoggedOffsets logged = YtOffset.parseLogged(json);
+    if (logged.convertedFromSpyt() && spytConversionLogged.compareAndSet(false, true)) {
+      LOG.info(
+          "yt source resumes from a checkpoint SPYT wrote: SPYT's offsets {} (the last row read of"
+              + " each partition) are read as {} (the next row to read); the batches that follow"
+              + " are logged in ytstream's form",
+          logged.spytText().orElseThrow(),
+          logged.offsets());
+    }
+    return new YtOffset(logged.offsets());
   }
 
   /** The trigger's size from the options (Kafka's way: Spark passes it back on each trigger). */

@@ -1,5 +1,6 @@
 package io.ytstream.spark.source;
 
+import io.ytstream.application.offsets.LoggedOffsets;
 import io.ytstream.application.offsets.OffsetsJson;
 import io.ytstream.core.model.StreamOffsets;
 import org.apache.spark.sql.connector.read.streaming.Offset;
@@ -15,15 +16,16 @@ final class YtOffset extends Offset {
     this.json = OffsetsJson.write(offsets);
   }
 
-  static YtOffset parse(String json) {
-    return new YtOffset(OffsetsJson.parse(json));
+  /** The offsets Spark logged: ytstream's form, or SPYT's converted ({@link LoggedOffsets}). */
+  static LoggedOffsets parseLogged(String json) {
+    return LoggedOffsets.read(json);
   }
 
   static StreamOffsets of(Offset offset) {
     if (offset instanceof YtOffset yt) {
       return yt.offsets;
     }
-    return OffsetsJson.parse(offset.json());
+    return LoggedOffsets.read(offset.json()).offsets();
   }
 
   StreamOffsets offsets() {

@@ -1,6 +1,7 @@
 package io.ytstream.application.checkpoint;
 
 import io.ytstream.application.offsets.OffsetsJson;
+import io.ytstream.application.offsets.SpytOffsetsJson;
 import io.ytstream.core.model.StreamOffsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,8 +10,9 @@ import java.util.Optional;
 /**
  * The yt sources' offsets in one entry of Spark's offset log ({@code offsets/N}, written by {@code
  * OffsetSeqLog}): line 0 is the log's version, line 1 Spark's batch metadata, then one line per
- * source of the query, each that source's offset JSON (or {@code -} for a source without one).
- * Lines of other sources are skipped.
+ * source of the query, each that source's offset JSON (or {@code -} for a source without one). A
+ * line SPYT's streaming source wrote (a checkpoint SPYT started) is read as ytstream's offsets
+ * ({@link SpytOffsetsJson}). Lines of other sources are skipped.
  */
 public final class OffsetLogEntry {
 
@@ -74,7 +76,9 @@ public final class OffsetLogEntry {
   static Optional<StreamOffsets> parseYtLine(String line) {
     int at = line.indexOf(YT_PREFIX);
     if (at < 0) {
-      return Optional.empty();
+      return line.contains("\"partitions\"") && SpytOffsetsJson.isSpytOffsets(line)
+          ? Optional.of(SpytOffsetsJson.parse(line))
+          : Optional.empty();
     }
     int depth = 0;
     boolean inString = false;

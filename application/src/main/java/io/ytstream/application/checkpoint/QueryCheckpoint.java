@@ -63,6 +63,15 @@ public final class QueryCheckpoint {
                     where(sourcePath(sourceIndex)) + " is missing right after it was written"));
   }
 
+  /**
+   * Writes the record of source {@code sourceIndex} unless one exists, without reading it back;
+   * true when this call wrote it.
+   */
+  public boolean recordSourceIfAbsent(int sourceIndex, SourceRecord record) {
+    return files.createIfAbsent(
+        sourcePath(sourceIndex), record.serialize().getBytes(StandardCharsets.UTF_8));
+  }
+
   /** The newest batch of the offset log, when there is one. */
   public Optional<Long> latestBatch() {
     long latest = -1;
