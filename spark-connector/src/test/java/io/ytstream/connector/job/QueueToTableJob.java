@@ -60,13 +60,14 @@ public final class QueueToTableJob {
                 + "': use select:<expr> or sink:<option>=<value>");
       }
     }
-    Dataset<Row> rows =
+    Dataset<Row> stream =
         spark.readStream().format(format).option("consumer_path", consumer).load(queue);
     if (!columns.isEmpty()) {
-      rows = rows.selectExpr(columns.toArray(String[]::new));
+      stream = stream.selectExpr(columns.toArray(String[]::new));
     }
     StreamingQuery query =
-        rows.writeStream()
+        stream
+            .writeStream()
             .format(format)
             .options(sinkOptions)
             .option("path", output)
