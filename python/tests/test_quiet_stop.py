@@ -1,5 +1,6 @@
-"""A normal stop() logs no error: the driver's log4j output of a Real-time query and of a
-micro-batch query, each stopped while rows flow, holds no ERROR and no stack trace of ytstream."""
+"""A normal stop() logs no error: the driver's log4j output of a Real-time query, of a
+micro-batch query and on Spark 4.3 of a stateful Real-time query (groupBy count through the upsert
+writer), each stopped while rows flow, holds no ERROR and no stack trace of ytstream."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pyspark
 from tables import checkpoint, dynamic_table, fill, queue_with_consumer, rows, wait
 
 from ytstream.testing import Emulator
@@ -17,6 +19,7 @@ from ytstream.testing import Emulator
 JOB = Path(__file__).parent / "jobs" / "stop_quietly.py"
 TABLET = "__spyt_streaming_src_tablet_index"
 ROW = "__spyt_streaming_src_row_index"
+STATEFUL_REAL_TIME = tuple(int(p) for p in pyspark.__version__.split(".")[:2]) >= (4, 3)
 
 # Everything at INFO and above to one file; ytstream's own classes at DEBUG, so that the test
 # also sees what a stop logs below INFO.
@@ -71,6 +74,20 @@ def test_stop_logs_no_error_in_real_time_or_micro_batch(
     dynamic_table(
         yt_client, mb_out, [{"name": "id", "type": "int64"}, {"name": "data", "type": "string"}]
     )
+    stateful: list[str] = []
+    if STATEFUL_REAL_TIME:
+        st_consumer, st_out = f"{yt_path}/st-consumer", f"{yt_path}/st-out"
+        yt_client.create("queue_consumer", st_consumer)
+        yt_client.register_queue_consumer(queue, st_consumer, vital=False)
+        dynamic_table(
+            yt_client,
+            st_out,
+            [
+                {"name": "data", "type": "string", "sort_order": "ascending"},
+                {"name": "count", "type": "int64"},
+            ],
+        )
+        stateful = [st_consumer, st_out]
     log = tmp_path / "driver.log"
     config = tmp_path / "log4j2.properties"
     config.write_text(LOG4J2.format(log=log), encoding="utf-8")
@@ -85,6 +102,7 @@ def test_stop_logs_no_error_in_real_time_or_micro_batch(
             mb_consumer,
             mb_out,
             checkpoint(f"{yt_path}/checkpoints"),
+            *stateful,
         ],
         env={
             **os.environ,
@@ -134,6 +152,32 @@ def test_stop_logs_no_error_in_real_time_or_micro_batch(
         job.stdin.flush()
         expect("micro-batch query stopped")
         assert out[-1].strip() == "micro-batch query stopped: exception=None", out[-1]
+
+        if stateful:
+            st_out = stateful[1]
+            expect("stateful query started")
+            # d0..d29 once each, then k0..k3 five times each while the query runs
+            fill(
+                yt_client,
+                queue,
+                [{"$tablet_index": i % 2, "id": i, "data": f"k{i % 4}"} for i in range(30, 50)],
+            )
+
+            def counts() -> dict[str, int]:
+                return {r["data"]: r["count"] for r in rows(yt_client, st_out, "*")}
+
+            final = {**{f"d{i}": 1 for i in range(30)}, **{f"k{k}": 5 for k in range(4)}}
+            wait(lambda: counts() == final, what="the stateful counts")
+            # more rows as stop() comes: the source's task pulls and the shuffle's task counts
+            fill(
+                yt_client,
+                queue,
+                [{"$tablet_index": i % 2, "id": i, "data": f"k{i % 4}"} for i in range(50, 60)],
+            )
+            job.stdin.write("stop\n")
+            job.stdin.flush()
+            expect("stateful query stopped")
+            assert out[-1].strip() == "stateful query stopped: exception=None", out[-1]
         expect("done")
         assert job.wait(timeout=60) == 0
     finally:
@@ -151,11 +195,19 @@ def test_stop_logs_no_error_in_real_time_or_micro_batch(
     # What is left at ERROR is Spark's own, as with any sink: a stop cancels the batch's job
     # ("Data source write support ... is aborting"), and in Real-time Mode, where a batch always
     # runs, the cancelled stage denies the tasks' commits ("Aborting task" with "Commit denied").
+    # A stateful query's pipelined shuffle adds its own: the consumer task interrupted in Spark's
+    # StreamingShuffleReader ("Aborting task"), and its client seeing the killed producer go
+    # ("Connection to streaming shuffle writer N closed before termination").
     spark_only = [
         text
         for level, text in loud
         if level != "WARN"
-        and not re.search(r"Data source write support|Commit denied|Abort(ing|ed) commit", text)
+        and not re.search(
+            r"Data source write support|Commit denied|Abort(ing|ed) commit"
+            r"|\.StreamingShuffleReader\w*\$"
+            r"|streaming shuffle writer \d+ closed before termination",
+            text,
+        )
     ]
     assert not spark_only, "other ERROR records at a normal stop:\n" + "\n".join(spark_only)[:6000]
     ended = [

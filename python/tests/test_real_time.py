@@ -2,18 +2,31 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
+import pyspark
 import pytest
 from pyspark.sql import DataFrame, SparkSession
-from tables import checkpoint, dynamic_table, fill, queue_with_consumer, rows, wait
+from pyspark.sql.streaming.query import StreamingQuery
+from tables import (
+    checkpoint,
+    consumer_offsets,
+    dynamic_table,
+    fill,
+    queue_with_consumer,
+    rows,
+    wait,
+)
 
 from ytstream import writers
 
 TABLET = "__spyt_streaming_src_tablet_index"
 ROW = "__spyt_streaming_src_row_index"
 MIN_BATCH = "spark.sql.streaming.realTimeMode.minBatchDuration"
+# Spark 4.3 tracks a stateless Real-time query's progress asynchronously unless told otherwise
+# (spark.sql.streaming.realTimeMode.asyncProgressTrackingByDefault.enabled).
+ASYNC_BY_DEFAULT = tuple(int(p) for p in pyspark.__version__.split(".")[:2]) >= (4, 3)
 
 
 @pytest.fixture()
@@ -141,3 +154,77 @@ def test_the_writers_own_checks_come_back_as_value_errors(
             writers.exactly_once(out),
             checkpoint_location=checkpoint(f"{yt_path}/checkpoint"),
         )
+
+
+def _execution(query: StreamingQuery) -> str:
+    """The JVM class that runs the query's batches."""
+    return str(query._jsq.streamingQuery().getClass().getSimpleName())
+
+
+def _feed_for_four_batches(
+    query: StreamingQuery, yt_client: Any, queue: str, fed: int, written: Callable[[], int]
+) -> int:
+    """20 rows four times, each waited for in the output, then four more batch boundaries."""
+    for _ in range(4):
+        more = range(fed, fed + 20)
+        fill(yt_client, queue, [{"$tablet_index": i % 2, "id": i, "data": f"d{i}"} for i in more])
+        fed += 20
+        wait(lambda upto=fed: written() >= upto or not query.isActive, what=f"{fed} rows")
+        assert query.isActive, query.exception()
+
+    def batch() -> int:
+        progress = query.lastProgress
+        return int(progress["batchId"]) if progress else -1
+
+    wait(lambda: batch() >= 0 or not query.isActive, what="a batch's progress")
+    first = batch()
+    # at least four boundaries, each with a commit of an older batch's end
+    wait(lambda: batch() >= first + 4 or not query.isActive, what="four more batches")
+    assert query.isActive, query.exception()
+    return fed
+
+
+@pytest.mark.skipif(not ASYNC_BY_DEFAULT, reason="Spark 4.3's default progress tracking")
+def test_asynchronous_progress_tracking_is_exactly_once_across_restarts(
+    spark: SparkSession, yt_client: Any, yt_path: str
+) -> None:
+    # Without asyncProgressTrackingEnabled: each batch starts while the previous one's offsets
+    # and commit are still being written, and Spark commits a batch's end to the source once a
+    # later batch's offsets are written, after later batches have started.
+    queue, consumer, out = f"{yt_path}/queue", f"{yt_path}/consumer", f"{yt_path}/out"
+    queue_with_consumer(yt_client, queue, consumer, tablets=2)
+    dynamic_table(
+        yt_client,
+        out,
+        [
+            {"name": TABLET, "type": "int64", "sort_order": "ascending", "required": True},
+            {"name": ROW, "type": "int64", "sort_order": "ascending", "required": True},
+            {"name": "id", "type": "int64"},
+            {"name": "data", "type": "string"},
+        ],
+    )
+    ckpt = checkpoint(f"{yt_path}/checkpoint")
+
+    def written() -> int:
+        return len(rows(yt_client, out, "id"))
+
+    fed = 0
+    for run in range(3):
+        query = writers.start_real_time(
+            _stream(spark, queue, consumer),
+            writers.exactly_once(out, flush_interval=0.005),
+            checkpoint_location=ckpt,
+            real_time="1 second",
+        )
+        try:
+            assert _execution(query) == "AsyncProgressTrackingMicroBatchExecution", run
+            fed = _feed_for_four_batches(query, yt_client, queue, fed, written)
+        finally:
+            query.stop()
+        assert query.exception() is None, query.exception()
+        offsets = consumer_offsets(yt_client, consumer)
+        # the consumer follows the ends written to the checkpoint: moved, and never past a row
+        assert sum(offsets.values()) > 0, (run, offsets)
+        assert all(offsets.get(p, 0) <= fed // 2 for p in (0, 1)), (run, offsets, fed)
+    got = sorted((r[TABLET], r[ROW], r["id"], r["data"]) for r in rows(yt_client, out, "*"))
+    assert got == sorted((i % 2, i // 2, i, f"d{i}") for i in range(fed))

@@ -264,15 +264,6 @@ def _jvm_writer(jvm: Any, writer: ForeachWriter, jschema: Any = None) -> Any:
     return builder.build()
 
 
-# Spark 4.3 turns on asynchronous progress tracking for stateless Real-time queries by default
-# (spark.sql.streaming.realTimeMode.asyncProgressTrackingByDefault.enabled): a batch then starts
-# before the previous one's commits/N entry is written, and the yt source, which moves the queue
-# consumer to the ends Spark hands it as committed, would move it past the checkpoint (the query
-# fails with "consumer is beyond what the last committed batch wrote", and so does a restart).
-# The query's own option takes precedence over that default; in 4.1 and 4.2 it is off already.
-_SYNCHRONOUS_PROGRESS = ("asyncProgressTrackingEnabled", "false")
-
-
 def start_real_time(
     df: DataFrame,
     writer: ForeachWriter,
@@ -285,11 +276,10 @@ def start_real_time(
     """Start a streaming query that writes with one of ytstream's writers in Real-time Mode.
 
     The same as ``df.writeStream.foreach(<the JVM writer>).outputMode(output_mode)
-    .option("checkpointLocation", checkpoint_location)
-    .option("asyncProgressTrackingEnabled", "false").trigger(realTime=real_time).start()``
-    would be if PySpark's ``foreach`` took a JVM writer. Progress tracking stays synchronous:
-    Spark 4.3 makes it asynchronous by default for stateless Real-time queries, with which the
-    ``yt`` source's consumer could move past the checkpoint.
+    .option("checkpointLocation", checkpoint_location).trigger(realTime=real_time).start()``
+    would be if PySpark's ``foreach`` took a JVM writer. Progress tracking is Spark's default:
+    on Spark 4.3 asynchronous for a stateless query, which the ``yt`` source follows (its
+    consumer moves only to the ends Spark has written to the checkpoint).
 
     Parameters
     ----------
@@ -376,7 +366,6 @@ def start_real_time(
         .foreach(jwriter)
         .outputMode(output_mode)
         .option("checkpointLocation", checkpoint_location)
-        .option(*_SYNCHRONOUS_PROGRESS)
         .trigger(jvm.org.apache.spark.sql.streaming.Trigger.RealTime(real_time))
     )
     if query_name is not None:
@@ -437,7 +426,6 @@ def _start_connect(
     stream: Any = (
         df.writeStream.outputMode(output_mode)
         .option("checkpointLocation", checkpoint_location)
-        .option(*_SYNCHRONOUS_PROGRESS)
         .queryName(name)
     )
     # the batch duration as an option: PySpark 4.1's Connect writer has no trigger(realTime=...)

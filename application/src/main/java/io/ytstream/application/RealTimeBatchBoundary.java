@@ -27,9 +27,16 @@ import java.util.function.Supplier;
  * PlanMicroBatch#checkPositions}), before the consumer moves or a task starts.
  *
  * <ul>
- *   <li><b>The consumer</b> follows durable ends only: the start handed to {@link #atLatestOffset}
- *       and the end handed to {@link #committed} both have their {@code commits/N} entry. Where it
- *       is moved (in line, or on a thread of the caller's) is the caller's {@code moveConsumer}.
+ *   <li><b>The consumer</b> follows the ends handed to {@link #committed} only, never the start
+ *       handed to {@link #atLatestOffset}. Spark hands {@code commit} the end of a batch whose
+ *       {@code offsets/N} and {@code commits/N} entries are both on storage, with progress tracked
+ *       synchronously or asynchronously; the start of the next batch is durable only when progress
+ *       is tracked synchronously (Spark 4.3 tracks a stateless real-time query's progress
+ *       asynchronously by default: the start is then the previous batch's end while its entries are
+ *       still being written, and a restart may resume before it). With synchronous tracking Spark
+ *       commits that same start right after {@code latestOffset}, so following {@code commit} alone
+ *       costs nothing there. Where the consumer is moved (in line, or on a thread of the caller's)
+ *       is the caller's {@code moveConsumer}.
  *   <li><b>Bounds</b> come from {@code boundsReadAhead} when the start is the end this boundary
  *       merged from its own tasks: they read up to there, so rows exist at least that far, and
  *       bounds read before the tasks' last rows are raised to it; bounds read after them are not
@@ -140,15 +147,13 @@ public final class RealTimeBatchBoundary {
   }
 
   /**
-   * Spark asks for the end of the batch from {@code start}, the end of the last batch with a {@code
-   * commits/N} entry: the consumer follows it, and the bounds and consumer to plan with are
-   * returned.
+   * Spark asks for the end of the batch from {@code start}, the end of the previous batch (durable
+   * or not, as progress tracking goes: the consumer does not follow it); the bounds and consumer to
+   * plan with are returned.
    */
   public Planning atLatestOffset(StreamOffsets start) {
     QueueBounds bounds = boundsFor(start);
-    // Before the consumer follows: a start the queue no longer fits must not move it.
     PlanMicroBatch.checkPositions(start, bounds);
-    moveConsumer.accept(start);
     boundsAt = new BoundsAt(start, bounds);
     return new Planning(bounds, consumerForUnplaced(start, bounds));
   }
@@ -184,7 +189,11 @@ public final class RealTimeBatchBoundary {
     return end;
   }
 
-  /** Spark logged {@code end} as committed: the consumer follows. */
+  /**
+   * Spark logged {@code end} as committed ({@code offsets/N} and {@code commits/N} on storage): the
+   * consumer follows. With asynchronous progress tracking this comes batches after the boundary
+   * from {@code end}, and the ends handed here still only grow.
+   */
   public void committed(StreamOffsets end) {
     moveConsumer.accept(end);
   }

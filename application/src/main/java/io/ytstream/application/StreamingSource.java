@@ -40,9 +40,11 @@ import java.util.function.ToLongFunction;
  *   <li>{@link #initialOffset}: the start the checkpoint recorded, else where the consumer (or the
  *       user's start) places a new query, recorded under {@code sources/<i>} ({@link
  *       ResumeOrStartQuery}).
- *   <li>{@link #latestOffset}: the start is durable (its {@code commits/N} exists); the queue's
- *       bounds are read, the start is checked against them <em>before</em> the consumer follows it,
- *       then the batch is planned under the trigger's limit ({@link TriggerPacing}).
+ *   <li>{@link #latestOffset}: the start is durable (its {@code commits/N} exists) in a micro-batch
+ *       query; the queue's bounds are read, the start is checked against them <em>before</em> the
+ *       consumer follows it, then the batch is planned under the trigger's limit ({@link
+ *       TriggerPacing}). In Real-time Mode the consumer follows {@link #commit} only ({@link
+ *       RealTimeBatchBoundary}: there the start may not be durable yet).
  *   <li>{@link #planInputPartitions}: the batch's ranges, one task each; a batch Spark runs again
  *       after a restart comes without {@link #latestOffset}, so its logged end is checked against
  *       the queue once.
@@ -154,9 +156,9 @@ public final class StreamingSource {
   }
 
   /**
-   * Spark's {@code latestOffset(start, limit)}: the end of the next batch from {@code start} (the
-   * end of the last batch with a {@code commits/N} entry, so durable), under the trigger's {@code
-   * limit}; {@code end == start} means no batch now.
+   * Spark's {@code latestOffset(start, limit)}: the end of the next batch from {@code start} (in a
+   * micro-batch query the end of the last batch with a {@code commits/N} entry, so durable), under
+   * the trigger's {@code limit}; {@code end == start} means no batch now.
    *
    * @param nowMs the engine's clock, for {@code min_rows_per_trigger}'s delay
    * @throws io.ytstream.core.plan.UntrustedPositionsException when the queue no longer fits {@code

@@ -262,20 +262,53 @@ class RealTimeUseCasesTest {
       }
     }
     assertThrows(UntrustedPositionsException.class, () -> boundary.atLatestOffset(end));
-    assertEquals(List.of(end, end), consumerMoves, "the refused boundary does not move it");
+    assertEquals(List.of(), consumerMoves, "no boundary moves it, the refused one neither");
   }
 
   @Test
-  void theConsumerFollowsOnlyTheDurableEndsItIsHanded() {
+  void theConsumerFollowsOnlyTheEndsSparkCommits() {
     queue(1, 10);
     RealTimeBatchBoundary boundary = boundary(Optional.empty());
     StreamOffsets start = StreamOffsets.of(Map.of(P0, 0L));
     boundary.atLatestOffset(start);
     boundary.tasks(start);
     StreamOffsets end = boundary.merge(List.of(new RealTimeBatchBoundary.TaskEnd(P0, 4)));
-    assertEquals(List.of(start), consumerMoves, "a merged end is not durable yet");
+    assertEquals(List.of(), consumerMoves, "a merged end is not durable yet");
+    boundary.atLatestOffset(end);
+    assertEquals(List.of(), consumerMoves, "nor is a start, with asynchronous progress tracking");
     boundary.committed(end);
-    assertEquals(List.of(start, end), consumerMoves);
+    assertEquals(List.of(end), consumerMoves);
+  }
+
+  /**
+   * Spark 4.3's asynchronous progress tracking (its default for a stateless real-time query): the
+   * next batch starts while the previous one's {@code offsets/N} and {@code commits/N} are still
+   * being written, and {@code commit} gets an end once a later batch's offsets are on storage, so
+   * the end of batch N comes to {@code commit} after {@code latestOffset} from the end of N + 1.
+   */
+  @Test
+  void aCommitThatComesAfterLaterBoundariesMovesTheConsumerUnfenced() {
+    queue(1, 10);
+    AdvanceConsumer advancer = advancer();
+    RealTimeBatchBoundary boundary =
+        new RealTimeBatchBoundary(planner(), advancer, Optional::empty, advancer::bringLevel);
+    StreamOffsets start = StreamOffsets.of(Map.of(P0, 0L));
+    boundary.atLatestOffset(start);
+    boundary.tasks(start);
+    StreamOffsets end0 = boundary.merge(List.of(new RealTimeBatchBoundary.TaskEnd(P0, 3)));
+    boundary.atLatestOffset(end0);
+    boundary.tasks(end0);
+    StreamOffsets end1 = boundary.merge(List.of(new RealTimeBatchBoundary.TaskEnd(P0, 6)));
+    boundary.atLatestOffset(end1);
+    assertEquals(0L, advancer.read().getOrDefault(P0, 0), "no end is durable yet");
+
+    boundary.committed(end0);
+    assertEquals(end0, advancer.read(), "at the durable end, not past it where a restart resumes");
+    boundary.tasks(end1);
+    StreamOffsets end2 = boundary.merge(List.of(new RealTimeBatchBoundary.TaskEnd(P0, 9)));
+    boundary.atLatestOffset(end2);
+    boundary.committed(end1);
+    assertEquals(end1, advancer.read());
   }
 
   @Test

@@ -44,9 +44,9 @@ import java.util.TreeMap;
  *       batch that did not finish), then {@code populateStartOffsets}: the next batch starts at the
  *       end of the last committed one.
  *   <li>{@link Kind#LATEST_OFFSET}: {@code constructNextBatch} calls {@code latestOffset(start,
- *       limit)} and {@code reportLatestOffset()}; only when the end differs from the start is a
- *       batch constructed. {@code markMicroBatchStart} writes nothing in Real-time Mode ("Delay
- *       offset logging ... in real time mode").
+ *       limit)} and {@code reportLatestOffset()}; a batch is constructed whatever the end ({@code
+ *       isNewDataAvailable} is true for a {@code RealTimeTrigger}). {@code markMicroBatchStart}
+ *       writes nothing in Real-time Mode ("Delay offset logging ... in real time mode").
  *   <li>{@link Kind#COMMIT_SOURCES}: {@code cleanUpLastExecutedMicroBatch} reads {@code
  *       offsets/N-1} back and calls {@code commit(end)} ({@code commitSources}), N > 0.
  *   <li>{@link Kind#PLAN_TASKS}: {@code runBatch} gives the scan {@code OffsetHolder(start, None)},
@@ -61,11 +61,11 @@ import java.util.TreeMap;
  *       the query when the entry exists ({@code concurrentStreamLogUpdate}).
  * </ol>
  *
- * The consumer moves on the source's own thread ({@link SimBackgroundAdvance}) to the durable ends
- * the boundary hands over; the bounds are read ahead on another ({@link SimPrefetchedBounds}); a
- * task's unread rows go to the next batch's task of the same partition (the shipped {@code
- * RowsCarriedToNextTask}). A task that fails fails the batch, and so the query, which restarts from
- * the last committed boundary.
+ * The consumer moves on the source's own thread ({@link SimBackgroundAdvance}) to the ends Spark
+ * commits ({@code commit(end)}); the bounds are read ahead on another ({@link
+ * SimPrefetchedBounds}); a task's unread rows go to the next batch's task of the same partition
+ * (the shipped {@code RowsCarriedToNextTask}). A task that fails fails the batch, and so the query,
+ * which restarts from the last committed boundary.
  */
 final class RealTimeDriver {
 
@@ -387,9 +387,9 @@ final class RealTimeDriver {
       ctx.trace("d" + id + " plan skips trimmed rows: " + loss);
       ctx.reportedLost.add(loss);
     }
-    if (planned.end().equals(start)) {
-      return; // isNewDataAvailable is false: no batch now
-    }
+    // A batch always runs in Real-time Mode, whatever the end: isNewDataAvailable is true for a
+    // RealTimeTrigger ("we always assume there is new data and run the batch"), so each boundary
+    // commits the previous batch's end to the source.
     batch = new Batch(nextBatchId, start);
     if (batch.id > 0) {
       steps.add(Kind.COMMIT_SOURCES);

@@ -3,6 +3,7 @@ package io.ytstream.connector;
 import io.ytstream.connector.clash.RefusingYtSource;
 import io.ytstream.connector.job.QueueStreamJob;
 import io.ytstream.connector.job.QueueToTableJob;
+import io.ytstream.connector.job.TransformWithStateJob;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -32,6 +33,14 @@ final class JobJars {
   static Path streamJob(Path dir) throws IOException {
     Path jar = dir.resolve("queue-stream-job.jar");
     write(jar, List.of(QueueStreamJob.class), null);
+    return jar;
+  }
+
+  /** The stateful Real-time job's jar: {@link TransformWithStateJob} and its processor. */
+  static Path transformWithStateJob(Path dir) throws IOException {
+    Path jar = dir.resolve("transform-with-state-job.jar");
+    write(
+        jar, List.of(TransformWithStateJob.class, TransformWithStateJob.RunningCount.class), null);
     return jar;
   }
 

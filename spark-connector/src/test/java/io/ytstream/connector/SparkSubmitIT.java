@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ytstream.connector.job.QueueToTableJob;
+import io.ytstream.connector.job.TransformWithStateJob;
 import io.ytstream.core.model.ConsumerId;
 import io.ytstream.core.model.PartitionId;
 import io.ytstream.core.model.QueueId;
@@ -23,7 +24,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.spark.sql.spytlike.SpytLikeYtSource;
@@ -82,6 +85,123 @@ class SparkSubmitIT {
     SparkDistribution spark = SparkDistribution.fromBuild("next");
     assertTrue(spark.version().startsWith("4.3."), spark.version());
     runQueueToTable(spark, "next", "yt", List.of());
+  }
+
+  /**
+   * A JVM {@code transformWithState} query in Real-time Mode on Spark 4.3's jars, fed by the {@code
+   * yt} source and written by {@link io.ytstream.spark.writers.YtUpsertForeachWriter}: 40 rows
+   * before it starts and 40 while it runs, over 5 keys; the table ends with each key's count over
+   * all 80 rows, as a batch count of the queue's rows gives it.
+   */
+  @Test
+  void transformWithStateRunsInRealTimeOnSparkNextJars() throws Exception {
+    SparkDistribution spark = SparkDistribution.fromBuild("next");
+    InMemoryCluster cluster = emulator.cluster();
+    String root = "//home/transform-with-state";
+    YPath queue = YPath.of(root + "/queue");
+    YPath consumer = YPath.of(root + "/consumer");
+    YPath output = YPath.of(root + "/counts");
+    cluster.createOrderedTable(queue, COLUMNS, 2);
+    cluster.createConsumer(consumer);
+    cluster.registerConsumer(queue, consumer, true);
+    cluster.createSortedTable(
+        output,
+        List.of(
+            new Column("key", "string", true, true), new Column("count", "int64", false, false)));
+    appendKeyed(cluster, queue, 0, 40);
+    Path stopFile = work.resolve("transform-with-state.stop");
+    Files.deleteIfExists(stopFile);
+
+    // While the job runs: 40 more rows once its first batch is committed, then the stop file once
+    // the table holds the counts of all 80 rows (or after 3 minutes, for the assertions below).
+    Map<String, Long> expected = batchCounts(cluster.outputTables().readAll(queue));
+    AtomicReference<Throwable> feeding = new AtomicReference<>();
+    Thread feeder =
+        new Thread(
+            () -> {
+              try {
+                long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+                while (!cluster.exists(YPath.of(root + "/checkpoint/commits/0"))
+                    && System.nanoTime() < deadline) {
+                  Thread.sleep(200);
+                }
+                for (int from = 40; from < 80; from += 10) {
+                  appendKeyed(cluster, queue, from, from + 10);
+                  Thread.sleep(300);
+                }
+                Map<String, Long> all = batchCounts(cluster.outputTables().readAll(queue));
+                expected.clear();
+                expected.putAll(all);
+                while (!counts(cluster, output).equals(all) && System.nanoTime() < deadline) {
+                  Thread.sleep(200);
+                }
+                Files.writeString(stopFile, "stop");
+              } catch (Throwable t) {
+                feeding.set(t);
+              }
+            },
+            "transform-with-state-feeder");
+    feeder.setDaemon(true);
+    feeder.start();
+    SparkSubmitRun.Result result =
+        SparkSubmitRun.submit(
+            spark,
+            Map.of(
+                "spark.hadoop.yt.proxy",
+                emulator.url(),
+                "spark.hadoop.yt.token",
+                TOKEN,
+                "spark.ui.enabled",
+                "false",
+                "spark.local.dir",
+                work.resolve("local").toString()),
+            List.of(connectorJar()),
+            TransformWithStateJob.class.getName(),
+            JobJars.transformWithStateJob(work),
+            List.of(
+                queue.toString(),
+                consumer.toString(),
+                output.toString(),
+                "yt://" + root.substring(1) + "/checkpoint",
+                stopFile.toString()),
+            work.resolve("transform-with-state.log"),
+            Duration.ofMinutes(5));
+    feeder.join(10_000);
+    assertEquals(null, feeding.get(), "the feeder's thread");
+    assertEquals(0, result.exitCode(), "spark-submit failed; its output: " + result.output());
+    assertTrue(spark.version().startsWith("4.3."), spark.version());
+    assertEquals(spark.version(), result.job("spark.version").orElseThrow());
+    assertEquals("false", result.job("query stopped, exception").orElseThrow());
+    assertEquals(80L, expected.values().stream().mapToLong(Long::longValue).sum());
+    assertEquals(expected, counts(cluster, output), "each key's count over all rows read");
+  }
+
+  /** Rows {@code from..to-1} of the queue, alternating tablets, over 5 keys. */
+  private static void appendKeyed(InMemoryCluster cluster, YPath queue, int from, int to) {
+    List<Row> rows = new ArrayList<>();
+    for (long id = from; id < to; id++) {
+      // uneven counts per key: k0 gets ids 0, 5, 10, ... and every seventh id once more
+      String key = "k" + (id % 7 == 6 ? 0 : id % 5);
+      rows.add(Row.of("$tablet_index", id % 2, "id", id, "payload", key));
+    }
+    cluster.outputTables().append(queue, rows);
+  }
+
+  /** The batch computation: rows per payload over the given rows. */
+  private static Map<String, Long> batchCounts(List<Row> rows) {
+    Map<String, Long> out = new TreeMap<>();
+    for (Row row : rows) {
+      out.merge((String) row.get("payload"), 1L, Long::sum);
+    }
+    return out;
+  }
+
+  private static Map<String, Long> counts(InMemoryCluster cluster, YPath table) {
+    Map<String, Long> out = new TreeMap<>();
+    for (Row row : cluster.outputTables().readAll(table)) {
+      out.put((String) row.get("key"), (Long) row.get("count"));
+    }
+    return out;
   }
 
   /**

@@ -50,6 +50,13 @@ public final class BackgroundConsumerAdvance {
    */
   public void advanceTo(StreamOffsets durableEnd) {
     synchronized (advance) {
+      if (advance.stopped()) {
+        LOG.debug(
+            "consumer {} stays behind {}: the source is stopped (the next run moves it on)",
+            consumer,
+            durableEnd);
+        return;
+      }
       long nowMs = nowMs();
       advance
           .handOver(durableEnd, nowMs)

@@ -37,7 +37,7 @@ public final class DeferredConsumerAdvance {
 
   /**
    * {@code advancer}: moves the consumer to a durable end (the source's consumer advance); {@code
-   * consumer}: its name, for messages.
+   * consumer}: its name, for the caller's messages.
    */
   public DeferredConsumerAdvance(Consumer<StreamOffsets> advancer, String consumer, long quietMs) {
     this.advancer = advancer;
@@ -48,11 +48,15 @@ public final class DeferredConsumerAdvance {
   /**
    * Hands over a durable end. Returns the time a {@link #drain} is due, when none is due yet (a
    * drain already due takes the new end too); throws the failure of an earlier advance, if any.
+   *
+   * <p>An end handed over once stopped is dropped ({@link #stopped}): Spark's asynchronous progress
+   * tracking commits its last durable ends in its cleanup, after it stopped the sources. The
+   * consumer then lags by them, which the commit-lag rule allows: the checkpoint decides where a
+   * restart reads from, and the next run moves the consumer on.
    */
   public synchronized Optional<Long> handOver(StreamOffsets durableEnd, long nowMs) {
     if (stopped) {
-      throw new IllegalStateException(
-          "the real-time source of consumer " + consumer + " is stopped");
+      return Optional.empty();
     }
     if (failure != null) {
       throw failure;
@@ -104,9 +108,19 @@ public final class DeferredConsumerAdvance {
     return busy;
   }
 
+  /** True once {@link #stop} was called: ends handed over are dropped. */
+  public synchronized boolean stopped() {
+    return stopped;
+  }
+
   /** True when no end waits or is being reached. */
   public synchronized boolean idle() {
     return !busy;
+  }
+
+  @Override
+  public String toString() {
+    return "DeferredConsumerAdvance[" + consumer + "]";
   }
 
   /** The failure of the last advance, if it failed. */

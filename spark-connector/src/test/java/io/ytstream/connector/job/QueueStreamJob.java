@@ -75,10 +75,8 @@ public final class QueueStreamJob {
           rows.writeStream()
               .foreach(YtExactlyOnceForeachWriter.builder().path(output).build())
               .outputMode("update")
+              // Spark's default progress tracking: on 4.3 asynchronous for this stateless query
               .option("checkpointLocation", checkpoint)
-              // Spark 4.3 tracks a stateless real-time query's progress asynchronously by default;
-              // the yt source needs each batch's commit written before the next batch starts.
-              .option("asyncProgressTrackingEnabled", "false")
               .trigger(Trigger.RealTime("2 seconds"))
               .start();
     } else {
