@@ -13,6 +13,7 @@ import java.util.Locale;
  * <pre>
  * simulate --mode transactional|idempotent|at-least-once|producer --seeds N [--partitions P]
  *          [--mutant NAME|all] [--replay SEED [--schedule TEXT]] [--batches B] [--first-seed S]
+ *          [--split true]  (each driver cuts batches into tasks by options drawn from the seed)
  * simulate --mode realtime-upsert|realtime-append|realtime-producer --seeds N [--first-seed S]
  *          [--partitions P] [--replay SEED [--schedule TEXT]]
  * </pre>
@@ -85,6 +86,7 @@ public final class Simulate {
     String mutantName = null;
     Long replay = null;
     String schedule = null;
+    boolean split = false;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       String v = i + 1 < args.length ? args[i + 1] : null;
@@ -97,6 +99,7 @@ public final class Simulate {
         case "--mutant" -> mutantName = need(a, v);
         case "--replay" -> replay = Long.parseLong(need(a, v));
         case "--schedule" -> schedule = need(a, v);
+        case "--split" -> split = Boolean.parseBoolean(need(a, v));
         default -> throw new IllegalArgumentException("unknown argument " + a);
       }
       i++;
@@ -115,7 +118,7 @@ public final class Simulate {
     }
     Mutant mutant = mutantName == null ? Mutant.NONE : Mutant.parse(mutantName);
     SimulationRun.Options options =
-        new SimulationRun.Options(mode, partitions, mutant, batches, false);
+        new SimulationRun.Options(mode, partitions, mutant, batches, false).withSplitTasks(split);
     if (replay != null) {
       return replay(replay, options, schedule, out);
     }
@@ -319,6 +322,7 @@ public final class Simulate {
             + (options.partitions() > 0 ? " --partitions " + options.partitions() : "")
             + (options.mutant() != Mutant.NONE ? " --mutant " + options.mutant().cliName() : "")
             + (realTime ? "" : " --batches " + s.batches())
+            + (options.splitTasks() ? " --split true" : "")
             + " --replay "
             + r.seed()
             + " --schedule '"
