@@ -157,6 +157,31 @@ class TaskSplitSparkTest {
   }
 
   @Test
+  void staticTableEveryRowOnceWhenACommittedSplitBatchRunsAgainUnderOtherOptions()
+      throws Exception {
+    TestCluster c = backlog(TestCluster.create(spark, "split-static"));
+    c.cluster.createStaticTable(YPath.of("//out"), TestCluster.QUEUE_COLUMNS);
+    Map<String, String> ckpt = Map.of("checkpointLocation", "yt:///ckpt/static");
+    runToEnd(read(Map.of("min_tasks", "4"), false), ckpt);
+    assertEquals(TestCluster.range(0, ROWS), staticIds(c));
+
+    // A driver stopped after the batch's master transaction committed, before commits/N.
+    c.dropLastCommit("//ckpt/static");
+    runToEnd(read(Map.of("max_rows_per_task", "7"), false), ckpt);
+    assertEquals(TestCluster.range(0, ROWS), staticIds(c), "nothing written twice");
+    assertEquals(ROWS, c.consumerTotal("//c", "//q"));
+  }
+
+  private static List<Long> staticIds(TestCluster c) {
+    List<Long> ids = new ArrayList<>();
+    for (Row r : c.cluster.staticTableAppends().readAll(YPath.of("//out"))) {
+      ids.add((Long) r.get("id"));
+    }
+    ids.sort(Long::compare);
+    return ids;
+  }
+
+  @Test
   void aSplitBatchReadsEachRowOnceInContiguousRangesOnePerTask() throws Exception {
     TestCluster c = backlog(TestCluster.create(spark, "split-alo"));
     c.orderedTable(
