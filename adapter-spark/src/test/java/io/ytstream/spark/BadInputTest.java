@@ -166,6 +166,23 @@ class BadInputTest {
   }
 
   @Test
+  void theTaskSplitOptionsMustBePositiveNumbers() {
+    for (String bad : List.of("0", "-5", "ten", "1.5")) {
+      assertMentions(
+          failure(() -> reader().option("min_tasks", bad).load("//q")),
+          "option min_tasks must be a whole number >= 1, got '" + bad + "'",
+          "e.g. 8");
+      assertMentions(
+          failure(() -> reader().option("max_rows_per_task", bad).load("//q")),
+          "option max_rows_per_task must be a whole number >= 1, got '" + bad + "'",
+          "e.g. 50000");
+    }
+    assertMentions(
+        failure(() -> reader().option("min_tasks", "4294967296").load("//q")),
+        "option min_tasks must be at most 2147483647, got '4294967296'");
+  }
+
+  @Test
   void unknownOptionCloseToAKnownOneIsSuggested() {
     String m = failure(() -> reader().option("max_row_per_partition", "10").load("//q"));
     assertMentions(

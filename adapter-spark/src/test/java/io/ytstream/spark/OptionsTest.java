@@ -141,7 +141,8 @@ class OptionsTest {
             "maxTriggerDelay", "max_trigger_delay",
             "failOnDataLoss", "fail_on_data_loss",
             "startingTimestamp", "starting_timestamp",
-            "kafka.group.id", "consumer_path");
+            "minPartitions", "min_tasks",
+            "maxRecordsPerPartition", "max_rows_per_task");
     kafkaToYt.forEach(
         (kafka, yt) -> {
           String m = failure(() -> reader().option(kafka, "1").load("//q"));
@@ -154,6 +155,22 @@ class OptionsTest {
         failure(() -> reader().option("maxBytesPerTrigger", "1000").load("//q")),
         "option 'maxBytesPerTrigger' is an option of Spark's file source",
         "the yt source/sink's equivalent is option 'max_bytes_per_trigger'");
+  }
+
+  @Test
+  void kafkaOptionsWithoutAnExactEquivalentSayHowTheNearestDiffers() {
+    assertMentions(
+        failure(() -> reader().option("kafka.group.id", "g").load("//q")),
+        "the nearest option of the yt source/sink is 'consumer_path'",
+        "whose offsets the query advances",
+        "commits no offsets to its group");
+    assertMentions(
+        failure(() -> reader().option("includeHeaders", "true").load("//q")),
+        "the nearest option of the yt source/sink is 'include_service_columns'",
+        "queue rows have no headers");
+    assertMentions(
+        failure(() -> reader().option("startingOffsetsByTimestamp", "{}").load("//q")),
+        "'starting_timestamp', which takes one time for every partition");
   }
 
   @Test

@@ -297,6 +297,12 @@ class StaticReadTest {
         failure(() -> ids(read().option("max_bytes_per_partition", "1000").load("//q"))),
         "option max_bytes_per_partition caps a stream's batches",
         "use max_rows_per_partition");
+    for (String split : List.of("min_tasks", "max_rows_per_task")) {
+      assertMentions(
+          failure(() -> ids(read().option(split, "4").load("//q"))),
+          "option " + split + " splits a stream's micro-batches into tasks",
+          "use max_rows_per_partition to size the tasks");
+    }
     assertEquals(
         0,
         cluster

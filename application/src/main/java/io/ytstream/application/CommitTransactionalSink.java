@@ -237,7 +237,9 @@ public final class CommitTransactionalSink {
                 : "")
             + ", or give executors more memory (spark.executor.memory). Nothing was written"
             + " and the consumer did not move. "
-            + sameRowsAgain(epochId, "give executors more memory"),
+            + sameRowsAgain(
+                epochId,
+                "give executors more memory, or set option max_rows_per_task to run it in smaller tasks"),
         null);
   }
 

@@ -13,6 +13,7 @@ import io.ytstream.core.plan.QueueBounds;
 import io.ytstream.core.plan.RangesBetween;
 import io.ytstream.core.plan.TaskAssigner;
 import io.ytstream.core.plan.TaskAssignment;
+import io.ytstream.core.plan.TaskSplit;
 import io.ytstream.core.plan.TriggerLimit;
 import io.ytstream.ports.TableDescription;
 import java.util.ArrayList;
@@ -45,9 +46,9 @@ import java.util.function.ToLongFunction;
  *       consumer follows it, then the batch is planned under the trigger's limit ({@link
  *       TriggerPacing}). In Real-time Mode the consumer follows {@link #commit} only ({@link
  *       RealTimeBatchBoundary}: there the start may not be durable yet).
- *   <li>{@link #planInputPartitions}: the batch's ranges, one task each; a batch Spark runs again
- *       after a restart comes without {@link #latestOffset}, so its logged end is checked against
- *       the queue once.
+ *   <li>{@link #planInputPartitions}: the batch's ranges, one task each or cut by {@code min_tasks}
+ *       and {@code max_rows_per_task}; a batch Spark runs again after a restart comes without
+ *       {@link #latestOffset}, so its logged end is checked against the queue once.
  *   <li>{@link #commit}: Spark logged the batch's {@code commits/N}; the consumer follows.
  *   <li>Real-time Mode: {@link #prepareForRealTimeMode}, then {@link #latestOffset}, {@link
  *       #realTimeTasks} and {@link #mergeRealTimeEnds} at each boundary ({@link
@@ -67,6 +68,7 @@ public final class StreamingSource {
   private final QueryCheckpoint checkpoint;
   private final int sourceIndex;
   private final PlanMicroBatch planner;
+  private final TaskSplit split;
   private final AdvanceConsumer advancer;
   private final ResumeOrStartQuery resume;
   private final TriggerPacing pacing;
@@ -113,6 +115,7 @@ public final class StreamingSource {
     this.starting = Objects.requireNonNull(starting, "starting");
     this.checkpoint = Objects.requireNonNull(checkpoint, "checkpoint");
     this.sourceIndex = sourceIndex;
+    this.split = limits.taskSplit();
     this.planner =
         new PlanMicroBatch(
             ports.metadata(),
@@ -192,7 +195,11 @@ public final class StreamingSource {
     return planned;
   }
 
-  /** Spark's {@code planInputPartitions(start, end)}: the batch's tasks, one per range. */
+  /**
+   * Spark's {@code planInputPartitions(start, end)}: the batch's tasks, one per range or ranges cut
+   * as {@code min_tasks} and {@code max_rows_per_task} say ({@link TaskAssigner#assign}). A batch
+   * run again gets its tasks from its logged offsets and the options of this run.
+   */
   public List<TaskAssignment> planInputPartitions(StreamOffsets start, StreamOffsets end) {
     if (lastBounds == null) {
       // A batch Spark runs again after a restart comes without latestOffset: its end, from the
@@ -202,7 +209,7 @@ public final class StreamingSource {
       lastBounds = bounds;
     }
     recordIfMissing(start);
-    return TaskAssigner.oneTaskPerRange(RangesBetween.of(start, end));
+    return TaskAssigner.assign(RangesBetween.of(start, end), split);
   }
 
   /**
@@ -242,11 +249,27 @@ public final class StreamingSource {
    * @param boundsReadAhead recent bounds read off the engine's thread, if any
    * @param moveConsumer where durable ends go to bring the consumer level (in line or on a thread)
    * @return the partitions of each task a batch would run now, for the engine's slot check
+   * @throws IllegalArgumentException when {@code min_tasks} or {@code max_rows_per_task} is set: a
+   *     real-time task reads its partitions open-ended, from where the last one stopped, so a
+   *     partition has one reader
    */
   public List<SortedSet<PartitionId>> prepareForRealTimeMode(
       Supplier<Optional<QueueBounds>> boundsReadAhead,
       Consumer<StreamOffsets> moveConsumer,
       int partitionsPerTask) {
+    if (split.mayCutRanges()) {
+      throw new IllegalArgumentException(
+          (split.minTasks().isPresent() && split.maxRowsPerTask().isPresent()
+                  ? "options "
+                  : "option ")
+              + split.describe()
+              + " split a partition's rows of a micro-batch across tasks, but Real-time Mode"
+              + " reads each queue partition with one open-ended task that goes on from where"
+              + " the last one stopped, so it has no batch range to split. Remove min_tasks and"
+              + " max_rows_per_task from this query, or run it with a micro-batch trigger (e.g."
+              + " trigger(Trigger.ProcessingTime(\"10 seconds\"))) to read a backlog with"
+              + " several tasks per partition");
+    }
     RealTimeBatchBoundary rt =
         new RealTimeBatchBoundary(
             planner, advancer, boundsReadAhead, moveConsumer, partitionsPerTask);

@@ -18,6 +18,16 @@ final class InMemorySources {
   /** A source of {@code queue} through {@code consumer}, reading rows with {@code reader}. */
   static StreamingSource over(
       InMemoryCluster cluster, QueuePartitionReader reader, ConsumerId consumer, QueueId queue) {
+    return over(cluster, reader, consumer, queue, PlanLimits.of(100, DataLossPolicy.FAIL));
+  }
+
+  /** A source of {@code queue} through {@code consumer}, planning under {@code limits}. */
+  static StreamingSource over(
+      InMemoryCluster cluster,
+      QueuePartitionReader reader,
+      ConsumerId consumer,
+      QueueId queue,
+      PlanLimits limits) {
     return new StreamingSource(
         new SourcePorts(
             cluster.queueMetadata(),
@@ -27,7 +37,7 @@ final class InMemorySources {
             cluster.tableMetadata()),
         consumer,
         List.of(queue),
-        PlanLimits.of(100, DataLossPolicy.FAIL),
+        limits,
         Optional.empty(),
         new QueryCheckpoint(new NoCheckpointFiles()),
         0);

@@ -16,9 +16,13 @@ import io.ytstream.core.model.StreamOffsets;
 import io.ytstream.core.model.YPath;
 import io.ytstream.core.plan.DataLoss;
 import io.ytstream.core.plan.PlanLimits;
+import io.ytstream.core.plan.TaskSplit;
 import io.ytstream.simulation.Step.Kind;
 import java.util.ArrayDeque;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.SplittableRandom;
 
 /**
  * One incarnation of the Spark driver with the ytstream source and sink, as a queue of Spark's
@@ -98,7 +102,8 @@ final class Driver {
                 ctx.cluster.ports().tableMetadata()),
             Workload.CONSUMER,
             w.queues(),
-            PlanLimits.of(w.maxRowsPerPartition(), w.dataLossPolicy()),
+            PlanLimits.of(w.maxRowsPerPartition(), w.dataLossPolicy())
+                .withTaskSplit(taskSplit(ctx, id)),
             Optional.empty(),
             checkpoint,
             0);
@@ -106,6 +111,29 @@ final class Driver {
     this.logs = new SparkLogFiles(ctx.io, id);
     TaskAttempts executor = new TaskAttempts(ctx, id, maxRowsPerTablet, this::reportLoss);
     this.scheduler = new TaskScheduler(ctx, id, executor, steps);
+  }
+
+  /**
+   * The driver's {@code min_tasks} and {@code max_rows_per_task}, when the run splits tasks: drawn
+   * from the run's seed and the driver, so each restart may run a logged batch under other options
+   * (none, either or both).
+   */
+  static TaskSplit taskSplit(SimContext ctx, int driver) {
+    if (ctx.taskSplitSeed.isEmpty()) {
+      return TaskSplit.none();
+    }
+    SplittableRandom random =
+        new SplittableRandom(ctx.taskSplitSeed.getAsLong() * 0x2545F4914F6CDD1DL + driver);
+    int kind = random.nextInt(4);
+    OptionalInt minTasks =
+        kind == 1 || kind == 3 ? OptionalInt.of(2 + random.nextInt(5)) : OptionalInt.empty();
+    OptionalLong maxRows =
+        kind >= 2
+            ? OptionalLong.of(1 + random.nextLong(ctx.workload.maxRowsPerPartition()))
+            : OptionalLong.empty();
+    TaskSplit split = new TaskSplit(minTasks, maxRows);
+    ctx.trace("d" + driver + " splits tasks by [" + split.describe() + "]");
+    return split;
   }
 
   /** The old driver goes on with its batch (and at most one more) after a new one took over. */

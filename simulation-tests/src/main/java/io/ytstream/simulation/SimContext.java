@@ -2,6 +2,7 @@ package io.ytstream.simulation;
 
 import io.ytstream.core.model.PartitionId;
 import java.util.HashSet;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -39,6 +40,12 @@ final class SimContext {
    * The sink refused a batch too large for the output's per-tablet row limit (it names the fix).
    */
   boolean failedOnTooLargeBatch;
+
+  /**
+   * When set, each driver cuts its batches' ranges into tasks by options drawn from this seed and
+   * the driver ({@link Driver#taskSplit}): a restarted query runs a logged batch under other ones.
+   */
+  OptionalLong taskSplitSeed = OptionalLong.empty();
 
   /** The query refused checkpoint offsets that a re-created queue no longer has. */
   boolean failedOnUntrustedPositions;

@@ -14,6 +14,7 @@ import java.util.Locale;
  * simulate --mode transactional|idempotent|at-least-once|producer|static-table --seeds N
  *          [--partitions P]
  *          [--mutant NAME|all] [--replay SEED [--schedule TEXT]] [--batches B] [--first-seed S]
+ *          [--split true]  (each driver cuts batches into tasks by options drawn from the seed)
  * simulate --mode realtime-upsert|realtime-append|realtime-producer|realtime-stateful --seeds N
  *          [--first-seed S] [--partitions P] [--replay SEED [--schedule TEXT]]
  * </pre>
@@ -86,6 +87,7 @@ public final class Simulate {
     String mutantName = null;
     Long replay = null;
     String schedule = null;
+    boolean split = false;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       String v = i + 1 < args.length ? args[i + 1] : null;
@@ -98,6 +100,7 @@ public final class Simulate {
         case "--mutant" -> mutantName = need(a, v);
         case "--replay" -> replay = Long.parseLong(need(a, v));
         case "--schedule" -> schedule = need(a, v);
+        case "--split" -> split = Boolean.parseBoolean(need(a, v));
         default -> throw new IllegalArgumentException("unknown argument " + a);
       }
       i++;
@@ -116,7 +119,7 @@ public final class Simulate {
     }
     Mutant mutant = mutantName == null ? Mutant.NONE : Mutant.parse(mutantName);
     SimulationRun.Options options =
-        new SimulationRun.Options(mode, partitions, mutant, batches, false);
+        new SimulationRun.Options(mode, partitions, mutant, batches, false).withSplitTasks(split);
     if (replay != null) {
       return replay(replay, options, schedule, out);
     }
@@ -320,6 +323,7 @@ public final class Simulate {
             + (options.partitions() > 0 ? " --partitions " + options.partitions() : "")
             + (options.mutant() != Mutant.NONE ? " --mutant " + options.mutant().cliName() : "")
             + (realTime ? "" : " --batches " + s.batches())
+            + (options.splitTasks() ? " --split true" : "")
             + " --replay "
             + r.seed()
             + " --schedule '"

@@ -14,6 +14,7 @@ import io.ytstream.ports.Row;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
@@ -29,17 +30,36 @@ import java.util.TreeSet;
 final class SimulationRun {
 
   /** How a run is set up besides its seed and schedule. */
-  record Options(RunMode mode, int partitions, Mutant mutant, int batches, boolean tracing) {
+  /**
+   * @param splitTasks whether each driver cuts its batches' ranges into tasks by options drawn from
+   *     the seed and the driver (so a restarted query runs a logged batch under other options);
+   *     never in producer mode, whose sink refuses a split source
+   */
+  record Options(
+      RunMode mode,
+      int partitions,
+      Mutant mutant,
+      int batches,
+      boolean tracing,
+      boolean splitTasks) {
+    Options(RunMode mode, int partitions, Mutant mutant, int batches, boolean tracing) {
+      this(mode, partitions, mutant, batches, tracing, false);
+    }
+
     Options(RunMode mode, int partitions) {
       this(mode, partitions, Mutant.NONE, 30, false);
     }
 
     Options withTracing(boolean on) {
-      return new Options(mode, partitions, mutant, batches, on);
+      return new Options(mode, partitions, mutant, batches, on, splitTasks);
     }
 
     Options withBatches(int n) {
-      return new Options(mode, partitions, mutant, n, tracing);
+      return new Options(mode, partitions, mutant, n, tracing, splitTasks);
+    }
+
+    Options withSplitTasks(boolean on) {
+      return new Options(mode, partitions, mutant, batches, tracing, on);
     }
   }
 
@@ -107,6 +127,9 @@ final class SimulationRun {
     SimContext ctx =
         new SimContext(
             w, cluster, faults, options.mutant(), rowLimit, settingRowLimit, options.tracing());
+    if (options.splitTasks() && w.mode() != SimMode.PRODUCER) {
+      ctx.taskSplitSeed = OptionalLong.of(seed);
+    }
     Verifier verifier = new Verifier(ctx);
     ctx.verifier = verifier;
     ctx.io.onWrite(verifier::onWriteRequest);

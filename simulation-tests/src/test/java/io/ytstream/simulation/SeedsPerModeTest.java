@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.EnumSource.Mode;
 
 /**
  * Every mode over {@code simulation.seeds} seeds (2,000 in CI, 100,000 with {@code -Psoak}): no
@@ -50,6 +51,34 @@ class SeedsPerModeTest {
       assertEquals(0, totals.duplicated, "duplicates in " + mode);
     } else {
       assertTrue(totals.duplicated > 0, "at-least-once must show duplicates under crash faults");
+    }
+  }
+
+  /**
+   * The modes that take a split source, each driver cutting batches into tasks by options drawn
+   * from the seed ({@code min_tasks}, {@code max_rows_per_task}, both or none), so a restarted
+   * query runs a logged batch under other options: a quarter of the seeds, the same invariants.
+   */
+  @ParameterizedTest
+  @EnumSource(value = SimMode.class, names = "PRODUCER", mode = Mode.EXCLUDE)
+  void everySeedKeepsTheInvariantsWithTasksSplitDifferentlyAfterEachRestart(SimMode mode) {
+    SimulationRun.Options options =
+        new SimulationRun.Options(mode, 0, Mutant.NONE, 30, false).withSplitTasks(true);
+    Simulate.Totals totals = new Simulate.Totals();
+    List<String> failures = new ArrayList<>();
+    for (long seed = 1; seed <= Math.max(1, seeds() / 4); seed++) {
+      RunResult r = SimulationRun.run(seed, options);
+      totals.add(r);
+      if (r.failed() && failures.size() < 3) {
+        failures.add(
+            "seed " + r.seed() + " " + r.violations() + " schedule [" + r.schedule() + "]");
+      }
+    }
+    assertEquals(List.of(), failures, mode + " with split tasks: seeds with violations");
+    assertEquals(0, totals.lost, "lost rows");
+    assertTrue(totals.rowsIn > 0 && totals.rowsOut > 0);
+    if (mode.exactlyOnce()) {
+      assertEquals(0, totals.duplicated, "duplicates in " + mode);
     }
   }
 }

@@ -27,7 +27,8 @@ class SinkRefusalTest {
         + ", or give executors more memory (spark.executor.memory). Nothing was written. Batch 3's"
         + " range is already in the checkpoint's offset log, so a restarted query runs it again"
         + " with the same rows: a lower max_rows_per_partition sizes the batches after it; for"
-        + " this one, give executors more memory.";
+        + " this one, give executors more memory, or set option max_rows_per_task to run it in"
+        + " smaller tasks.";
   }
 
   private static String check(long rows, String message) {

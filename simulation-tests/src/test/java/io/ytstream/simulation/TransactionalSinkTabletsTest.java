@@ -202,7 +202,10 @@ class TransactionalSinkTabletsTest {
     assertTrue(e.getMessage().contains("(now at least 20; try 5)"), e::getMessage);
     assertTrue(
         e.getMessage().contains("runs it again with the same rows")
-            && e.getMessage().endsWith("for this one, give executors more memory."),
+            && e.getMessage()
+                .endsWith(
+                    "for this one, give executors more memory, or set option"
+                        + " max_rows_per_task to run it in smaller tasks."),
         e::getMessage);
     assertNothingWritten(tx, ORDERED);
   }

@@ -26,23 +26,61 @@ final class ForeignOptions {
     HINTS.put(theirs.toLowerCase(Locale.ROOT), text);
   }
 
+  /** An option whose yt counterpart differs from it in a way the user must know. */
+  private static void near(String theirs, String what, String ours, String difference) {
+    HINTS.put(
+        theirs.toLowerCase(Locale.ROOT),
+        "is "
+            + what
+            + "; the nearest option of the yt source/sink is '"
+            + ours
+            + "', which "
+            + difference);
+  }
+
   static {
     String kafka = "an option of Spark's Kafka source";
     ours("startingOffsets", kafka, YtOptions.STARTING_OFFSETS);
     ours("endingOffsets", kafka, YtOptions.ENDING_OFFSETS);
     ours("startingTimestamp", kafka, YtOptions.STARTING_TIMESTAMP);
-    ours("startingOffsetsByTimestamp", kafka, YtOptions.STARTING_TIMESTAMP);
+    near(
+        "startingOffsetsByTimestamp",
+        kafka,
+        YtOptions.STARTING_TIMESTAMP,
+        "takes one time for every partition (per partition: starting_offsets with row indexes)");
     ours("endingTimestamp", kafka, YtOptions.ENDING_TIMESTAMP);
-    ours("endingOffsetsByTimestamp", kafka, YtOptions.ENDING_TIMESTAMP);
+    near(
+        "endingOffsetsByTimestamp",
+        kafka,
+        YtOptions.ENDING_TIMESTAMP,
+        "takes one time for every partition (per partition: ending_offsets with row indexes)");
     ours("maxOffsetsPerTrigger", kafka, YtOptions.MAX_ROWS_PER_TRIGGER);
     ours("minOffsetsPerTrigger", kafka, YtOptions.MIN_ROWS_PER_TRIGGER);
     ours("maxTriggerDelay", kafka, YtOptions.MAX_TRIGGER_DELAY);
     ours("maxBytesPerTrigger", "an option of Spark's file source", YtOptions.MAX_BYTES_PER_TRIGGER);
     ours("failOnDataLoss", kafka, YtOptions.FAIL_ON_DATA_LOSS);
-    ours("maxRecordsPerPartition", kafka, YtOptions.MAX_ROWS_PER_PARTITION);
-    ours("includeHeaders", kafka, YtOptions.INCLUDE_SERVICE_COLUMNS);
-    ours("groupIdPrefix", kafka, YtOptions.CONSUMER_PATH);
-    ours("kafka.group.id", kafka, YtOptions.CONSUMER_PATH);
+    // Kafka's cuts a batch's partition range into tasks of at most that many records; the yt
+    // option with the similar name, max_rows_per_partition, caps the rows of a batch instead.
+    ours("maxRecordsPerPartition", kafka, YtOptions.MAX_ROWS_PER_TASK);
+    ours("minPartitions", kafka, YtOptions.MIN_TASKS);
+    near(
+        "includeHeaders",
+        kafka,
+        YtOptions.INCLUDE_SERVICE_COLUMNS,
+        "adds each row's queue position (tablet and row index, as Kafka's partition and offset"
+            + " columns); queue rows have no headers");
+    near(
+        "groupIdPrefix",
+        kafka,
+        YtOptions.CONSUMER_PATH,
+        "names the consumer table whose offsets the query advances after each batch (Kafka's"
+            + " source commits no offsets to its group)");
+    near(
+        "kafka.group.id",
+        kafka,
+        YtOptions.CONSUMER_PATH,
+        "names the consumer table whose offsets the query advances after each batch (Kafka's"
+            + " source commits no offsets to its group)");
     ours("topic", "an option of Spark's Kafka sink", YtOptions.PATH);
     String queues =
         "is an option of Spark's Kafka source; the yt source takes the queue path(s) in load(),"
@@ -55,12 +93,6 @@ final class ForeignOptions {
         "is an option of Spark's Kafka source; the yt source/sink's cluster is the session setting"
             + " spark.hadoop.yt.proxy or option '"
             + YtOptions.PROXY
-            + "'");
-    hint(
-        "minPartitions",
-        "is an option of Spark's Kafka source; the yt source reads each queue partition's range"
-            + " in one task, so its tasks are sized by option '"
-            + YtOptions.MAX_ROWS_PER_PARTITION
             + "'");
     String spyt = "is a session setting of SPYT, not an option: set it with spark.conf.set(\"";
     hint("dynBatchSize", spyt + YtSettings.DYN_BATCH_SIZE + "\", ...)");

@@ -5,6 +5,7 @@ import io.ytstream.core.model.StartingOffsets;
 import io.ytstream.core.model.YPath;
 import io.ytstream.core.plan.DataLossPolicy;
 import io.ytstream.core.plan.PlanLimits;
+import io.ytstream.core.plan.TaskSplit;
 import io.ytstream.core.plan.TriggerLimit;
 import io.ytstream.types.json.JsonReader;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
@@ -34,6 +36,8 @@ public final class YtOptions {
   static final String MAX_TRIGGER_DELAY = "max_trigger_delay";
   static final String MAX_BYTES_PER_TRIGGER = "max_bytes_per_trigger";
   static final String MAX_BYTES_PER_PARTITION = "max_bytes_per_partition";
+  static final String MIN_TASKS = "min_tasks";
+  static final String MAX_ROWS_PER_TASK = "max_rows_per_task";
   static final String FAIL_ON_DATA_LOSS = "fail_on_data_loss";
   static final String REAL_TIME_PARTITIONS_PER_TASK = "real_time_partitions_per_task";
   static final String STARTING_OFFSETS = "starting_offsets";
@@ -60,6 +64,8 @@ public final class YtOptions {
           Map.entry(MAX_TRIGGER_DELAY, OptionScope.READ),
           Map.entry(MAX_BYTES_PER_TRIGGER, OptionScope.READ),
           Map.entry(MAX_BYTES_PER_PARTITION, OptionScope.READ),
+          Map.entry(MIN_TASKS, OptionScope.READ),
+          Map.entry(MAX_ROWS_PER_TASK, OptionScope.READ),
           Map.entry(FAIL_ON_DATA_LOSS, OptionScope.READ),
           Map.entry(REAL_TIME_PARTITIONS_PER_TASK, OptionScope.READ),
           Map.entry(STARTING_OFFSETS, OptionScope.READ),
@@ -550,6 +556,16 @@ public final class YtOptions {
               + " cuts a partition's range into tasks by rows: remove it, and use"
               + " max_rows_per_partition to bound the rows of each task");
     }
+    for (String name : List.of(MIN_TASKS, MAX_ROWS_PER_TASK)) {
+      if (get(name).isPresent()) {
+        throw new IllegalArgumentException(
+            "option "
+                + name
+                + " splits a stream's micro-batches into tasks; a static read (spark.read) cuts"
+                + " each partition's range into tasks of at most max_rows_per_partition rows:"
+                + " remove it, and use max_rows_per_partition to size the tasks");
+      }
+    }
     if (get(REAL_TIME_PARTITIONS_PER_TASK).isPresent()) {
       throw new IllegalArgumentException(
           "option "
@@ -574,7 +590,40 @@ public final class YtOptions {
     return PlanLimits.of(
             maxRowsPerPartition(),
             failOnDataLoss() ? DataLossPolicy.FAIL : DataLossPolicy.SKIP_AND_REPORT)
-        .withMaxBytesPerPartition(maxBytesPerPartition());
+        .withMaxBytesPerPartition(maxBytesPerPartition())
+        .withTaskSplit(taskSplit());
+  }
+
+  /**
+   * How a micro-batch's partition ranges are cut into tasks: {@code min_tasks} (Kafka's {@code
+   * minPartitions}) and {@code max_rows_per_task}; unset, one task per partition range.
+   */
+  public TaskSplit taskSplit() {
+    Optional<Long> minTasks =
+        positive(
+            MIN_TASKS,
+            "Set it to the fewest tasks a micro-batch should run, e.g. 8 to read one queue"
+                + " partition's backlog with 8 cores, or leave it unset for one task per"
+                + " partition");
+    if (minTasks.isPresent() && minTasks.get() > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          "option "
+              + MIN_TASKS
+              + " must be at most "
+              + Integer.MAX_VALUE
+              + ", got '"
+              + get(MIN_TASKS).orElse("")
+              + "'. Set it to the fewest tasks a micro-batch should run, e.g. 8");
+    }
+    OptionalLong maxRows =
+        toOptionalLong(
+            positive(
+                MAX_ROWS_PER_TASK,
+                "Set it to the most rows one task of a micro-batch reads, e.g. 50000, or leave it"
+                    + " unset for one task per partition"));
+    return new TaskSplit(
+        minTasks.isPresent() ? OptionalInt.of(minTasks.get().intValue()) : OptionalInt.empty(),
+        maxRows);
   }
 
   Optional<String> proxy() {

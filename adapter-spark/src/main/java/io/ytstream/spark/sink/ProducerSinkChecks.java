@@ -3,6 +3,7 @@ package io.ytstream.spark.sink;
 import io.ytstream.core.error.YtErrorCode;
 import io.ytstream.core.error.YtException;
 import io.ytstream.core.model.YPath;
+import io.ytstream.core.plan.TaskSplit;
 import io.ytstream.ports.TableDescription;
 import io.ytstream.ports.TableDescription.Column;
 import io.ytstream.ports.spi.YtCluster;
@@ -74,6 +75,29 @@ final class ProducerSinkChecks {
               + "). Create one with `yt create queue_producer //home/producer` and pass its path,"
               + " or fix the path");
     }
+  }
+
+  /**
+   * Producer sessions are per write task: a batch run again after a restart is split by that run's
+   * options, so a change of them would give a replayed task rows whose first writer was another
+   * task, whose session the replay does not look at, and they would land twice. Refused rather than
+   * exactly once only while the options stay.
+   */
+  static IllegalArgumentException splitSource(YPath producer, TaskSplit split) {
+    return new IllegalArgumentException(
+        "option producer_path = '"
+            + producer
+            + "' cannot be combined with the yt source's "
+            + split.describe()
+            + ": each write task pushes its share of a batch through a producer session of its"
+            + " own, and a batch run again after a restart is cut into tasks by the options of"
+            + " that run, so a change of them between runs would give a task rows another task"
+            + " already pushed, and they would land twice. Remove min_tasks and max_rows_per_task"
+            + " from the source (one task per queue partition), or, for exactly once with a"
+            + " partition read by several tasks, remove producer_path and set "
+            + YtSettings.TRANSACTIONAL
+            + "=true, or upsert into a sorted table keyed by the source position"
+            + " (include_service_columns=true)");
   }
 
   /** A static write has no batch id to number rows by. */

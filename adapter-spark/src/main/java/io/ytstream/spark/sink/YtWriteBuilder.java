@@ -1,10 +1,12 @@
 package io.ytstream.spark.sink;
 
 import io.ytstream.core.model.YPath;
+import io.ytstream.core.plan.TaskSplit;
 import io.ytstream.ports.TableDescription;
 import io.ytstream.ports.spi.YtCluster;
 import io.ytstream.spark.checkpoint.HadoopConfs;
 import io.ytstream.spark.config.ClusterRef;
+import io.ytstream.spark.config.SplitSourceQueries;
 import io.ytstream.spark.config.UserInputErrors;
 import io.ytstream.spark.config.YtOptions;
 import io.ytstream.spark.config.YtSettings;
@@ -117,6 +119,10 @@ public final class YtWriteBuilder implements SupportsTruncate, SupportsStreaming
         RealTimeQueries.checkSink(spec.path().value(), settings.transactional());
         Configuration conf = HadoopConfs.forSession(spark);
         if (producer.isPresent()) {
+          Optional<TaskSplit> split = SplitSourceQueries.splitOfThisQuery();
+          if (split.isPresent()) {
+            throw ProducerSinkChecks.splitSource(producer.get(), split.get());
+          }
           if (CheckedQueries.firstTime(info.queryId())) {
             warnIfNondeterministic(spark, producer.get());
           }

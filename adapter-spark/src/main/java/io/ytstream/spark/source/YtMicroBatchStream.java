@@ -11,6 +11,7 @@ import io.ytstream.core.plan.QueueBounds;
 import io.ytstream.core.plan.TaskAssignment;
 import io.ytstream.ports.spi.YtCluster;
 import io.ytstream.spark.checkpoint.HadoopCheckpointFiles;
+import io.ytstream.spark.config.SplitSourceQueries;
 import io.ytstream.spark.config.UserInputErrors;
 import io.ytstream.spark.metrics.LagBoard;
 import io.ytstream.spark.realtime.BackgroundConsumerAdvance;
@@ -88,6 +89,9 @@ public final class YtMicroBatchStream
 
   public YtMicroBatchStream(YtSourceSpec spec, String metadataPath, Configuration hadoopConf) {
     this.spec = spec;
+    // Spark creates the query's sources on its stream execution thread, where it later plans the
+    // sink: the producer sink refuses a split source there.
+    SplitSourceQueries.markThisQueryThread(spec.limits().taskSplit());
     this.cluster = spec.cluster().connect();
     Path metadataDir = new Path(metadataPath);
     this.source =

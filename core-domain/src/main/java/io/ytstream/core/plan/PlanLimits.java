@@ -12,9 +12,15 @@ import java.util.OptionalLong;
  * @param dataLossPolicy what to do about trimmed rows
  * @param maxBytesPerPartition most data weight read from one partition in one batch ({@code
  *     max_bytes_per_partition}, measured by {@code $cumulative_data_weight}; {@link ByteBudget})
+ * @param taskSplit how the batch's ranges are cut into tasks ({@code min_tasks}, {@code
+ *     max_rows_per_task}; {@link TaskAssigner}): it decides who reads a batch's rows, never which
+ *     rows a batch has
  */
 public record PlanLimits(
-    long maxRowsPerPartition, DataLossPolicy dataLossPolicy, OptionalLong maxBytesPerPartition) {
+    long maxRowsPerPartition,
+    DataLossPolicy dataLossPolicy,
+    OptionalLong maxBytesPerPartition,
+    TaskSplit taskSplit) {
 
   /** The safe default for {@code max_rows_per_partition} (SPYT's default is unlimited). */
   public static final long DEFAULT_MAX_ROWS_PER_PARTITION = 100_000;
@@ -26,10 +32,17 @@ public record PlanLimits(
     }
     Objects.requireNonNull(dataLossPolicy, "dataLossPolicy");
     Objects.requireNonNull(maxBytesPerPartition, "maxBytesPerPartition");
+    Objects.requireNonNull(taskSplit, "taskSplit");
     if (maxBytesPerPartition.isPresent() && maxBytesPerPartition.getAsLong() < 1) {
       throw new IllegalArgumentException(
           "max_bytes_per_partition must be >= 1, got " + maxBytesPerPartition.getAsLong());
     }
+  }
+
+  /** Limits with one task per range. */
+  public PlanLimits(
+      long maxRowsPerPartition, DataLossPolicy dataLossPolicy, OptionalLong maxBytesPerPartition) {
+    this(maxRowsPerPartition, dataLossPolicy, maxBytesPerPartition, TaskSplit.none());
   }
 
   /** Limits by rows only. */
@@ -39,7 +52,12 @@ public record PlanLimits(
 
   /** These limits with {@code max_bytes_per_partition} set to {@code maxBytes}. */
   public PlanLimits withMaxBytesPerPartition(OptionalLong maxBytes) {
-    return new PlanLimits(maxRowsPerPartition, dataLossPolicy, maxBytes);
+    return new PlanLimits(maxRowsPerPartition, dataLossPolicy, maxBytes, taskSplit);
+  }
+
+  /** These limits with the batch's ranges cut into tasks as {@code split} says. */
+  public PlanLimits withTaskSplit(TaskSplit split) {
+    return new PlanLimits(maxRowsPerPartition, dataLossPolicy, maxBytesPerPartition, split);
   }
 
   public static PlanLimits defaults() {

@@ -174,8 +174,11 @@ public final class BatchBound {
     if (!text.contains(notKept)) {
       return "'s refusal does not say why the task stopped";
     }
-    if (!text.endsWith("for this one, give executors more memory.")) {
-      return "'s refusal does not say that only more memory helps the logged batch";
+    if (!text.endsWith(
+        "for this one, give executors more memory, or set option max_rows_per_task to run it in"
+            + " smaller tasks.")) {
+      return "'s refusal does not say that only more memory or smaller tasks help the logged"
+          + " batch";
     }
     long largest = Long.parseLong(m.group(1));
     long partitions = Long.parseLong(m.group(2));
