@@ -5,6 +5,7 @@ import io.ytstream.core.model.QueueId;
 import io.ytstream.ports.Row;
 import io.ytstream.simulation.check.GarbageWrite;
 import io.ytstream.simulation.check.Ledger;
+import io.ytstream.simulation.check.MisplacedWrite;
 import io.ytstream.simulation.check.NonmonotonicSend;
 import io.ytstream.simulation.check.Violations;
 import java.util.ArrayList;
@@ -41,6 +42,9 @@ final class OutputLedger {
   /** Producer mode: the order each partition's rows come into each output tablet. */
   private final NonmonotonicSend order;
 
+  /** Where the job chose its rows' tablets: whether they are there; null otherwise. */
+  private final MisplacedWrite placement;
+
   /** Rows that match no input row (yet): not counted, looked at again on every apply. */
   private final List<Row> unmatched = new ArrayList<>();
 
@@ -67,6 +71,11 @@ final class OutputLedger {
     int n = w.partitions().size();
     covered = new long[n];
     order = new NonmonotonicSend(n);
+    placement =
+        ctx.tabletChoice == TabletChoice.ROUND_ROBIN
+            ? null
+            : new MisplacedWrite(
+                ctx.tabletChoice == TabletChoice.COLUMN, Math.max(1, w.outputTablets()));
   }
 
   long rows() {
@@ -113,7 +122,8 @@ final class OutputLedger {
 
   /**
    * Takes in a change of the table: each added row that matches no input row is a {@link
-   * GarbageWrite}; in producer mode each added row goes to {@link NonmonotonicSend}.
+   * GarbageWrite}; in producer mode each added row goes to {@link NonmonotonicSend}, and where the
+   * job chose its rows' tablets to {@link MisplacedWrite}.
    */
   void apply(TableDelta delta, Violations out) {
     rows = delta.rowCount();
@@ -151,6 +161,9 @@ final class OutputLedger {
       if (w.mode() == SimMode.PRODUCER) {
         order.arrived(
             out, o, tabletOf(row, tablets), r, copy, count(o, r, copy) == 0, this::partitionName);
+      }
+      if (placement != null) {
+        placement.arrived(out, (Long) row.get("v"), tabletOf(row, tablets));
       }
       add(o, r, copy, 1);
     }

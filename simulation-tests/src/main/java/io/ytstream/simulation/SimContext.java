@@ -47,6 +47,9 @@ final class SimContext {
    */
   OptionalLong taskSplitSeed = OptionalLong.empty();
 
+  /** How the job places its output rows in the output's tablets ({@link TabletChoice}). */
+  TabletChoice tabletChoice = TabletChoice.ROUND_ROBIN;
+
   /** The query refused checkpoint offsets that a re-created queue no longer has. */
   boolean failedOnUntrustedPositions;
 

@@ -15,6 +15,7 @@ import java.util.Locale;
  *          [--partitions P]
  *          [--mutant NAME|all] [--replay SEED [--schedule TEXT]] [--batches B] [--first-seed S]
  *          [--split true]  (each driver cuts batches into tasks by options drawn from the seed)
+ *          [--tablet-choice true]  (the job places its rows by $tablet_index or a key hash)
  * simulate --mode realtime-upsert|realtime-append|realtime-producer|realtime-stateful --seeds N
  *          [--first-seed S] [--partitions P] [--replay SEED [--schedule TEXT]]
  * </pre>
@@ -88,6 +89,7 @@ public final class Simulate {
     Long replay = null;
     String schedule = null;
     boolean split = false;
+    boolean tabletChoice = false;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       String v = i + 1 < args.length ? args[i + 1] : null;
@@ -101,6 +103,7 @@ public final class Simulate {
         case "--replay" -> replay = Long.parseLong(need(a, v));
         case "--schedule" -> schedule = need(a, v);
         case "--split" -> split = Boolean.parseBoolean(need(a, v));
+        case "--tablet-choice" -> tabletChoice = Boolean.parseBoolean(need(a, v));
         default -> throw new IllegalArgumentException("unknown argument " + a);
       }
       i++;
@@ -119,7 +122,9 @@ public final class Simulate {
     }
     Mutant mutant = mutantName == null ? Mutant.NONE : Mutant.parse(mutantName);
     SimulationRun.Options options =
-        new SimulationRun.Options(mode, partitions, mutant, batches, false).withSplitTasks(split);
+        new SimulationRun.Options(mode, partitions, mutant, batches, false)
+            .withSplitTasks(split)
+            .withTabletChoice(tabletChoice);
     if (replay != null) {
       return replay(replay, options, schedule, out);
     }
@@ -324,6 +329,7 @@ public final class Simulate {
             + (options.mutant() != Mutant.NONE ? " --mutant " + options.mutant().cliName() : "")
             + (realTime ? "" : " --batches " + s.batches())
             + (options.splitTasks() ? " --split true" : "")
+            + (options.tabletChoice() ? " --tablet-choice true" : "")
             + " --replay "
             + r.seed()
             + " --schedule '"

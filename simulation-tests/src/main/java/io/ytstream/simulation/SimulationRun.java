@@ -34,6 +34,8 @@ final class SimulationRun {
    * @param splitTasks whether each driver cuts its batches' ranges into tasks by options drawn from
    *     the seed and the driver (so a restarted query runs a logged batch under other options);
    *     never in producer mode, whose sink refuses a split source
+   * @param tabletChoice whether the job places its output rows by a {@link TabletChoice} drawn from
+   *     the seed (ordered outputs of stateless queries: transactional, at-least-once, producer)
    */
   record Options(
       RunMode mode,
@@ -41,9 +43,10 @@ final class SimulationRun {
       Mutant mutant,
       int batches,
       boolean tracing,
-      boolean splitTasks) {
+      boolean splitTasks,
+      boolean tabletChoice) {
     Options(RunMode mode, int partitions, Mutant mutant, int batches, boolean tracing) {
-      this(mode, partitions, mutant, batches, tracing, false);
+      this(mode, partitions, mutant, batches, tracing, false, false);
     }
 
     Options(RunMode mode, int partitions) {
@@ -51,15 +54,19 @@ final class SimulationRun {
     }
 
     Options withTracing(boolean on) {
-      return new Options(mode, partitions, mutant, batches, on, splitTasks);
+      return new Options(mode, partitions, mutant, batches, on, splitTasks, tabletChoice);
     }
 
     Options withBatches(int n) {
-      return new Options(mode, partitions, mutant, n, tracing, splitTasks);
+      return new Options(mode, partitions, mutant, n, tracing, splitTasks, tabletChoice);
     }
 
     Options withSplitTasks(boolean on) {
-      return new Options(mode, partitions, mutant, batches, tracing, on);
+      return new Options(mode, partitions, mutant, batches, tracing, on, tabletChoice);
+    }
+
+    Options withTabletChoice(boolean on) {
+      return new Options(mode, partitions, mutant, batches, tracing, splitTasks, on);
     }
   }
 
@@ -130,6 +137,9 @@ final class SimulationRun {
     if (options.splitTasks() && w.mode() != SimMode.PRODUCER) {
       ctx.taskSplitSeed = OptionalLong.of(seed);
     }
+    if (options.tabletChoice() && TabletChoice.applies(w)) {
+      ctx.tabletChoice = TabletChoice.forSeed(seed);
+    }
     Verifier verifier = new Verifier(ctx);
     ctx.verifier = verifier;
     ctx.io.onWrite(verifier::onWriteRequest);
@@ -137,6 +147,9 @@ final class SimulationRun {
     if (ctx.tracing()) {
       ctx.trace(
           "seed " + seed + " " + w + " schedule [" + schedule + "] mutant " + options.mutant());
+      if (ctx.tabletChoice != TabletChoice.ROUND_ROBIN) {
+        ctx.trace("the job chooses output tablets by " + ctx.tabletChoice);
+      }
     }
     setUp(cluster, w);
 

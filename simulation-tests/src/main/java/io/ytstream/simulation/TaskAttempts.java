@@ -21,6 +21,7 @@ import io.ytstream.ports.Row;
 import io.ytstream.ports.TransactionId;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -198,7 +199,7 @@ final class TaskAttempts {
             maxRowsPerTablet,
             kept);
     for (Row row : out) {
-      writer.write(row);
+      writer.write(ctx.tabletChoice.chosen(row, tablets), row);
     }
     if (failArg >= 0) {
       writer.abort();
@@ -401,6 +402,10 @@ final class TaskAttempts {
   private void writeChunks(List<Row> out, int failArg, int task) {
     int failAfter = failArg < 0 ? -1 : failArg % 2;
     boolean sorted = w.mode() == SimMode.IDEMPOTENT;
+    int[] chosen = sorted ? new int[out.size()] : ctx.tabletChoice.chosen(out, w.outputTablets());
+    if (sorted) {
+      Arrays.fill(chosen, -1);
+    }
     ChunkedTaskWriter writer =
         new ChunkedTaskWriter(
             chunks, Workload.OUTPUT, sorted, task, w.outputTablets(), w.writeChunk());
@@ -411,13 +416,15 @@ final class TaskAttempts {
           throw new IllegalStateException("simulated task failure after " + failAfter + " chunks");
         }
         Row row = out.get(k);
-        writer.write(tablet -> sorted ? row : row.with("$tablet_index", (long) tablet));
+        writer.write(
+            TabletChoice.at(chosen, k),
+            tablet -> sorted ? row : row.with("$tablet_index", (long) tablet));
       }
       if (out.size() % w.writeChunk() != 0 && writer.chunksWritten() == failAfter) {
         throw new IllegalStateException("simulated task failure after " + failAfter + " chunks");
       }
       writer.commit();
-      ctx.verifier.onWriterReport(task, out.size(), writer.rowsPerTablet());
+      ctx.verifier.onWriterReport(task, chosen, writer.rowsPerTablet());
     } catch (RuntimeException e) {
       writer.abort();
       throw e;
@@ -458,6 +465,7 @@ final class TaskAttempts {
       throw new IllegalStateException("simulated task failure before its first push");
     }
     int mark = ctx.io.startedCount();
+    int[] chosen = ctx.tabletChoice.chosen(out, w.outputTablets());
     ProducerTaskWriter writer =
         new ProducerTaskWriter(
             () -> shares,
@@ -473,8 +481,10 @@ final class TaskAttempts {
                 batch.sourceEnd,
                 SHARE_TRANSACTION_TIMEOUT));
     try {
-      for (Row row : out) {
-        writer.write(tablet -> row.with("$tablet_index", (long) tablet));
+      for (int k = 0; k < out.size(); k++) {
+        Row row = out.get(k);
+        writer.write(
+            TabletChoice.at(chosen, k), tablet -> row.with("$tablet_index", (long) tablet));
         if ((failAt == 1 || failAt == 2) && writer.chunksPushed() > 0) {
           throw new IllegalStateException("simulated task failure after its first chunk");
         }
@@ -488,7 +498,7 @@ final class TaskAttempts {
         // Only a zombie's calls have other steps run inside them: the live commit's rows are its.
         ctx.verifier.onShareOutcome(task, out.size(), outputRows() - before, outcome);
       }
-      ctx.verifier.onWriterReport(task, out.size(), writer.rowsPerTablet());
+      ctx.verifier.onWriterReport(task, chosen, writer.rowsPerTablet());
       trace(
           batch,
           task,

@@ -113,11 +113,12 @@ final class Verifier extends RunChecks {
   }
 
   /**
-   * A writer task committed: it was handed {@code rows} rows, and its report counts {@code
-   * rowsPerTablet} (one counter for a sorted output).
+   * A writer task committed: it was handed a row for each of {@code chosen} (the tablet the job
+   * chose for it, or -1), and its report counts {@code rowsPerTablet} (one counter for a sorted
+   * output).
    */
-  void onWriterReport(int taskPartition, int rows, long[] rowsPerTablet) {
-    WriterReport.committed(out, taskPartition, rows, rowsPerTablet);
+  void onWriterReport(int taskPartition, int[] chosen, long[] rowsPerTablet) {
+    WriterReport.committed(out, taskPartition, chosen, rowsPerTablet);
   }
 
   /**

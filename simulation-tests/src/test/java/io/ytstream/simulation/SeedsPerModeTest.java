@@ -81,4 +81,34 @@ class SeedsPerModeTest {
       assertEquals(0, totals.duplicated, "duplicates in " + mode);
     }
   }
+
+  /**
+   * The modes whose ordered output the job may place rows in, with the job choosing each row's
+   * tablet ({@code $tablet_index} or {@code output_tablet_key}, drawn per seed): a quarter of the
+   * seeds, the same invariants and {@code MisplacedWrite}.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = SimMode.class,
+      names = {"TRANSACTIONAL", "AT_LEAST_ONCE", "PRODUCER"})
+  void everySeedKeepsTheInvariantsWithTheJobChoosingTablets(SimMode mode) {
+    SimulationRun.Options options =
+        new SimulationRun.Options(mode, 0, Mutant.NONE, 30, false).withTabletChoice(true);
+    Simulate.Totals totals = new Simulate.Totals();
+    List<String> failures = new ArrayList<>();
+    for (long seed = 1; seed <= Math.max(1, seeds() / 4); seed++) {
+      RunResult r = SimulationRun.run(seed, options);
+      totals.add(r);
+      if (r.failed() && failures.size() < 3) {
+        failures.add(
+            "seed " + r.seed() + " " + r.violations() + " schedule [" + r.schedule() + "]");
+      }
+    }
+    assertEquals(List.of(), failures, mode + " with chosen tablets: seeds with violations");
+    assertEquals(0, totals.lost, "lost rows");
+    assertTrue(totals.rowsIn > 0 && totals.rowsOut > 0);
+    if (mode.exactlyOnce()) {
+      assertEquals(0, totals.duplicated, "duplicates in " + mode);
+    }
+  }
 }

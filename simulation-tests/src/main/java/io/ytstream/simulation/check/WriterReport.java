@@ -7,8 +7,9 @@ import java.util.Optional;
 
 /**
  * A writer task's report disagrees with what it was handed: the rows per output tablet its commit
- * message carries against the rule that places row k of task p on tablet (p + k) mod tablets, or a
- * producer share's outcome against the rows that landed and what its decision calls for.
+ * message carries against the tablets the job chose or, without a choice, the rule that places row
+ * k of task p on tablet (p + k) mod tablets, or a producer share's outcome against the rows that
+ * landed and what its decision calls for.
  */
 public final class WriterReport {
 
@@ -18,13 +19,19 @@ public final class WriterReport {
   private WriterReport() {}
 
   /**
-   * A writer task committed: it was handed {@code rows} rows, and its report counts {@code
-   * rowsPerTablet} (one counter for a sorted output).
+   * A writer task committed: it was handed a row for each of {@code chosen}, the tablet the job
+   * chose for it or -1 where the writer places it, and its report counts {@code rowsPerTablet} (one
+   * counter for a sorted output).
    */
-  public static void committed(Violations out, int taskPartition, int rows, long[] rowsPerTablet) {
+  public static void committed(
+      Violations out, int taskPartition, int[] chosen, long[] rowsPerTablet) {
     long[] want = new long[rowsPerTablet.length];
-    for (int k = 0; k < rows; k++) {
-      want[(int) Math.floorMod(taskPartition + (long) k, (long) want.length)]++;
+    for (int k = 0; k < chosen.length; k++) {
+      int tablet =
+          chosen[k] >= 0
+              ? chosen[k]
+              : (int) Math.floorMod(taskPartition + (long) k, (long) want.length);
+      want[tablet]++;
     }
     if (!Arrays.equals(want, rowsPerTablet)) {
       out.add(
@@ -32,7 +39,7 @@ public final class WriterReport {
           "task "
               + taskPartition
               + " wrote "
-              + rows
+              + chosen.length
               + " rows and reports "
               + Arrays.toString(rowsPerTablet)
               + " per tablet, expected "
