@@ -102,9 +102,9 @@ public final class HintedRead {
       return new Refused(c.describe() + " values do not all fit " + t.describe());
     }
     return new Refused(
-        "a "
+        "a column of type "
             + c.describe()
-            + " column holds no "
+            + " holds no "
             + t.describe()
             + " values (a primitive column is read as its own type or widened to one that holds"
             + " every value; a yson or composite column is decoded into any type)");
