@@ -15,6 +15,8 @@ import io.ytstream.emulator.YtEmulator;
 import io.ytstream.inmemory.InMemoryCluster;
 import io.ytstream.ports.Row;
 import io.ytstream.ports.TableDescription.Column;
+import io.ytstream.types.v3.YtPrimitive;
+import io.ytstream.types.v3.YtType;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,6 +29,7 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.spark.sql.spytlike.SpytLikeYtSource;
@@ -277,6 +280,58 @@ class SparkSubmitIT {
   }
 
   /**
+   * SPYT's schema hint through the jar: a {@code yson} column read as the struct a {@code
+   * <column>_hint} option names (a Spark type in JSON, as SPYT's {@code schema_hint} sends it),
+   * keys the hint does not name left out, and the struct's fields written as columns.
+   */
+  @Test
+  void aSchemaHintDecodesAYsonColumnThroughTheJar() throws Exception {
+    SparkDistribution spark = SparkDistribution.fromBuild("current");
+    String hint =
+        "{\"type\":\"struct\",\"fields\":["
+            + "{\"name\":\"name\",\"type\":\"string\",\"nullable\":true,\"metadata\":{}},"
+            + "{\"name\":\"n\",\"type\":\"integer\",\"nullable\":true,\"metadata\":{}}]}";
+    runQueueToTable(
+        spark,
+        "hints",
+        "yt",
+        List.of(),
+        List.of(
+            "source:payload_hint=" + hint,
+            "select:id",
+            "select:payload.name AS name",
+            "select:CAST(payload.n AS BIGINT) AS n"),
+        List.of(
+            new Column("id", "int64", false, false),
+            Column.of("payload", YtType.optional(YtPrimitive.YSON), false)),
+        (tablet, id) -> {
+          Map<String, Object> payload = new TreeMap<>();
+          payload.put("name", "p" + id);
+          payload.put("n", id * 2);
+          payload.put("unread", List.of(id));
+          return Row.of("$tablet_index", (long) tablet, "id", id, "payload", payload);
+        },
+        table ->
+            emulator
+                .cluster()
+                .createOrderedTable(
+                    table,
+                    List.of(
+                        new Column("id", "int64", false, false),
+                        new Column("name", "string", false, false),
+                        new Column("n", "int64", false, false)),
+                    2),
+        table -> emulator.cluster().outputTables().readAll(table));
+    List<Row> written = emulator.cluster().outputTables().readAll(YPath.of("//home/hints/output"));
+    assertEquals(50, written.size());
+    for (Row row : written) {
+      long id = (Long) row.get("id");
+      assertEquals("p" + id, row.get("name"), "row " + row);
+      assertEquals(id * 2, row.get("n"), "row " + row);
+    }
+  }
+
+  /**
    * A query SPYT ran moves over: its checkpoint in Cypress holds Spark's logs with SPYT's offsets
    * (two batches, the last row read of each partition), its consumer lags one batch (SPYT advances
    * it when the next batch starts), and the output holds what SPYT wrote. The job with the one jar
@@ -418,11 +473,6 @@ class SparkSubmitIT {
         output -> emulator.cluster().outputTables().readAll(output));
   }
 
-  /**
-   * Sets up a queue of 50 rows in 2 partitions, submits the job (with {@code jobArgs} after the
-   * five it always takes) and checks what it wrote into the output {@code create} made, read back
-   * by {@code read}.
-   */
   private static SparkSubmitRun.Result runQueueToTable(
       SparkDistribution spark,
       String name,
@@ -432,12 +482,40 @@ class SparkSubmitIT {
       Consumer<YPath> create,
       Function<YPath, List<Row>> read)
       throws Exception {
+    return runQueueToTable(
+        spark,
+        name,
+        format,
+        moreJars,
+        jobArgs,
+        COLUMNS,
+        (tablet, id) -> Row.of("$tablet_index", (long) tablet, "id", id, "payload", "p" + id),
+        create,
+        read);
+  }
+
+  /**
+   * Sets up a queue of {@code queueColumns} with 50 rows in 2 partitions ({@code queueRow} makes
+   * the row of an id in a tablet), submits the job (with {@code jobArgs} after the five it always
+   * takes) and checks what it wrote into the output {@code create} made, read back by {@code read}.
+   */
+  private static SparkSubmitRun.Result runQueueToTable(
+      SparkDistribution spark,
+      String name,
+      String format,
+      List<Path> moreJars,
+      List<String> jobArgs,
+      List<Column> queueColumns,
+      BiFunction<Integer, Long, Row> queueRow,
+      Consumer<YPath> create,
+      Function<YPath, List<Row>> read)
+      throws Exception {
     InMemoryCluster cluster = emulator.cluster();
     String root = "//home/" + name;
     YPath queue = YPath.of(root + "/queue");
     YPath consumer = YPath.of(root + "/consumer");
     YPath output = YPath.of(root + "/output");
-    cluster.createOrderedTable(queue, COLUMNS, 2);
+    cluster.createOrderedTable(queue, queueColumns, 2);
     cluster.createConsumer(consumer);
     cluster.registerConsumer(queue, consumer, true);
     create.accept(output);
@@ -445,7 +523,7 @@ class SparkSubmitIT {
     for (int tablet = 0; tablet < 2; tablet++) {
       List<Row> rows = new ArrayList<>();
       for (long id = tablet * 100L; id < tablet * 100L + 25; id++) {
-        rows.add(Row.of("$tablet_index", (long) tablet, "id", id, "payload", "p" + id));
+        rows.add(queueRow.apply(tablet, id));
         expected.add(id);
       }
       cluster.outputTables().append(queue, rows);

@@ -103,10 +103,6 @@ final class ForeignOptions {
     hint("sort_columns", create);
     hint("unique_keys", create);
     hint("optimize_for", create);
-    hint(
-        "schema_hint",
-        "is an option of SPYT's static read; the yt source takes the queue's own schema (cast"
-            + " columns in the query instead)");
   }
 
   /**

@@ -9,6 +9,7 @@ import io.ytstream.core.plan.TaskSplit;
 import io.ytstream.core.plan.TriggerLimit;
 import io.ytstream.types.json.JsonReader;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -102,10 +103,20 @@ public final class YtOptions {
   /** What Spark adds for {@code partitionBy(...)}, which the yt sink does not take. */
   private static final String PARTITION_COLUMNS = "__partition_columns";
 
+  /** What ends the name of a schema hint, {@code <column>_hint} (SPYT's). */
+  public static final String HINT_SUFFIX = "_hint";
+
+  /** SPYT's write option of that form, which is not a column's hint. */
+  private static final String WRITE_SCHEMA_HINT = "write_schema_hint";
+
   private final Map<String, String> values;
 
-  private YtOptions(Map<String, String> values) {
+  /** Schema hints by option name as given, sorted. */
+  private final Map<String, String> columnHints;
+
+  private YtOptions(Map<String, String> values, Map<String, String> columnHints) {
     this.values = values;
+    this.columnHints = columnHints;
   }
 
   /** Options of the source or the sink: a name neither knows is an error. */
@@ -122,6 +133,7 @@ public final class YtOptions {
   public static YtOptions of(Map<String, String> options, OptionScope use) {
     TreeMap<String, String> lower = new TreeMap<>();
     TreeMap<String, String> given = new TreeMap<>();
+    TreeMap<String, String> hints = new TreeMap<>();
     options.forEach(
         (k, v) -> {
           lower.put(k.toLowerCase(Locale.ROOT), v);
@@ -130,6 +142,17 @@ public final class YtOptions {
     for (Map.Entry<String, String> e : given.entrySet()) {
       String name = e.getKey();
       if (SPARK_OWN.contains(name)) {
+        continue;
+      }
+      if (isColumnHint(name)) {
+        if (use == OptionScope.WRITE) {
+          throw new IllegalArgumentException(
+              "option '"
+                  + e.getValue()
+                  + "' is a schema hint (<column>_hint), which applies to reads (the yt source),"
+                  + " not to writes: remove it here; a write takes the output table's types");
+        }
+        hints.put(e.getValue(), lower.get(name));
         continue;
       }
       OptionScope scope = OWN.get(name);
@@ -161,7 +184,20 @@ public final class YtOptions {
       }
       throw new IllegalArgumentException(unknown(e.getValue(), use));
     }
-    return new YtOptions(lower);
+    return new YtOptions(lower, Collections.unmodifiableSortedMap(hints));
+  }
+
+  private static boolean isColumnHint(String lowerName) {
+    return lowerName.endsWith(HINT_SUFFIX) && !lowerName.equals(WRITE_SCHEMA_HINT);
+  }
+
+  /**
+   * The schema hints, SPYT's read options {@code <column>_hint}: option name as given → the hinted
+   * type (Spark's {@code DataType} JSON), sorted by name. What each means is decided where the
+   * queue's columns are known.
+   */
+  public Map<String, String> columnHints() {
+    return columnHints;
   }
 
   private static String unknown(String name, OptionScope use) {

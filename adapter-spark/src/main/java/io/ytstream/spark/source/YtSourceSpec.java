@@ -17,6 +17,7 @@ import io.ytstream.spark.config.ClusterRef;
 import io.ytstream.spark.config.UserInputErrors;
 import io.ytstream.spark.config.YtOptions;
 import io.ytstream.spark.config.YtSettings;
+import io.ytstream.spark.types.ColumnHints;
 import io.ytstream.spark.types.ColumnSpec;
 import io.ytstream.spark.types.TypeV3Options;
 import io.ytstream.spark.types.YtTypes;
@@ -131,10 +132,15 @@ public record YtSourceSpec(
         checkReadable(cluster, consumer, queue);
         queues.add(queue);
       }
-      List<ColumnSpec> columns = new ArrayList<>();
-      for (Column c : schema) {
-        columns.add(ColumnSpec.forRead(c.name(), c.typeV3(), typeV3));
-      }
+      List<String> paths = new ArrayList<>();
+      queues.forEach(q -> paths.add(q.path().value()));
+      List<ColumnSpec> columns =
+          new ArrayList<>(
+              ColumnHints.apply(
+                  options.columnHints(),
+                  schema,
+                  typeV3,
+                  (paths.size() == 1 ? "queue " : "queues ") + String.join(", ", paths)));
       if (options.includeServiceColumns()) {
         columns.addAll(YtTypes.systemColumns(described));
       }

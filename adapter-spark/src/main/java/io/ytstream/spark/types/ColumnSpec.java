@@ -86,6 +86,21 @@ public final class ColumnSpec implements Serializable {
         name, m.type(), true, type.describe(), m.converter(), Source.DATA, shortcutOf(type, m));
   }
 
+  /**
+   * A queue column read as a hinted type ({@link ColumnHints}), which {@link
+   * io.ytstream.types.value.HintedRead} accepted for the column's type.
+   */
+  static ColumnSpec hinted(String name, YtType column, YtType target, String option) {
+    YtToSpark.Mapped m = YtToSpark.map(target);
+    return new ColumnSpec(
+        name,
+        m.type(),
+        true,
+        column.describe(),
+        new HintedValues(name, column, target, option, m.converter()),
+        Source.DATA);
+  }
+
   /** As the converter maps them: tagged and optional (of a non-optional) read as their item. */
   private static Shortcut shortcutOf(YtType type, YtToSpark.Mapped mapped) {
     YtType t = type;

@@ -19,8 +19,9 @@ import org.apache.spark.sql.streaming.Trigger;
  *
  * <p>Arguments: format (the short name {@code yt}, or a provider's class name), queue, consumer,
  * output table, checkpoint location, then optionally {@code select:<SQL expression>} (the written
- * columns, in order, by {@code selectExpr}) and {@code sink:<option>=<value>} (the sink's options),
- * each as often as needed. With a class name it first shows what {@code format("yt")} does.
+ * columns, in order, by {@code selectExpr}), {@code source:<option>=<value>} (the source's options)
+ * and {@code sink:<option>=<value>} (the sink's options), each as often as needed. With a class
+ * name it first shows what {@code format("yt")} does.
  */
 public final class QueueToTableJob {
 
@@ -43,25 +44,31 @@ public final class QueueToTableJob {
       }
     }
     List<String> columns = new ArrayList<>();
+    Map<String, String> sourceOptions = new TreeMap<>();
     Map<String, String> sinkOptions = new TreeMap<>();
     for (int i = 5; i < args.length; i++) {
       if (args[i].startsWith("select:")) {
         columns.add(args[i].substring("select:".length()));
+      } else if (args[i].startsWith("source:") && args[i].contains("=")) {
+        put(sourceOptions, args[i].substring("source:".length()));
       } else if (args[i].startsWith("sink:") && args[i].contains("=")) {
-        String option = args[i].substring("sink:".length());
-        sinkOptions.put(
-            option.substring(0, option.indexOf('=')), option.substring(option.indexOf('=') + 1));
+        put(sinkOptions, args[i].substring("sink:".length()));
       } else {
         throw new IllegalArgumentException(
             "argument "
                 + (i + 1)
                 + " '"
                 + args[i]
-                + "': use select:<expr> or sink:<option>=<value>");
+                + "': use select:<expr>, source:<option>=<value> or sink:<option>=<value>");
       }
     }
     Dataset<Row> stream =
-        spark.readStream().format(format).option("consumer_path", consumer).load(queue);
+        spark
+            .readStream()
+            .format(format)
+            .options(sourceOptions)
+            .option("consumer_path", consumer)
+            .load(queue);
     if (!columns.isEmpty()) {
       stream = stream.selectExpr(columns.toArray(String[]::new));
     }
@@ -91,5 +98,11 @@ public final class QueueToTableJob {
     System.out.println(
         "job: provider from=" + provider.getProtectionDomain().getCodeSource().getLocation());
     spark.stop();
+  }
+
+  /** {@code <option>=<value>}, split at the first {@code =}. */
+  private static void put(Map<String, String> options, String option) {
+    options.put(
+        option.substring(0, option.indexOf('=')), option.substring(option.indexOf('=') + 1));
   }
 }
