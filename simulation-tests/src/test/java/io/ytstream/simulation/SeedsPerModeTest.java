@@ -24,19 +24,8 @@ class SeedsPerModeTest {
   @ParameterizedTest
   @EnumSource(SimMode.class)
   void everySeedKeepsTheInvariants(SimMode mode) {
-    SimulationRun.Options options = new SimulationRun.Options(mode, 0, Mutant.NONE, 30, false);
-    Simulate.Totals totals = new Simulate.Totals();
-    List<String> failures = new ArrayList<>();
-    for (long seed = 1; seed <= seeds(); seed++) {
-      RunResult r = SimulationRun.run(seed, options);
-      totals.add(r);
-      if (r.failed() && failures.size() < 3) {
-        failures.add(
-            "seed " + r.seed() + " " + r.violations() + " schedule [" + r.schedule() + "]");
-      }
-    }
-    assertEquals(List.of(), failures, mode + ": seeds with violations");
-    assertEquals(0, totals.lost, "lost rows");
+    Simulate.Totals totals =
+        runSeeds(new SimulationRun.Options(mode, 0, Mutant.NONE, 30, false), seeds(), "");
     assertTrue(totals.batches > seeds() * 5, "batches actually ran: " + totals.batches);
     assertTrue(totals.rowsIn > 0 && totals.rowsOut > 0);
     long faults = 0;
@@ -62,20 +51,11 @@ class SeedsPerModeTest {
   @ParameterizedTest
   @EnumSource(value = SimMode.class, names = "PRODUCER", mode = Mode.EXCLUDE)
   void everySeedKeepsTheInvariantsWithTasksSplitDifferentlyAfterEachRestart(SimMode mode) {
-    SimulationRun.Options options =
-        new SimulationRun.Options(mode, 0, Mutant.NONE, 30, false).withSplitTasks(true);
-    Simulate.Totals totals = new Simulate.Totals();
-    List<String> failures = new ArrayList<>();
-    for (long seed = 1; seed <= Math.max(1, seeds() / 4); seed++) {
-      RunResult r = SimulationRun.run(seed, options);
-      totals.add(r);
-      if (r.failed() && failures.size() < 3) {
-        failures.add(
-            "seed " + r.seed() + " " + r.violations() + " schedule [" + r.schedule() + "]");
-      }
-    }
-    assertEquals(List.of(), failures, mode + " with split tasks: seeds with violations");
-    assertEquals(0, totals.lost, "lost rows");
+    Simulate.Totals totals =
+        runSeeds(
+            new SimulationRun.Options(mode, 0, Mutant.NONE, 30, false).withSplitTasks(true),
+            Math.max(1, seeds() / 4),
+            " with split tasks");
     assertTrue(totals.rowsIn > 0 && totals.rowsOut > 0);
     if (mode.exactlyOnce()) {
       assertEquals(0, totals.duplicated, "duplicates in " + mode);
@@ -92,11 +72,25 @@ class SeedsPerModeTest {
       value = SimMode.class,
       names = {"TRANSACTIONAL", "AT_LEAST_ONCE", "PRODUCER"})
   void everySeedKeepsTheInvariantsWithTheJobChoosingTablets(SimMode mode) {
-    SimulationRun.Options options =
-        new SimulationRun.Options(mode, 0, Mutant.NONE, 30, false).withTabletChoice(true);
+    Simulate.Totals totals =
+        runSeeds(
+            new SimulationRun.Options(mode, 0, Mutant.NONE, 30, false).withTabletChoice(true),
+            Math.max(1, seeds() / 4),
+            " with chosen tablets");
+    assertTrue(totals.rowsIn > 0 && totals.rowsOut > 0);
+    if (mode.exactlyOnce()) {
+      assertEquals(0, totals.duplicated, "duplicates in " + mode);
+    }
+  }
+
+  /**
+   * Seeds 1 to {@code count} under {@code options}: fails naming the first three seeds with
+   * violations, or when a row was lost; returns the totals for the caller's own checks.
+   */
+  private static Simulate.Totals runSeeds(SimulationRun.Options options, long count, String how) {
     Simulate.Totals totals = new Simulate.Totals();
     List<String> failures = new ArrayList<>();
-    for (long seed = 1; seed <= Math.max(1, seeds() / 4); seed++) {
+    for (long seed = 1; seed <= count; seed++) {
       RunResult r = SimulationRun.run(seed, options);
       totals.add(r);
       if (r.failed() && failures.size() < 3) {
@@ -104,11 +98,8 @@ class SeedsPerModeTest {
             "seed " + r.seed() + " " + r.violations() + " schedule [" + r.schedule() + "]");
       }
     }
-    assertEquals(List.of(), failures, mode + " with chosen tablets: seeds with violations");
+    assertEquals(List.of(), failures, options.mode() + how + ": seeds with violations");
     assertEquals(0, totals.lost, "lost rows");
-    assertTrue(totals.rowsIn > 0 && totals.rowsOut > 0);
-    if (mode.exactlyOnce()) {
-      assertEquals(0, totals.duplicated, "duplicates in " + mode);
-    }
+    return totals;
   }
 }

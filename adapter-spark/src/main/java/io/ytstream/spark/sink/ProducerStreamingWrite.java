@@ -37,6 +37,17 @@ final class ProducerStreamingWrite implements StreamingWrite {
             : new QueryCheckpoint(new HadoopCheckpointFiles(checkpoint, hadoopConf));
   }
 
+  /**
+   * No commit coordinator: any attempt of a task may finish its share, since the share's session
+   * and sequence numbers keep a second attempt from writing anything twice. With the coordinator, a
+   * retry that asked before Spark cleared a failed attempt's authorization was denied, and the
+   * query could end with Spark's "Commit denied" instead of the failed attempt's own error.
+   */
+  @Override
+  public boolean useCommitCoordinator() {
+    return false;
+  }
+
   @Override
   public StreamingDataWriterFactory createStreamingWriterFactory(PhysicalWriteInfo info) {
     return YtDataWriterFactory.throughProducer(spec, withLatestSourceEnd());
