@@ -197,9 +197,11 @@ def test_stop_logs_no_error_in_real_time_or_micro_batch(
     # runs, the cancelled stage denies the tasks' commits ("Aborting task" with "Commit denied").
     # A stateful query's pipelined shuffle adds its own: the consumer task interrupted in Spark's
     # StreamingShuffleReader ("Aborting task"), and its client seeing the killed producer go
-    # ("Connection to streaming shuffle writer N closed before termination"). When the session
-    # stops, a killed task's status can reach the scheduler after its result getter's pool shut
-    # down ("Exception in statusUpdate", RejectedExecutionException from TaskResultGetter).
+    # ("Connection to streaming shuffle writer N closed before termination"), and its state store
+    # interrupted while it writes the batch's changelog ("Fail to commit changelog file",
+    # CANNOT_WRITE_STATE_STORE). When the session stops, a killed task's status can reach the
+    # scheduler after its result getter's pool shut down ("Exception in statusUpdate",
+    # RejectedExecutionException from TaskResultGetter).
     spark_only = [
         text
         for level, text in loud
@@ -208,6 +210,8 @@ def test_stop_logs_no_error_in_real_time_or_micro_batch(
             r"Data source write support|Commit denied|Abort(ing|ed) commit"
             r"|\.StreamingShuffleReader\w*\$"
             r"|streaming shuffle writer \d+ closed before termination"
+            r"|StateStoreChangelogWriter\w* \[[^]]*\]: Fail to commit changelog file"
+            r"|CANNOT_WRITE_STATE_STORE"
             r"|Exception in statusUpdate\n\S*RejectedExecutionException: Task"
             r" org\.apache\.spark\.scheduler\.TaskResultGetter",
             text,
