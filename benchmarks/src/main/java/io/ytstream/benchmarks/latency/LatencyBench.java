@@ -379,10 +379,6 @@ public final class LatencyBench {
             .queryName("latency_" + id.replace('-', '_'))
             .foreach(writer(v, "timed:" + store.address(), output, rows.schema()))
             .option("checkpointLocation", checkpoint);
-    if (v.stateful() && !v.kafka()) {
-      // Our source's requirement on Spark 4.3 (docs/spark-adapter.md, Requirements).
-      writer = writer.option("asyncProgressTrackingEnabled", "false");
-    }
     writer =
         v.realTime()
             ? writer.outputMode("update").trigger(Trigger.RealTime(triggerMs))
